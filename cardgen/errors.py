@@ -1,0 +1,126 @@
+"""Problems and the one error type the library raises for expected failures.
+
+Every expected failure (bad manifest, missing file, text that does not fit...) is reported
+as a :class:`Problem` with a source location, and raised together as one
+:class:`CardgenError`, so a designer sees every problem of a run at once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding about the input.
+
+    Attributes:
+        file: path of the file the problem is in (as given, relative where possible), or "".
+        line: 1-based line number in ``file``, or None when unknown.
+        path: where in the data, e.g. ``components → battle → count`` ("" for the whole file).
+        message: what is wrong, in one sentence.
+        hint: how to fix it, or "".
+        severity: ``"error"`` or ``"warning"``.
+        code: a short stable identifier for tests and JSON reports (e.g. ``unknown-key``).
+    """
+
+    file: str
+    line: int | None
+    path: str
+    message: str
+    hint: str = ""
+    severity: str = "error"
+    code: str = ""
+
+    def location(self) -> str:
+        loc = self.file or "<input>"
+        if self.line is not None:
+            loc += f":{self.line}"
+        return loc
+
+    def format(self) -> str:
+        """The message block: ``file:line: error: path → message`` then an indented hint."""
+        head = f"{self.location()}: {self.severity}: "
+        if self.path:
+            head += f"{self.path} → "
+        head += self.message
+        if self.hint:
+            head += f"\n    hint: {self.hint}"
+        return head
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "path": self.path,
+            "message": self.message,
+            "hint": self.hint,
+            "severity": self.severity,
+            "code": self.code,
+        }
+
+
+class CardgenError(Exception):
+    """An expected failure carrying one or more :class:`Problem` s.
+
+    The CLI prints :meth:`format` and exits 1 (``exit_code``); no traceback is shown.
+    """
+
+    exit_code = 1
+
+    def __init__(self, problems: Problem | Iterable[Problem] | str):
+        if isinstance(problems, str):
+            problems = [Problem("", None, "", problems)]
+        elif isinstance(problems, Problem):
+            problems = [problems]
+        self.problems: list[Problem] = list(problems)
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        return "\n".join(p.format() for p in self.problems)
+
+
+class UsageError(CardgenError):
+    """A command-line usage problem (exit code 2)."""
+
+    exit_code = 2
+
+
+def rel(path: Path | str, base: Path | None = None) -> str:
+    """``path`` as a short string: relative to ``base`` (or the working folder) when inside it."""
+    p = Path(path)
+    for b in ([base] if base else []) + [Path.cwd()]:
+        try:
+            return str(p.resolve().relative_to(b.resolve()))
+        except (ValueError, OSError):
+            continue
+    return str(p)
+
+
+@dataclass
+class ProblemList:
+    """Collects problems during a run; ``raise_if_errors`` raises them all at once."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, problem: Problem) -> None:
+        self.items.append(problem)
+
+    def error(self, file: str, line: int | None, path: str, message: str, hint: str = "", code: str = "") -> None:
+        self.items.append(Problem(file, line, path, message, hint, "error", code))
+
+    def warning(self, file: str, line: int | None, path: str, message: str, hint: str = "", code: str = "") -> None:
+        self.items.append(Problem(file, line, path, message, hint, "warning", code))
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "warning"]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise CardgenError(self.errors)
