@@ -1,0 +1,138 @@
+"""The typed game model: what a manifest (``card_data/<game>/game.yaml``) may say.
+
+Every field carries help text; docs/manifest.md is generated from these models
+(:func:`cardgen.docs.manifest_reference`). Lengths are mm numbers or strings with a unit
+(``"2.5in"``); they stay as written here and are converted by :mod:`cardgen.units`.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cardgen.load import RawFloat, RawInt
+
+Length = Union[float, str]
+
+
+class Strict(BaseModel):
+    """Base: unknown keys are errors (reported with a did-you-mean), the model is frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _text(value: Any) -> Any:
+    """Text fields keep what the designer typed: ``1.10`` stays "1.10", ``007`` stays "007"."""
+    if isinstance(value, (RawInt, RawFloat)):
+        return value.raw
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+class Choice(Strict):
+    """A value the seed leaves open, and what the team chose."""
+
+    what: str = Field(description="The value or rule that the seed leaves open.")
+    choice: str = Field(description="What this manifest chose, and why, in one or two sentences.")
+
+
+class GameInfo(Strict):
+    """Who the game is and which draft this is."""
+
+    id: str = Field(description="Short machine name of the game (used for the output folder), e.g. `tenjanpai`.",
+                    pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    title: str = Field(description="Title as printed, e.g. `天雀牌`.")
+    subtitle: str = Field("", description="Optional subtitle printed under the title.")
+    version: str = Field(description="Manifest version printed on every sheet, e.g. `draft 3` (text, never a number).")
+    players: list[int] = Field(description="Supported player counts, e.g. `[3, 4]`; each needs a setup entry.",
+                               min_length=1)
+    source: str = Field("", description="Where the facts come from (a seed file, a playtest).")
+    choices: list[Choice] = Field(default_factory=list,
+                                  description="Values the seed leaves open and what this manifest chose.")
+
+    _v = field_validator("title", "subtitle", "version", "source", mode="before")(_text)
+
+
+class SizeSpec(Strict):
+    """An explicit size."""
+
+    width: Length = Field(description="Width (mm, or a string with a unit).")
+    height: Length = Field(description="Height (mm, or a string with a unit).")
+
+
+class PrintSettings(Strict):
+    """How components are printed."""
+
+    card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `bridge` 56×87, `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
+    bleed: Length = Field(3, description="Bleed around every card, mm (塗り足し). Art is extended this far past the trim.")
+    safe: Length = Field(3, description="Safe area inset inside the trim, mm: text is kept at least this far in.")
+
+
+class Component(Strict):
+    """A physical component: a deck of cards, a sheet of tokens or tiles, or something not included."""
+
+    id: str = Field(description="Short machine name, e.g. `battle`.", pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str = Field(description="Name as printed, e.g. `闘牌カード`.")
+    kind: Literal["deck", "tokens", "tiles", "strips", "reference", "not_included"] = Field(
+        "deck", description="`deck` (cards with fronts and backs), `tokens` (punch-out tokens), `tiles` (stickers for tiles), `strips` (point-stick strips), `reference` (a reference card), `not_included` (listed, never printed).")
+    count: int | None = Field(None, ge=0, description="Declared number of physical pieces; the validator checks the table adds up to it.")
+    cards: Union[str, list[dict[str, Any]], None] = Field(None, description="Card table: a CSV file name in the game folder, or a list of rows inline. Each row needs `id`; a `count` column gives copies per row (default 1).")
+    quantity: str = Field("count", description="Column holding copies per row.")
+    fields: dict[str, Literal["int", "float", "bool", "text"]] = Field(default_factory=dict, description="Column types of the card table (`int`, `float`, `bool`, `text`); columns not named here are text.")
+    template: str | None = Field(None, description="Face template name in templates/cards/ (without `.yaml`).")
+    back: str | None = Field(None, description="Back template name in templates/cards/, or none for no backs.")
+    size: Union[str, SizeSpec, None] = Field(None, description="Piece size; default is `print.card_size`.")
+    note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
+    draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
+
+    _v = field_validator("name", "note", mode="before")(_text)
+
+
+class Removal(Strict):
+    """Cards taken out of the deck for a player count."""
+
+    where: dict[str, Any] = Field(description="Field values the removed cards have, e.g. `{number: 2}`.")
+    count: Union[int, Literal["all"]] = Field(1, description="How many matching cards to remove, or `all`.")
+
+
+class PlayerCount(Strict):
+    """Setup for one player count (the deck math the validator checks)."""
+
+    players: int = Field(ge=1, le=12, description="Number of players.")
+    remove: list[Removal] = Field(default_factory=list, description="Cards removed from the deck before play.")
+    hand: int = Field(ge=0, description="Cards dealt to each player (手札).")
+    dead_wall: int = Field(0, ge=0, description="Cards set aside, never drawn (王牌).")
+    turns: int | None = Field(None, ge=0, description="Turns each player takes in a round, as the rules declare; checked against the deck math.")
+    wins_per_round: int | None = Field(None, ge=0, description="Wins allowed in one round, where the rules set it (e.g. players − 1).")
+
+
+class Setup(Strict):
+    """What the deck math runs over."""
+
+    deck: str = Field(description="Component id of the deck that is dealt and drawn.")
+    player_counts: list[PlayerCount] = Field(description="One entry per supported player count.", min_length=1)
+
+
+class DesignRule(Strict):
+    """A design rule the validator checks: a small expression (jinja2 sandboxed syntax)."""
+
+    id: str = Field(description="Short name of the rule.")
+    description: str = Field(description="The rule in words, shown when it fails.")
+    deck: str = Field(description="Component id the rule is about.")
+    scope: Literal["card", "deck"] = Field("card", description="`card`: `check` must hold for every card row (`card`); `deck`: once for the whole table (`cards`).")
+    when: str | None = Field(None, description="Only card rows where this expression is true are checked (scope `card`).")
+    check: str = Field(description="The expression that must be true, e.g. `card.power == card.pon + card.chi`.")
+
+
+class Manifest(Strict):
+    """A game manifest: ``card_data/<game>/game.yaml``."""
+
+    game: GameInfo = Field(description="Title, version and player counts.")
+    print: PrintSettings = Field(default_factory=PrintSettings, description="Card size, bleed and safe area.")
+    fonts: dict[str, Union[str, dict[str, Any]]] = Field(default_factory=dict, description="Font per role for this game (overrides fonts/fonts.yaml), a file in the game folder or an installed font name.")
+    components: list[Component] = Field(description="Every physical component, in the order of the component list.", min_length=1)
+    setup: Setup | None = Field(None, description="Deal and draw per player count.")
+    design: dict[str, Any] = Field(default_factory=dict, description="Named design constants the rules and rulebook use (e.g. `tsumo_threshold: 20`).")
+    design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
+    rulebook: dict[str, Any] = Field(default_factory=dict, description="Rulebook settings (see the rulebook section).")
