@@ -1,0 +1,1 @@
+"""Pure geometry: card templates → card plans, decks → imposition plans. No drawing here."""

@@ -1,0 +1,167 @@
+"""Card template + card values → :class:`CardPlan` (pure geometry, pt, trim-relative, y up)."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from jinja2 import TemplateError
+from jinja2.exceptions import SecurityError
+
+from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
+from cardgen.layout.text import Measure, fit_text, runs
+from cardgen.template import Element, Template, eval_expr, render_text
+from cardgen.units import MM
+
+EPS = 1e-6
+
+
+@dataclass
+class CardFinding:
+    """Something found while laying out a card (for errors and the preflight report)."""
+
+    severity: str  # "error" | "warning"
+    card: str  # card label, e.g. "battle b3-pon"
+    field: str  # element name
+    message: str
+    code: str
+
+
+@dataclass
+class Frame:
+    """Card geometry in pt: trim width/height, bleed, safe inset."""
+
+    width: float
+    height: float
+    bleed: float
+    safe: float
+
+
+@dataclass
+class LayoutResult:
+    plan: CardPlan
+    findings: list[CardFinding] = field(default_factory=list)
+
+
+def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
+    x, y, w, h = (v * MM for v in el.box)
+    X, Y = x, frame.height - y - h
+    if el.bleed:
+        b = frame.bleed
+        if X <= EPS:
+            w += b + X
+            X = -b
+        if Y <= EPS:
+            h += b + Y
+            Y = -b
+        if X + w >= frame.width - EPS:
+            w = frame.width + b - X
+        if Y + h >= frame.height - EPS:
+            h = frame.height + b - Y
+    return X, Y, w, h
+
+
+def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, label: str,
+              ascent: float = 0.88, resolve_file=None) -> LayoutResult:
+    """Lay out one card face.
+
+    Args:
+        template: the face template.
+        ctx: expression context: ``card`` (values), ``game``, ``design``.
+        frame: card geometry (pt).
+        measure: text width function ``(text, font_role, size_pt) -> pt``.
+        label: names the card in findings, e.g. ``"battle b3-pon"``.
+        ascent: font ascent as a fraction of the size (for placing the first baseline).
+        resolve_file: callable mapping an image file name to a path string (raises CardgenError).
+
+    Returns:
+        :class:`LayoutResult`: the plan and findings (text that does not fit at the minimum size
+        is an ``error``; text that had to shrink or leaves the safe area is a ``warning``).
+    """
+    ops: list = []
+    findings: list[CardFinding] = []
+    if template.background:
+        b = frame.bleed
+        ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=template.background))
+    for el in template.elements:
+        name = el.name or el.kind
+        try:
+            if el.show_if is not None and not eval_expr(el.show_if, ctx):
+                continue
+            X, Y, W, H = _box(el, frame)
+            if el.kind == "rect":
+                ops.append(Rect(X, Y, W, H, el.fill, el.stroke, el.stroke_width, el.radius * MM))
+            elif el.kind == "circle":
+                r = min(W, H) / 2
+                ops.append(Circle(X + W / 2, Y + H / 2, r, el.fill, el.stroke, el.stroke_width))
+            elif el.kind == "line":
+                ops.append(Line(X, Y + H, X + W, Y, el.stroke_width or 0.5, el.stroke or el.color))
+            elif el.kind == "icon":
+                icon = el.icon or ""
+                if "{" in icon:
+                    icon = render_text(icon, ctx)
+                s = min(W, H)
+                ops.append(Icon(icon, X + (W - s) / 2, Y + (H - s) / 2, s))
+            elif el.kind == "icons":
+                n = int(eval_expr(el.repeat, ctx)) if el.repeat else 1
+                s = H
+                gap = el.gap * MM
+                total = n * s + max(0, n - 1) * gap
+                x0 = X + {"left": 0, "center": (W - total) / 2, "right": W - total}[el.align]
+                for i in range(n):
+                    ops.append(Icon(el.icon or "power", x0 + i * (s + gap), Y, s))
+                if total > W + EPS:
+                    findings.append(CardFinding("warning", label, name, f"{n} icons need {total / MM:.1f} mm, the box is {W / MM:.1f} mm", "icons-overflow"))
+            elif el.kind == "image":
+                src = render_text(el.file or "", ctx)
+                if src:
+                    path = resolve_file(src) if resolve_file else src
+                    ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H)))
+            elif el.kind == "text":
+                text = render_text(el.text or "", ctx)
+                _plan_text(el, text, X, Y, W, H, frame, measure, ascent, label, name, ops, findings)
+        except SecurityError as exc:
+            findings.append(CardFinding("error", label, name, f"the template expression is not allowed: {exc}", "template-sandbox"))
+        except TemplateError as exc:
+            findings.append(CardFinding("error", label, name, f"template expression failed: {exc}", "template-expr"))
+    key = hashlib.sha1(json.dumps([id(template), ctx.get("card")], sort_keys=True, default=str).encode()).hexdigest()
+    return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
+
+
+def _plan_text(el: Element, text: str, X: float, Y: float, W: float, H: float, frame: Frame, measure: Measure,
+               ascent: float, label: str, name: str, ops: list, findings: list) -> None:
+    if not text.strip():
+        return
+    min_size = el.min_size if el.min_size is not None else el.size
+    fitted = fit_text(text, W, H, el.font, el.size, min_size, measure, el.leading)
+    if not fitted.fits:
+        findings.append(CardFinding(
+            "error", label, name,
+            f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt: {text[:40]!r}",
+            "text-overflow"))
+    elif fitted.shrunk:
+        findings.append(CardFinding("warning", label, name,
+                                    f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
+    s = fitted.size
+    block = s * ascent + (len(fitted.lines) - 1) * fitted.leading
+    top = Y + H
+    if el.valign == "middle":
+        top = Y + H - (H - block - s * 0.12) / 2
+    elif el.valign == "bottom":
+        top = Y + block + s * 0.12
+    safe = frame.safe
+    for i, line in enumerate(fitted.lines):
+        base = top - s * ascent - i * fitted.leading
+        x = X + {"left": 0.0, "center": (W - line.width) / 2, "right": W - line.width}[el.align]
+        if x < safe - EPS or x + line.width > frame.width - safe + EPS or base - 0.12 * s < safe - EPS \
+                or base + s * ascent > frame.height - safe + EPS:
+            findings.append(CardFinding("warning", label, name, "text reaches outside the safe area", "outside-safe"))
+        for kind, value in runs(line):
+            if kind == "icon":
+                isz = s * 1.0
+                ops.append(Icon(value, x + s * 0.025, base - s * 0.12, isz))
+                x += s * 1.05
+            else:
+                ops.append(Text(x, base, value, el.font, s, el.color))
+                x += measure(value, el.font, s)

@@ -1,0 +1,119 @@
+"""Drawing operations: the vocabulary of a plan.
+
+All coordinates are PDF points (1/72 in), y up. Card ops are relative to the card's trim
+bottom-left corner (bleed extends to negative coordinates). Every op serialises to a plain
+dict (:func:`to_json`), so plans can be compared as JSON goldens.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.0
+    radius: float = 0.0
+    op: str = "rect"
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.0
+    op: str = "circle"
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float = 0.25
+    color: str = "#000000"
+    op: str = "line"
+
+
+@dataclass(frozen=True)
+class Text:
+    """One run of text on one line; ``x, y`` is the start of the baseline."""
+
+    x: float
+    y: float
+    text: str
+    font: str  #: font role (see fonts/fonts.yaml)
+    size: float
+    color: str = "#000000"
+    op: str = "text"
+
+
+@dataclass(frozen=True)
+class Icon:
+    """A built-in vector icon (``pon``, ``chi``, ``power``…) in the square ``x, y, size``."""
+
+    name: str
+    x: float
+    y: float
+    size: float
+    op: str = "icon"
+
+
+@dataclass(frozen=True)
+class Image:
+    """A raster image drawn into box ``x, y, w, h`` (already fitted), clipped to ``clip``."""
+
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+    clip: tuple[float, float, float, float] | None = None
+    op: str = "image"
+
+
+Op = Union[Rect, Circle, Line, Text, Icon, Image]
+
+
+@dataclass
+class CardPlan:
+    """Everything drawn for one card face.
+
+    Attributes:
+        width, height: trim size in pt.
+        bleed: bleed in pt on every side.
+        ops: drawing ops, trim-relative.
+        key: identifies identical faces (same template + same values) so renderers can reuse them.
+    """
+
+    width: float
+    height: float
+    bleed: float
+    ops: list = field(default_factory=list)
+    key: str = ""
+
+
+def to_json(obj) -> object:
+    """A plan or op as plain JSON data, floats rounded to 1/1000 pt."""
+    if hasattr(obj, "__dataclass_fields__"):
+        return {f.name: to_json(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, (list, tuple)):
+        return [to_json(o) for o in obj]
+    if isinstance(obj, float):
+        return round(obj, 3)
+    if isinstance(obj, dict):
+        return {k: to_json(v) for k, v in obj.items()}
+    return obj
+
+
+__all__ = ["Rect", "Circle", "Line", "Text", "Icon", "Image", "CardPlan", "to_json", "asdict"]

@@ -1,0 +1,193 @@
+"""Japanese-first line breaking and text fitting.
+
+Line breaking follows the kinsoku rules of JIS X 4051 (Japanese document composition method),
+simplified: a line never starts with closing brackets, small kana, the prolonged sound mark or
+punctuation (``、。）」ー…``), never ends with an opening bracket (``（「``); Latin words are
+kept whole and break at spaces; ``:name:`` is an inline icon one em wide that sits on the
+baseline. ``\\n`` (a real line break, or the two characters backslash-n typed in a spreadsheet
+cell) forces a break.
+
+Widths come from a ``measure(text, font_role, size_pt) -> width_pt`` callable, so this module
+stays free of any font or PDF library.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+Measure = Callable[[str, str, float], float]
+
+#: Characters that must not begin a line (行頭禁則), after JIS X 4051 classes 2–7.
+NO_START = set("、。，．,.・：；:;？！?!ー－〜～…‥）」』】〕〉》〙〗］｝)]}’”»"
+               "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ々〻ゝゞヽヾ%％℃")
+#: Characters that must not end a line (行末禁則), JIS X 4051 class 1.
+NO_END = set("（「『【〔〈《〘〖［｛([{‘“«")
+
+_ICON = re.compile(r":([a-z][a-z0-9_]*):")
+_LATIN = re.compile(r"[A-Za-z0-9\u00C0-\u024F'’\-+#%$.,/&@×]+")
+
+
+@dataclass(frozen=True)
+class Atom:
+    """An unbreakable piece: a CJK character, a Latin word, a space, or an icon."""
+
+    text: str
+    kind: str  # "cjk" | "word" | "space" | "icon" | "newline"
+
+
+@dataclass
+class LaidLine:
+    """A laid-out line: atoms and total width in pt."""
+
+    atoms: list[Atom]
+    width: float
+
+
+def atoms(text: str) -> list[Atom]:
+    """Split text into unbreakable atoms (see module doc)."""
+    text = text.replace("\r\n", "\n").replace("\\n", "\n")
+    out: list[Atom] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\n":
+            out.append(Atom("\n", "newline"))
+            i += 1
+            continue
+        m = _ICON.match(text, i)
+        if m:
+            out.append(Atom(m.group(1), "icon"))
+            i = m.end()
+            continue
+        if ch == " " or ch == "\t":
+            out.append(Atom(" ", "space"))
+            i += 1
+            continue
+        m = _LATIN.match(text, i)
+        if m:
+            out.append(Atom(m.group(0), "word"))
+            i = m.end()
+            continue
+        out.append(Atom(ch, "cjk"))
+        i += 1
+    return out
+
+
+def _atom_width(a: Atom, font: str, size: float, measure: Measure) -> float:
+    if a.kind == "icon":
+        return size * 1.05
+    if a.kind == "newline":
+        return 0.0
+    return measure(a.text, font, size)
+
+
+def _no_start(a: Atom) -> bool:
+    return a.kind != "icon" and a.text[:1] in NO_START
+
+
+def _no_end(a: Atom) -> bool:
+    return a.kind != "icon" and a.text[-1:] in NO_END
+
+
+def break_lines(text: str, width: float, font: str, size: float, measure: Measure) -> list[LaidLine]:
+    """Break ``text`` into lines no wider than ``width`` pt (when possible).
+
+    A single atom wider than the line (a very long Latin word) gets a line of its own and is
+    reported by :func:`fits` as overflowing; it is never split mid-word.
+    """
+    lines: list[LaidLine] = []
+    cur: list[Atom] = []
+    widths: list[float] = []
+
+    def flush() -> None:
+        while cur and cur[-1].kind == "space":
+            cur.pop()
+            widths.pop()
+        lines.append(LaidLine(list(cur), sum(widths)))
+        cur.clear()
+        widths.clear()
+
+    for a in atoms(text):
+        if a.kind == "newline":
+            flush()
+            continue
+        if a.kind == "space" and not cur:
+            continue
+        w = _atom_width(a, font, size, measure)
+        if cur and sum(widths) + w > width + 1e-6 and a.kind != "space":
+            # Kinsoku: carry atoms to the next line so it does not start with a NO_START
+            # character and this line does not end with a NO_END character.
+            carry: list[tuple[Atom, float]] = []
+            if _no_start(a):
+                while cur and (_no_start(cur[-1]) or not carry) and len(cur) > 1:
+                    carry.insert(0, (cur.pop(), widths.pop()))
+                    if not _no_start(carry[0][0]):
+                        break
+            while len(cur) > 1 and _no_end(cur[-1]):
+                carry.insert(0, (cur.pop(), widths.pop()))
+            flush()
+            for ca, cw in carry:
+                cur.append(ca)
+                widths.append(cw)
+        if a.kind == "space" and not cur:
+            continue
+        cur.append(a)
+        widths.append(w)
+    if cur or not lines:
+        flush()
+    return lines
+
+
+@dataclass
+class Fitted:
+    """The result of fitting text into a box: the size used and the lines."""
+
+    size: float
+    lines: list[LaidLine]
+    leading: float  #: baseline-to-baseline distance, pt
+    fits: bool
+    shrunk: bool  #: the size had to go below the template's preferred size
+
+
+def fit_text(text: str, width: float, height: float, font: str, size: float, min_size: float,
+             measure: Measure, leading: float = 1.35, step: float = 0.5) -> Fitted:
+    """Largest size in ``[min_size, size]`` (steps of ``step`` pt) at which ``text`` fits the box.
+
+    Args:
+        width, height: box in pt. size, min_size: font sizes in pt. leading: line height as a
+        multiple of the size.
+
+    Returns:
+        :class:`Fitted`; ``fits`` is False when even ``min_size`` overflows (the caller reports it).
+    """
+    s = size
+    last = None
+    while s >= min_size - 1e-9:
+        lines = break_lines(text, width, font, s, measure)
+        total = s + (len(lines) - 1) * s * leading
+        if total <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lines):
+            return Fitted(s, lines, s * leading, True, s < size - 1e-9)
+        last = Fitted(s, lines, s * leading, False, True)
+        s = round(s - step, 3)
+    return last or Fitted(size, break_lines(text, width, font, size, measure), size * leading, False, False)
+
+
+def line_text(line: LaidLine) -> str:
+    """The plain text of a laid line (icons as ``:name:``)."""
+    return "".join(f":{a.text}:" if a.kind == "icon" else a.text for a in line.atoms)
+
+
+def runs(line: LaidLine) -> Iterable[tuple[str, str]]:
+    """Group a line's atoms into ``("text", s)`` and ``("icon", name)`` runs."""
+    buf = ""
+    for a in line.atoms:
+        if a.kind == "icon":
+            if buf:
+                yield ("text", buf)
+                buf = ""
+            yield ("icon", a.text)
+        else:
+            buf += a.text
+    if buf:
+        yield ("text", buf)

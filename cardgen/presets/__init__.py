@@ -1,0 +1,25 @@
+"""Preset sizes (data in ``sizes.yaml``): paper and card sizes in mm."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+
+@lru_cache(maxsize=1)
+def sizes() -> dict:
+    """``{"paper": {name: [w, h]}, "cards": {name: [w, h]}}`` in mm (portrait)."""
+    return yaml.safe_load((Path(__file__).with_name("sizes.yaml")).read_text(encoding="utf-8"))
+
+
+def paper_mm(name: str) -> tuple[float, float]:
+    """Portrait paper size in mm. Raises KeyError for an unknown name."""
+    w, h = sizes()["paper"][name.lower()]
+    return float(w), float(h)
+
+
+def card_mm(name: str) -> tuple[float, float]:
+    """Card size in mm. Raises KeyError for an unknown name."""
+    w, h = sizes()["cards"][name.lower()]
+    return float(w), float(h)
