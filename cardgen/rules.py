@@ -152,7 +152,7 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
         even = pc.players > 0 and draw >= 0 and draw % pc.players == 0
         turns = draw // pc.players if even else (round(draw / pc.players, 3) if pc.players else None)
         declared = pc.turns
-        arith = (f"{full}{f' − {removed}' if removed else ''} = {deck} cards; "
+        arith = (f"{full} − {removed} removed = {deck} cards; " if removed else f"{deck} cards; ") + (
                  f"{deck} − {pc.players} × {pc.hand} (hands) − {pc.dead_wall} (dead wall) = {draw} to draw; "
                  f"{draw} ÷ {pc.players} players = {turns if even else draw / pc.players:g} turns each")
         ok = True

@@ -1,0 +1,79 @@
+"""The library API the CLI is a thin layer over. Every function raises
+:class:`cardgen.errors.CardgenError` for expected failures and never prints."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from cardgen.errors import CardgenError, Problem
+from cardgen.expand import printable_components
+from cardgen.pipeline import (ComponentPlans, SheetOptions, fonts_for, layout_problems, load_and_validate,
+                              plan_component, write_sheets)
+from cardgen.rules import Report
+from cardgen.write import AtomicOutput, clean_stale_temps
+
+SHEETS_PDF = "print-sheets.pdf"
+
+
+@dataclass
+class BuildResult:
+    """What a build of one game produced."""
+
+    game: str
+    out_dir: Path
+    report: Report
+    files: list[Path] = field(default_factory=list)
+    layout: list[Problem] = field(default_factory=list)  #: layout findings (warnings)
+
+
+def validate_game(game_dir: Path | str) -> Report:
+    """Validate a game folder; schema problems are part of the report (never raised)."""
+    return load_and_validate(game_dir)[1]
+
+
+def find_games(card_data: Path) -> list[Path]:
+    """Game folders (holding game.yaml) directly under ``card_data``, sorted by name."""
+    return sorted(p for p in Path(card_data).iterdir() if (p / "game.yaml").is_file()) if Path(card_data).is_dir() else []
+
+
+def _plans(game, fonts) -> list[ComponentPlans]:
+    return [plan_component(game, cid, fonts) for cid in printable_components(game)]
+
+
+def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
+               force: bool = False, steps: tuple[str, ...] = ("sheets",),
+               progress: Callable[[str, int], Callable[[], None]] | None = None) -> BuildResult:
+    """Validate, then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically.
+
+    Raises:
+        CardgenError: validation errors (unless ``force``; then sheets carry a draft mark),
+            layout errors (text that does not fit), missing templates or fonts.
+    """
+    options = options or SheetOptions()
+    game, report = load_and_validate(game_dir)
+    if game is None:
+        raise CardgenError(report.errors)
+    if report.errors and not force:
+        raise CardgenError(report.errors + [Problem(
+            "", None, "", f"{game.id}: validation failed, nothing was written",
+            "fix the errors above, or build with --force to print the draft anyway (sheets are marked DRAFT)",
+            code="validation-failed")])
+    if report.errors:
+        options = SheetOptions(**{**options.__dict__, "draft": True})
+    fonts = fonts_for(game)
+    plans = _plans(game, fonts)
+    problems = layout_problems(game, plans)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors and not force:
+        raise CardgenError(errors)
+    out_dir = Path(out_root) / game.id
+    clean_stale_temps(out_dir.parent)
+    result = BuildResult(game.id, out_dir, report, layout=problems)
+    with AtomicOutput(out_dir) as out:
+        if "sheets" in steps:
+            total = sum(len(p.fronts) * (2 if options.backs else 1) for p in plans)
+            tick = progress("sheets", total) if progress else None
+            write_sheets(game, fonts, plans, options, out.path(SHEETS_PDF), on_page=tick)
+            result.files.append(out_dir / SHEETS_PDF)
+    return result

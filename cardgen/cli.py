@@ -1,0 +1,131 @@
+"""Command line: a thin click layer over :mod:`cardgen.api`.
+
+Heavy libraries are imported inside the commands, so ``cardgen --help`` starts fast.
+Expected failures print one message block per problem and exit 1 (usage errors 2).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+PAPERS = ["a4", "letter", "b5"]
+
+
+def _fail(exc) -> None:
+    click.echo(exc.format(), err=True)
+    sys.exit(exc.exit_code)
+
+
+def _sheet_options(f):
+    f = click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="a4", show_default=True,
+                     help="Paper size of the print sheets.")(f)
+    f = click.option("--marks", type=click.Choice(["japanese", "western", "none"]), default="japanese",
+                     show_default=True, help="Crop marks: Japanese トンボ (double corner + centre marks), Western corner marks, or none.")(f)
+    f = click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
+                     show_default=True, help="How the printer flips the sheet for the backs.")(f)
+    f = click.option("--no-backs", is_flag=True, help="Leave the back pages out.")(f)
+    f = click.option("--margin", type=float, default=5.0, show_default=True,
+                     help="Printer margin in mm (area the printer cannot reach).")(f)
+    f = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+                     show_default=True, help="Output root; files go to OUT/<game>/.")(f)
+    return f
+
+
+def _options(paper, marks, duplex, no_backs, margin):
+    from cardgen.pipeline import SheetOptions
+    return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardgen")
+def cli() -> None:
+    """cardgen — print sheets, rulebooks and validation for card games kept as data.
+
+    A game is a folder (card_data/<game>/) with game.yaml and its card tables.
+    """
+
+
+def _print_report(report) -> None:
+    for p in report.errors + report.warnings:
+        click.echo(p.format(), err=True)
+    if report.player_counts:
+        click.echo(f"{report.title or report.game} {report.version}: deck math")
+        for pc in report.player_counts:
+            mark = "ok" if pc.ok else "MISMATCH"
+            click.echo(f"  {pc.players} players: {pc.arithmetic}"
+                       + (f" (declared {pc.declared_turns})" if pc.declared_turns is not None else "") + f"  [{mark}]")
+    click.echo(f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")
+
+
+@cli.command()
+@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Report format.")
+def validate(game_dir: Path, fmt: str) -> None:
+    """Check a game: schema, deck math per player count, design rules, counts."""
+    from cardgen.api import validate_game
+
+    report = validate_game(game_dir)
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        _print_report(report)
+    sys.exit(0 if report.ok else 1)
+
+
+@cli.command()
+@click.argument("game_dir", type=click.Path(path_type=Path))
+@_sheet_options
+@click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
+def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
+    """Write OUT/<game>/print-sheets.pdf: imposed cards with bleed, crop marks and duplex backs."""
+    from cardgen.api import build_game
+    from cardgen.errors import CardgenError
+
+    try:
+        res = build_game(game_dir, out, _options(**kw), force=force, steps=("sheets",))
+    except CardgenError as exc:
+        _fail(exc)
+    for f in res.files:
+        click.echo(f"wrote {f}")
+
+
+@cli.command()
+@click.argument("game_dirs", nargs=-1, type=click.Path(path_type=Path))
+@_sheet_options
+@click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
+@click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
+              help="Where games are looked for when no GAME_DIR is given.")
+def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, **kw) -> None:
+    """Validate and build every output of each game (all games in card_data/ by default)."""
+    from cardgen.api import build_game, find_games
+    from cardgen.errors import CardgenError, UsageError
+
+    dirs = list(game_dirs) or find_games(card_data)
+    if not dirs:
+        _fail(UsageError(f"no games found in {card_data}/ (a game is a folder with game.yaml)"))
+    failed = 0
+    for d in dirs:
+        try:
+            res = build_game(d, out, _options(**kw), force=force, steps=("sheets",))
+        except CardgenError as exc:
+            click.echo(exc.format(), err=True)
+            failed += 1
+            continue
+        for p in res.report.warnings:
+            click.echo(p.format(), err=True)
+        for f in res.files:
+            click.echo(f"wrote {f}")
+    sys.exit(1 if failed else 0)
+
+
+def main() -> None:
+    """Console entry point."""
+    cli(prog_name="cardgen")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,228 @@
+"""Imposition (面付け): placing cards on sheets, with bleed, crop marks and duplex backs.
+
+All geometry in pt, page origin bottom-left. A slot is a card's *trim* rectangle; every card
+keeps its own bleed, and cards are separated by a gutter that holds the crop marks, so marks
+never fall on a neighbouring card's bleed.
+
+Crop marks (トンボ):
+- ``japanese``: at each corner a double mark — one line on the trim line and one on the bleed
+  line, both running outward from the bleed edge — plus a centre mark at the middle of each
+  side (JIS Z 8306 style "trim marks and register marks", simplified for small pieces).
+- ``western``: one line on each trim line at every corner, starting outside the bleed.
+- ``none``.
+
+Duplex: the back page is the front page seen through the paper. Flipping on the long edge
+mirrors across the axis parallel to the long edge: a portrait page mirrors x
+(``x' = W − x − w``), a landscape page mirrors y. Short-edge flip mirrors the other axis.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+from cardgen.layout.ops import Line
+from cardgen.units import MM
+
+EPS = 1e-6
+Marks = Literal["japanese", "western", "none"]
+Duplex = Literal["long-edge", "short-edge"]
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """What an imposition needs. Lengths in pt.
+
+    Attributes:
+        paper_w, paper_h: portrait paper size.
+        card_w, card_h: trim size.
+        bleed: bleed on each side.
+        margin: printer margin (area a home printer cannot reach).
+        mark_length: length of a crop mark line (also the minimum gutter).
+        mark_offset: gap between the bleed edge and where a mark starts.
+        label_height: band at the bottom of the printable area for the page label.
+        marks: crop mark style.
+    """
+
+    paper_w: float
+    paper_h: float
+    card_w: float
+    card_h: float
+    bleed: float = 3 * MM
+    margin: float = 5 * MM
+    mark_length: float = 2.0 * MM
+    mark_offset: float = 0.0
+    label_height: float = 4 * MM
+    marks: Marks = "japanese"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The chosen arrangement: columns × rows on a portrait or landscape page."""
+
+    cols: int
+    rows: int
+    landscape: bool
+    page_w: float
+    page_h: float
+    gutter_x: float  #: space between neighbouring bleed boxes, horizontally
+    gutter_y: float
+    origin_x: float  #: trim left of column 0
+    origin_y: float  #: trim bottom of the top row... see slots()
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One card position on a page: trim rectangle (pt) and the index of the card in the run."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    index: int  #: position in the page's card list (0-based, reading order of the front)
+    col: int
+    row: int
+
+
+@dataclass
+class PagePlan:
+    """One page: its slots, marks and label."""
+
+    side: Literal["front", "back"]
+    number: int  #: 1-based sheet number
+    width: float
+    height: float
+    slots: list[Slot] = field(default_factory=list)
+    marks: list[Line] = field(default_factory=list)
+    card_indexes: list[int] = field(default_factory=list)  #: deck positions of the cards, per slot
+
+
+def _fit(avail_w: float, avail_h: float, spec: SheetSpec) -> tuple[int, int]:
+    """Most columns × rows of bleed boxes that fit, with a gutter ≥ mark space between them and
+    mark space around the outside."""
+    cell_w = spec.card_w + 2 * spec.bleed
+    cell_h = spec.card_h + 2 * spec.bleed
+    m = _mark_space(spec)
+    cols = int(math.floor((avail_w - 2 * m + m) / (cell_w + m) + EPS))
+    rows = int(math.floor((avail_h - 2 * m + m) / (cell_h + m) + EPS))
+    return max(cols, 0), max(rows, 0)
+
+
+def _mark_space(spec: SheetSpec) -> float:
+    return 0.0 if spec.marks == "none" else spec.mark_offset + spec.mark_length
+
+
+def choose_grid(spec: SheetSpec) -> Grid:
+    """The arrangement with the most cards per sheet, portrait or landscape (portrait on a tie).
+
+    Raises:
+        ValueError: when not even one card fits inside the printer margin.
+    """
+    best: Grid | None = None
+    for landscape in (False, True):
+        pw, ph = (spec.paper_h, spec.paper_w) if landscape else (spec.paper_w, spec.paper_h)
+        avail_w = pw - 2 * spec.margin
+        avail_h = ph - 2 * spec.margin - spec.label_height
+        cols, rows = _fit(avail_w, avail_h, spec)
+        if cols * rows == 0:
+            continue
+        cell_w = spec.card_w + 2 * spec.bleed
+        cell_h = spec.card_h + 2 * spec.bleed
+        m = _mark_space(spec)
+        # Share the leftover space: gutters grow up to 3 × the mark space, the rest centres the grid.
+        spare_w = avail_w - cols * cell_w
+        spare_h = avail_h - rows * cell_h
+        gx = min(spare_w / (cols + 1), 3 * m) if cols > 1 else 0.0
+        gy = min(spare_h / (rows + 1), 3 * m) if rows > 1 else 0.0
+        gx, gy = max(gx, m if cols > 1 else 0.0), max(gy, m if rows > 1 else 0.0)
+        block_w = cols * cell_w + (cols - 1) * gx
+        block_h = rows * cell_h + (rows - 1) * gy
+        ox = spec.margin + (avail_w - block_w) / 2 + spec.bleed
+        oy = spec.margin + spec.label_height + (avail_h - block_h) / 2 + spec.bleed
+        g = Grid(cols, rows, landscape, pw, ph, gx, gy, ox, oy)
+        if best is None or g.per_sheet > best.per_sheet:
+            best = g
+    if best is None:
+        raise ValueError("not one card fits on the paper inside the printer margin")
+    return best
+
+
+def front_slots(grid: Grid, spec: SheetSpec, count: int) -> list[Slot]:
+    """Trim rectangles for ``count`` cards (≤ per sheet), reading order: left→right, top→bottom."""
+    slots = []
+    cell_w = spec.card_w + 2 * spec.bleed
+    cell_h = spec.card_h + 2 * spec.bleed
+    for i in range(count):
+        r, c = divmod(i, grid.cols)
+        x = grid.origin_x + c * (cell_w + grid.gutter_x)
+        y = grid.origin_y + (grid.rows - 1 - r) * (cell_h + grid.gutter_y)
+        slots.append(Slot(x, y, spec.card_w, spec.card_h, i, c, r))
+    return slots
+
+
+def mirror_slots(slots: list[Slot], grid: Grid, duplex: Duplex) -> list[Slot]:
+    """Back positions: each front slot mirrored so the back prints behind its front.
+
+    Long-edge flip mirrors across the long axis of the page (x on portrait, y on landscape);
+    short-edge flip mirrors the other axis.
+    """
+    mirror_x = (duplex == "long-edge") != grid.landscape
+    out = []
+    for s in slots:
+        if mirror_x:
+            out.append(Slot(grid.page_w - s.x - s.w, s.y, s.w, s.h, s.index, s.col, s.row))
+        else:
+            out.append(Slot(s.x, grid.page_h - s.y - s.h, s.w, s.h, s.index, s.col, s.row))
+    return out
+
+
+def crop_marks(slots: list[Slot], spec: SheetSpec, width: float = 0.25, color: str = "#000000") -> list[Line]:
+    """Crop mark lines for every slot (see module doc). Each line lies outside every bleed box."""
+    if spec.marks == "none":
+        return []
+    b, L, off = spec.bleed, spec.mark_length, spec.mark_offset
+    lines: list[Line] = []
+    for s in slots:
+        x0, y0, x1, y1 = s.x, s.y, s.x + s.w, s.y + s.h
+        bx0, by0, bx1, by1 = x0 - b, y0 - b, x1 + b, y1 + b
+        verticals = [x0, x1] if spec.marks == "western" else [x0, x1, bx0, bx1]
+        horizontals = [y0, y1] if spec.marks == "western" else [y0, y1, by0, by1]
+        # Vertical lines (x = trim/bleed x), running outward from the bleed box, top and bottom.
+        for x in verticals:
+            lines.append(Line(x, by1 + off, x, by1 + off + L, width, color))
+            lines.append(Line(x, by0 - off, x, by0 - off - L, width, color))
+        for y in horizontals:
+            lines.append(Line(bx0 - off, y, bx0 - off - L, y, width, color))
+            lines.append(Line(bx1 + off, y, bx1 + off + L, y, width, color))
+        if spec.marks == "japanese":
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            lines.append(Line(cx, by1 + off, cx, by1 + off + L, width, color))
+            lines.append(Line(cx, by0 - off, cx, by0 - off - L, width, color))
+            lines.append(Line(bx0 - off, cy, bx0 - off - L, cy, width, color))
+            lines.append(Line(bx1 + off, cy, bx1 + off + L, cy, width, color))
+    return lines
+
+
+def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "long-edge") -> tuple[Grid, list[PagePlan]]:
+    """Pages for ``count`` cards: each front page followed by its back page when ``backs``.
+
+    Returns:
+        ``(grid, pages)``; ``page.card_indexes`` gives the deck position of each slot's card.
+    """
+    grid = choose_grid(spec)
+    pages: list[PagePlan] = []
+    n = grid.per_sheet
+    for sheet, start in enumerate(range(0, count, n), 1):
+        k = min(n, count - start)
+        fronts = front_slots(grid, spec, k)
+        indexes = list(range(start, start + k))
+        pages.append(PagePlan("front", sheet, grid.page_w, grid.page_h, fronts, crop_marks(fronts, spec), indexes))
+        if backs:
+            back_slots = mirror_slots(fronts, grid, duplex)
+            pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, back_slots,
+                                  crop_marks(back_slots, spec), indexes))
+    return grid, pages

@@ -1,0 +1,213 @@
+"""Orchestration only: load → validate → lay out → render → write, per game.
+
+The CLI calls these functions; each raises :class:`CardgenError` for expected failures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from cardgen.errors import CardgenError, Problem, rel
+from cardgen.expand import PhysicalCard, expand, printable_components
+from cardgen.fonts import FontSet, load_fontset
+from cardgen.layout.card import CardFinding, Frame, plan_card
+from cardgen.layout.ops import CardPlan
+from cardgen.layout.sheet import SheetSpec, impose
+from cardgen.presets import card_mm, paper_mm
+from cardgen.rules import Report, validate
+from cardgen.schema import Game, load_game, safe_path
+from cardgen.template import Template, load_template
+from cardgen.units import MM, parse_length
+
+
+@dataclass
+class SheetOptions:
+    """Print sheet settings (``cardgen sheets`` options). Lengths in mm."""
+
+    paper: str = "a4"
+    marks: str = "japanese"
+    backs: bool = True
+    duplex: str = "long-edge"
+    margin: float = 5.0
+    draft: bool = False  #: print the "DRAFT – validation failed" mark
+
+
+@dataclass
+class Project:
+    """Where templates and fonts are found for a game folder."""
+
+    root: Path  #: folder holding templates/ and fonts/ (the checkout, or the game folder)
+    template_dirs: list[Path]
+
+    @classmethod
+    def for_game(cls, game_dir: Path) -> "Project":
+        game_dir = Path(game_dir).resolve()
+        root = next((p for p in [game_dir, *game_dir.parents] if (p / "templates" / "cards").is_dir()
+                     and (p / "fonts").is_dir()), None)
+        if root is None:
+            root = next((p for p in [game_dir, *game_dir.parents] if (p / "fonts").is_dir()), game_dir)
+        dirs = [d for d in (game_dir / "templates" / "cards", root / "templates" / "cards") if d.is_dir()]
+        return cls(root, list(dict.fromkeys(dirs)))
+
+
+@dataclass
+class ComponentPlans:
+    """Face plans of every physical card of one component."""
+
+    component: str
+    name: str
+    cards: list[PhysicalCard]
+    fronts: list[CardPlan]
+    backs: list[CardPlan | None]
+    size_mm: tuple[float, float]
+    findings: list[CardFinding] = field(default_factory=list)
+
+
+def load_and_validate(game_dir: Path | str) -> tuple[Game | None, Report]:
+    """Load a game and run the validator. Load errors become report errors (game is None)."""
+    try:
+        game = load_game(game_dir)
+    except CardgenError as exc:
+        return None, Report(Path(game_dir).name, "", "", errors=[p for p in exc.problems if p.severity == "error"],
+                            warnings=[p for p in exc.problems if p.severity == "warning"])
+    return game, validate(game)
+
+
+def fonts_for(game: Game) -> FontSet:
+    """The game's font set: fonts/fonts.yaml of the project, with the manifest's overrides."""
+    project = Project.for_game(game.root)
+    lines = {role: game.line("fonts", role) for role in game.manifest.fonts}
+    return load_fontset(project.root, dict(game.manifest.fonts) or None, game.root,
+                        manifest=game.manifest_file, override_lines=lines)
+
+
+def _size(game: Game, comp_size) -> tuple[float, float]:
+    spec = comp_size if comp_size is not None else game.manifest.print.card_size
+    if isinstance(spec, str):
+        try:
+            return card_mm(spec)
+        except KeyError:
+            raise CardgenError(Problem(game.manifest_file, game.line("print", "card_size"), "card_size",
+                                       f"unknown card size {spec!r}", "use poker, bridge, mini, tarot, mahjong or {width, height}",
+                                       code="unknown-size"))
+    return parse_length(spec.width) / MM, parse_length(spec.height) / MM
+
+
+def _template(project: Project, game: Game, name: str, line_path: tuple) -> Template:
+    for d in project.template_dirs:
+        if (d / f"{name}.yaml").is_file():
+            return load_template(d, name)
+    base = project.template_dirs[0] if project.template_dirs else project.root / "templates" / "cards"
+    return load_template(base, name, game.manifest_file, game.line(*line_path))
+
+
+def context(game: Game, values: dict[str, Any]) -> dict[str, Any]:
+    """The expression context of a card: ``card``, ``game``, ``design``."""
+    m = game.manifest
+    return {"card": values, "game": m.game.model_dump(), "design": dict(m.design)}
+
+
+def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None = None) -> ComponentPlans:
+    """Lay out fronts and backs of every physical card of component ``cid``."""
+    project = project or Project.for_game(game.root)
+    m = game.manifest
+    idx = next(i for i, c in enumerate(m.components) if c.id == cid)
+    comp = m.components[idx]
+    w, h = _size(game, comp.size)
+    frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe))
+    front_t = _template(project, game, comp.template, ("components", idx, "template"))
+    back_t = _template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
+    cards = expand(game, cid)
+    fronts: list[CardPlan] = []
+    backs: list[CardPlan | None] = []
+    findings: list[CardFinding] = []
+    cache: dict[tuple, Any] = {}
+
+    def resolve(name: str) -> str:
+        return str(safe_path(game.root, name, game.manifest_file, None, f"{cid} → image"))
+
+    for card in cards:
+        key = (card.row.id,)
+        if key not in cache:
+            ctx = context(game, card.row.values)
+            res = plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve)
+            back = plan_card(back_t, ctx, frame, fonts.width, card.label + " back", resolve_file=resolve) if back_t else None
+            findings.extend(res.findings)
+            if back:
+                findings.extend(back.findings)
+            cache[key] = (res.plan, back.plan if back else None)
+        f, b = cache[key]
+        fronts.append(f)
+        backs.append(b)
+    if back_t is not None:
+        # identical backs share one key so the PDF stores the drawing once
+        keys: dict[str, str] = {}
+        for b in backs:
+            if b is not None:
+                sig = repr(b.ops)
+                b.key = keys.setdefault(sig, b.key)
+    return ComponentPlans(cid, comp.name, cards, fronts, backs, (w, h), findings)
+
+
+def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
+    """Layout findings as problems naming the card and the field."""
+    out = []
+    for p in plans:
+        for f in p.findings:
+            card_id = f.card.split(" ", 1)[1] if " " in f.card else f.card
+            row = next((c.row for c in p.cards if c.row.id == card_id.replace(" back", "")), None)
+            out.append(Problem(row.file if row else game.manifest_file, row.line if row else None,
+                               f"{f.card} → {f.field}", f.message,
+                               _HINTS.get(f.code, ""), f.severity, f.code))
+    return out
+
+
+_HINTS = {
+    "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
+    "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
+    "outside-safe": "keep text at least the safe distance inside the trim",
+    "template-expr": "check the field names used in the template against the card table's columns",
+    "template-sandbox": "templates may read card, game and design values only",
+}
+
+
+def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> SheetSpec:
+    try:
+        pw, ph = paper_mm(options.paper)
+    except KeyError:
+        raise CardgenError(Problem("", None, "--paper", f"unknown paper {options.paper!r}", "use a4, letter or b5",
+                                   code="unknown-paper"))
+    return SheetSpec(pw * MM, ph * MM, size_mm[0] * MM, size_mm[1] * MM, bleed=bleed_pt,
+                     margin=options.margin * MM, marks=options.marks)  # type: ignore[arg-type]
+
+
+def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], options: SheetOptions, path: Path,
+                 on_page: Callable[[], None] | None = None) -> int:
+    """Impose and render the print sheets of ``plans`` into ``path``. Returns the page count."""
+    from cardgen.render.images import ImageCache
+    from cardgen.render.pdf_sheets import SheetRun, render_sheets
+
+    m = game.manifest
+    bleed = parse_length(m.print.bleed)
+    runs = []
+    for p in plans:
+        spec = sheet_spec(options, p.size_mm, bleed)
+        try:
+            _grid, pages = impose(len(p.fronts), spec, backs=options.backs and any(b is not None for b in p.backs),
+                                  duplex=options.duplex)  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise CardgenError(Problem(game.manifest_file, None, f"components → {p.component}",
+                                       f"{exc} ({p.size_mm[0]:g} × {p.size_mm[1]:g} mm on {options.paper})",
+                                       "use larger paper or a smaller printer margin", code="no-fit"))
+        runs.append(SheetRun(f"{p.name}", pages, p.fronts, p.backs))
+
+    def label(run, page, sheets):
+        side = "表 front" if page.side == "front" else "裏 back"
+        return (f"{m.game.title} {m.game.version} · {run.title} · {side} · sheet {page.number}/{sheets}"
+                + (" · DRAFT – validation failed" if options.draft else ""))
+
+    return render_sheets(path, runs, fonts, label, options.margin * MM, draft=options.draft,
+                         images=ImageCache(), metadata={"title": f"{m.game.title} {m.game.version} print sheets",
+                                                        "author": "cardgen", "subject": m.game.source},
+                         on_page=on_page)

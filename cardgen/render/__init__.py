@@ -1,0 +1,1 @@
+"""Drawing: plans → PDF (reportlab) and PNG (pypdfium2). Nothing here decides geometry."""

@@ -1,0 +1,67 @@
+"""Translate plan ops onto a reportlab canvas (the only place ops become PDF operators)."""
+from __future__ import annotations
+
+from reportlab.lib.colors import HexColor
+
+from cardgen.fonts import FontSet
+from cardgen.layout.ops import Circle, Icon, Image, Line, Rect, Text
+from cardgen.render.icons import draw_icon
+
+_colors: dict[str, object] = {}
+
+
+def color(value: str):
+    """``#rrggbb`` → reportlab colour (cached)."""
+    c = _colors.get(value)
+    if c is None:
+        c = _colors[value] = HexColor(value)
+    return c
+
+
+def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
+    """Draw ``ops`` (pt, in the canvas's current coordinate system).
+
+    Args:
+        images: callable ``(op) -> ImageReader`` for :class:`Image` ops (see render.images).
+    """
+    c = canvas
+    for op in ops:
+        if isinstance(op, Text):
+            c.setFillColor(color(op.color))
+            c.setFont(fonts.name(op.font), op.size)
+            c.drawString(op.x, op.y, op.text)
+        elif isinstance(op, Rect):
+            if op.fill:
+                c.setFillColor(color(op.fill))
+            if op.stroke:
+                c.setStrokeColor(color(op.stroke))
+                c.setLineWidth(op.stroke_width)
+            stroke, fill = int(bool(op.stroke and op.stroke_width)), int(bool(op.fill))
+            if not (stroke or fill):
+                continue
+            if op.radius:
+                c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
+            else:
+                c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
+        elif isinstance(op, Circle):
+            if op.fill:
+                c.setFillColor(color(op.fill))
+            if op.stroke:
+                c.setStrokeColor(color(op.stroke))
+                c.setLineWidth(op.stroke_width)
+            c.circle(op.cx, op.cy, op.r, stroke=int(bool(op.stroke and op.stroke_width)), fill=int(bool(op.fill)))
+        elif isinstance(op, Line):
+            c.setStrokeColor(color(op.color))
+            c.setLineWidth(op.width)
+            c.line(op.x1, op.y1, op.x2, op.y2)
+        elif isinstance(op, Icon):
+            draw_icon(c, op.name, op.x, op.y, op.size, fonts.name("heading"))
+        elif isinstance(op, Image) and images is not None:
+            reader, (dx, dy, dw, dh) = images(op)
+            c.saveState()
+            if op.clip:
+                p = c.beginPath()
+                p.rect(*op.clip)
+                c.clipPath(p, stroke=0, fill=0)
+            c.drawImage(reader, dx, dy, dw, dh, mask="auto")
+            c.restoreState()

@@ -1,0 +1,115 @@
+"""Print sheets PDF: imposed card faces, crop marks, page labels, mirrored backs.
+
+Each distinct face (same template, same values) is drawn once as a PDF form XObject and placed
+with ``doForm`` wherever it appears, so a 4,000-card deck with one back stores that back once.
+The canvas is created with ``invariant=1``: the same input gives the same bytes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.fonts import FontSet
+from cardgen.layout.ops import CardPlan
+from cardgen.layout.sheet import PagePlan
+from cardgen.render.draw import color, draw_ops
+from cardgen.units import MM
+
+
+@dataclass
+class SheetRun:
+    """One deck to print: its pages and the face plan of every card position."""
+
+    title: str  #: e.g. "天雀牌 draft 3 · 闘牌カード"
+    pages: list[PagePlan]
+    fronts: Sequence[CardPlan]
+    backs: Sequence[CardPlan | None]
+
+
+class FormCache:
+    """Names form XObjects by first appearance (deterministic), drawing each face once."""
+
+    def __init__(self, canvas: Canvas, fonts: FontSet, images=None):
+        self.canvas, self.fonts, self.images = canvas, fonts, images
+        self.names: dict[str, str] = {}
+
+    def place(self, plan: CardPlan, x: float, y: float) -> None:
+        c = self.canvas
+        name = self.names.get(plan.key)
+        if name is None:
+            name = self.names[plan.key] = f"card{len(self.names)}"
+            b = plan.bleed
+            c.beginForm(name, lowerx=-b, lowery=-b, upperx=plan.width + b, uppery=plan.height + b)
+            draw_ops(c, plan.ops, self.fonts, self.images)
+            c.endForm()
+        c.saveState()
+        c.translate(x, y)
+        c.doForm(name)
+        c.restoreState()
+
+
+def draw_label(c: Canvas, text: str, page_w: float, margin: float, fonts: FontSet) -> None:
+    c.setFillColor(color("#555555"))
+    c.setFont(fonts.name("body"), 7)
+    c.drawString(margin, margin + 1.2 * MM, text)
+
+
+def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> None:
+    """A large diagonal "DRAFT – validation failed" over the page (forced builds)."""
+    c.saveState()
+    c.setFillColor(color("#d0021b"))
+    c.setFillAlpha(0.35)
+    c.translate(page_w / 2, page_h / 2)
+    c.rotate(28)
+    c.setFont(fonts.name("heading"), 40)
+    c.drawCentredString(0, -14, "DRAFT – validation failed")
+    c.restoreState()
+
+
+def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Callable[[SheetRun, PagePlan, int], str],
+                  margin: float, draft: bool = False, images=None, metadata: dict | None = None,
+                  on_page: Callable[[], None] | None = None) -> int:
+    """Write the print sheets of every run into one PDF.
+
+    Args:
+        path: output file. runs: decks in order. label: page label text for (run, page, sheets).
+        margin: printer margin in pt (the label sits just inside it). draft: add the draft mark.
+        on_page: called after each page (progress).
+
+    Returns:
+        the number of pages written.
+    """
+    c = Canvas(str(path), invariant=1, pageCompression=1)
+    meta = metadata or {}
+    c.setTitle(meta.get("title", ""))
+    c.setAuthor(meta.get("author", ""))
+    c.setCreator("cardgen")
+    c.setSubject(meta.get("subject", ""))
+    forms = FormCache(c, fonts, images)
+    pages = 0
+    for run in runs:
+        sheets = max((p.number for p in run.pages), default=0)
+        for page in run.pages:
+            c.setPageSize((page.width, page.height))
+            faces = run.fronts if page.side == "front" else run.backs
+            for slot, idx in zip(page.slots, page.card_indexes):
+                plan = faces[idx]
+                if plan is not None:
+                    forms.place(plan, slot.x, slot.y)
+            c.setLineCap(0)
+            for ln in page.marks:
+                c.setStrokeColor(color(ln.color))
+                c.setLineWidth(ln.width)
+                c.line(ln.x1, ln.y1, ln.x2, ln.y2)
+            draw_label(c, label(run, page, sheets), page.width, margin, fonts)
+            if draft:
+                draw_draft_mark(c, page.width, page.height, fonts)
+            c.showPage()
+            pages += 1
+            if on_page:
+                on_page()
+    c.save()
+    return pages
