@@ -99,6 +99,19 @@ class PagePlan:
     slots: list[Slot] = field(default_factory=list)
     marks: list[Line] = field(default_factory=list)
     card_indexes: list[int] = field(default_factory=list)  #: deck positions of the cards, per slot
+    label_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  #: x, y, w, h of the page label band
+
+
+def label_band(grid: Grid, spec: SheetSpec, mirrored_y: bool = False) -> tuple[float, float, float, float]:
+    """The page label band ``(x, y, w, h)`` in pt: the strip reserved at the bottom of the printable
+    area, or at the top on a back page whose slots are mirrored in y (so it never meets a card)."""
+    y = grid.page_h - spec.margin - spec.label_height if mirrored_y else spec.margin
+    return (spec.margin, y, grid.page_w - 2 * spec.margin, spec.label_height)
+
+
+def mirrors_x(grid: Grid, duplex: Duplex) -> bool:
+    """True when back pages mirror x (long-edge flip of a portrait page, short-edge of a landscape one)."""
+    return (duplex == "long-edge") != grid.landscape
 
 
 def _fit(avail_w: float, avail_h: float, spec: SheetSpec) -> tuple[int, int]:
@@ -170,7 +183,7 @@ def mirror_slots(slots: list[Slot], grid: Grid, duplex: Duplex) -> list[Slot]:
     Long-edge flip mirrors across the long axis of the page (x on portrait, y on landscape);
     short-edge flip mirrors the other axis.
     """
-    mirror_x = (duplex == "long-edge") != grid.landscape
+    mirror_x = mirrors_x(grid, duplex)
     out = []
     for s in slots:
         if mirror_x:
@@ -220,9 +233,11 @@ def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "lo
         k = min(n, count - start)
         fronts = front_slots(grid, spec, k)
         indexes = list(range(start, start + k))
-        pages.append(PagePlan("front", sheet, grid.page_w, grid.page_h, fronts, crop_marks(fronts, spec), indexes))
+        pages.append(PagePlan("front", sheet, grid.page_w, grid.page_h, fronts, crop_marks(fronts, spec), indexes,
+                              label_band(grid, spec)))
         if backs:
             back_slots = mirror_slots(fronts, grid, duplex)
             pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, back_slots,
-                                  crop_marks(back_slots, spec), indexes))
+                                  crop_marks(back_slots, spec), indexes,
+                                  label_band(grid, spec, mirrored_y=not mirrors_x(grid, duplex))))
     return grid, pages

@@ -51,10 +51,11 @@ class FormCache:
         c.restoreState()
 
 
-def draw_label(c: Canvas, text: str, page_w: float, margin: float, fonts: FontSet) -> None:
+def draw_label(c: Canvas, text: str, box: tuple[float, float, float, float], fonts: FontSet) -> None:
+    """The page label, 7 pt, on a baseline 1.2 mm above the bottom of its band ``box`` (pt)."""
     c.setFillColor(color("#555555"))
     c.setFont(fonts.name("body"), 7)
-    c.drawString(margin, margin + 1.2 * MM, text)
+    c.drawString(box[0], box[1] + 1.2 * MM, text)
 
 
 def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> None:
@@ -76,7 +77,8 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
 
     Args:
         path: output file. runs: decks in order. label: page label text for (run, page, sheets).
-        margin: printer margin in pt (the label sits just inside it). draft: add the draft mark.
+        margin: printer margin in pt (kept for callers; each page carries its own ``label_box``).
+        draft: add the draft mark.
         on_page: called after each page (progress).
 
     Returns:
@@ -104,7 +106,7 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
                 c.setStrokeColor(color(ln.color))
                 c.setLineWidth(ln.width)
                 c.line(ln.x1, ln.y1, ln.x2, ln.y2)
-            draw_label(c, label(run, page, sheets), page.width, margin, fonts)
+            draw_label(c, label(run, page, sheets), page.label_box, fonts)
             if draft:
                 draw_draft_mark(c, page.width, page.height, fonts)
             c.showPage()
