@@ -84,7 +84,8 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
     Returns:
         the number of pages written.
     """
-    c = Canvas(str(path), invariant=1, pageCompression=1)
+    # initialFontName: the page preamble selects a font; an embedded one keeps Helvetica out of the PDF.
+    c = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=fonts.name("body"))
     meta = metadata or {}
     c.setTitle(meta.get("title", ""))
     c.setAuthor(meta.get("author", ""))
