@@ -1,0 +1,37 @@
+"""Shared test helpers: the repository root, the main game, and sandboxed copies of it.
+
+A *game copy* is ``tmp/card_data/<game>`` next to copies of ``templates/`` and ``fonts/``, so a
+test can edit a manifest or a card table without touching the checkout.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TENJANPAI = ROOT / "card_data" / "tenjanpai"
+IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
+needs_fonts = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts (fonts-ipaexfont) not installed")
+
+
+def copy_game(dest: Path, game: str = "tenjanpai") -> Path:
+    """Copy ``card_data/<game>`` with the project's templates and fonts under ``dest``; returns the game folder."""
+    for d in ("templates", "fonts"):
+        shutil.copytree(ROOT / d, dest / d, dirs_exist_ok=True)
+    target = dest / "card_data" / game
+    shutil.copytree(ROOT / "card_data" / game, target)
+    return target
+
+
+def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
+    """Edit a file in a game copy; fails loudly when ``old`` is not there (so the test cannot go stale)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+@pytest.fixture
+def game_copy(tmp_path: Path) -> Path:
+    return copy_game(tmp_path)
