@@ -115,8 +115,11 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
             click.echo(exc.format(), err=True)
             failed += 1
             continue
-        for p in res.report.warnings:
+        for p in res.report.errors + res.report.warnings:  # errors only when forced
             click.echo(p.format(), err=True)
+        if res.report.errors:
+            click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
+                       "sheets marked DRAFT", err=True)
         for f in res.files:
             click.echo(f"wrote {f}")
     sys.exit(1 if failed else 0)

@@ -101,16 +101,18 @@ class PlayerCount(Strict):
 
     players: int = Field(ge=1, le=12, description="Number of players.")
     remove: list[Removal] = Field(default_factory=list, description="Cards removed from the deck before play.")
-    hand: int = Field(ge=0, description="Cards dealt to each player (手札).")
+    hand: int | None = Field(None, ge=0, description="Cards dealt to each player (手札); leave out when the game has no dealt deck (no deck math then).")
     dead_wall: int = Field(0, ge=0, description="Cards set aside, never drawn (王牌).")
     turns: int | None = Field(None, ge=0, description="Turns each player takes in a round, as the rules declare; checked against the deck math.")
-    wins_per_round: int | None = Field(None, ge=0, description="Wins allowed in one round, where the rules set it (e.g. players − 1).")
+    wins_per_round: int | None = Field(None, ge=0, description="Wins allowed in one round, where the rules set it (e.g. players − 1); checked against `setup.derive.wins_per_round` when that is given.")
+    values: dict[str, int] = Field(default_factory=dict, description="Other per-player-count numbers the rules state (name → whole number); each is checked against `setup.derive` when it names the same key.")
 
 
 class Setup(Strict):
     """What the deck math runs over."""
 
-    deck: str = Field(description="Component id of the deck that is dealt and drawn.")
+    deck: str | None = Field(None, description="Component id of the deck that is dealt and drawn; leave out for games without a dealt deck (then only `derive` is computed).")
+    derive: dict[str, str] = Field(default_factory=dict, description="Numbers computed for every player count from an expression over `players` and `design`, e.g. `wins_per_round: players - 1`. They appear in the report and the rulebook; a player count stating the same key (`wins_per_round:` or under `values:`) is checked against them.")
     player_counts: list[PlayerCount] = Field(description="One entry per supported player count.", min_length=1)
 
 
@@ -119,10 +121,12 @@ class DesignRule(Strict):
 
     id: str = Field(description="Short name of the rule.")
     description: str = Field(description="The rule in words, shown when it fails.")
-    deck: str = Field(description="Component id the rule is about.")
-    scope: Literal["card", "deck"] = Field("card", description="`card`: `check` must hold for every card row (`card`); `deck`: once for the whole table (`cards`).")
+    deck: str = Field(description="Component id whose table the rule runs over: any component with a card table (a deck, tiles, point sticks, a yaku list…).")
+    scope: Literal["card", "deck"] = Field("card", description="`card`: `check` must hold for every card row (`card`); `deck`: once for the whole table (`cards`). Every component's rows are also available as `tables.<component id>`.")
     when: str | None = Field(None, description="Only card rows where this expression is true are checked (scope `card`).")
     check: str = Field(description="The expression that must be true, e.g. `card.power == card.pon + card.chi`.")
+    explain: str | None = Field(None, description="Optional expression evaluated when the check fails; its value is added to the message (e.g. which tiles are missing).")
+    severity: Literal["error", "warning"] = Field("error", description="`error` stops a build; `warning` is reported only.")
 
 
 class Manifest(Strict):

@@ -102,10 +102,17 @@ def _template(project: Project, game: Game, name: str, line_path: tuple) -> Temp
     return load_template(base, name, game.manifest_file, game.line(*line_path))
 
 
-def context(game: Game, values: dict[str, Any]) -> dict[str, Any]:
-    """The expression context of a card: ``card``, ``game``, ``design``."""
+def table_context(game: Game) -> dict[str, list[dict[str, Any]]]:
+    """Every component's card rows as plain dicts (``count`` kept), for ``tables.<id>`` in templates."""
+    return {cid: [dict(r.values) for r in rows] for cid, rows in game.tables.items()}
+
+
+def context(game: Game, values: dict[str, Any], tables: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The expression context of a card: ``card``, ``game``, ``design``, and ``tables`` (every
+    component's rows, e.g. a reference card listing the yaku table)."""
     m = game.manifest
-    return {"card": values, "game": m.game.model_dump(), "design": dict(m.design)}
+    return {"card": values, "game": m.game.model_dump(), "design": dict(m.design),
+            "tables": tables if tables is not None else table_context(game)}
 
 
 def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None = None) -> ComponentPlans:
@@ -123,6 +130,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     backs: list[CardPlan | None] = []
     findings: list[CardFinding] = []
     cache: dict[tuple, Any] = {}
+    tables = table_context(game)
 
     def resolve(name: str) -> str:
         return str(safe_path(game.root, name, game.manifest_file, None, f"{cid} → image"))
@@ -130,7 +138,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     for card in cards:
         key = (card.row.id,)
         if key not in cache:
-            ctx = context(game, card.row.values)
+            ctx = context(game, card.row.values, tables)
             res = plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve)
             back = plan_card(back_t, ctx, frame, fonts.width, card.label + " back", resolve_file=resolve) if back_t else None
             findings.extend(res.findings)

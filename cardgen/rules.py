@@ -14,24 +14,26 @@ from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.errors import Problem, ProblemList
+from cardgen.multiset import any_fits, hands, unformable
 from cardgen.schema import CardRow, Game
 
 
 @dataclass
 class PlayerCountReport:
-    """Deck math for one player count (all counts are cards)."""
+    """Deck math for one player count (all counts are cards; None where the game has no dealt deck)."""
 
     players: int
-    deck: int  #: cards in the deck after removals
-    removed: int
-    hand: int
-    dead_wall: int
-    draw_pile: int  #: deck − players × hand − dead_wall
+    deck: int | None  #: cards in the deck after removals
+    removed: int | None
+    hand: int | None
+    dead_wall: int | None
+    draw_pile: int | None  #: deck − players × hand − dead_wall
     turns: float | int | None  #: draw_pile / players, None when it does not split evenly
     declared_turns: int | None
     ok: bool
     arithmetic: str  #: the sum written out, for messages and the rulebook
     wins_per_round: int | None = None
+    derived: dict[str, Any] = field(default_factory=dict)  #: ``setup.derive`` values for this count
 
 
 @dataclass
@@ -104,6 +106,28 @@ def _non_decreasing(seq) -> bool:
     return all(a <= b for a, b in zip(seq, seq[1:]))
 
 
+def _dot(cards, a: str, b: str) -> float:
+    """Sum over rows of ``row[a] × row[b]`` (rows, not copies), e.g. stick value × sticks per player."""
+    return sum(c[a] * c[b] for c in cards)
+
+
+def _supply(cards, key: str) -> dict:
+    """Physical copies per value of ``key``, e.g. ``{"お": 2, "ん": 18}`` for a tile table."""
+    out: dict = {}
+    for c in cards:
+        out[c[key]] = out.get(c[key], 0) + int(c.get("_copies", 1))
+    return out
+
+
+def _diff_counts(actual: dict, expected: dict) -> str:
+    """Where two count tables differ, e.g. ``"3: 6 (expected 7)"``; "" when equal. Keys compare as
+    text (YAML mapping keys are text: ``{1: 10}`` in a manifest has the key "1")."""
+    a = {str(k): v for k, v in actual.items()}
+    e = {str(k): v for k, v in expected.items()}
+    keys = list(dict.fromkeys([*e, *a]))
+    return ", ".join(f"{k}: {a.get(k, 0)} (expected {e.get(k, 0)})" for k in keys if a.get(k, 0) != e.get(k, 0))
+
+
 #: Functions available inside design-rule expressions.
 RULE_HELPERS = {
     "mean_by": _mean_by,
@@ -111,6 +135,12 @@ RULE_HELPERS = {
     "count": _count,
     "non_decreasing": _non_decreasing,
     "values": _values,
+    "dot": _dot,
+    "supply": _supply,
+    "diff_counts": _diff_counts,
+    "hands": hands,
+    "any_fits": any_fits,
+    "unformable": unformable,
 }
 
 
@@ -120,32 +150,76 @@ def _row_context(row: CardRow) -> dict[str, Any]:
     return d
 
 
+def _removed(game: Game, rows: list[CardRow], pc, base: tuple, problems: ProblemList) -> int:
+    """Cards removed for one player count; bad removals are reported."""
+    m, src = game.manifest, game.source
+    removed = 0
+    for j, rem in enumerate(pc.remove):
+        matching = [r for r in rows if all(_same(r.values.get(k), v) for k, v in rem.where.items())]
+        have = sum(r.quantity for r in matching)
+        unknown = [k for k in rem.where if rows and k not in rows[0].values]
+        want = have if rem.count == "all" else rem.count
+        path = f"setup → player_counts → {pc.players} players → remove → {j + 1}"
+        if unknown:
+            problems.error(src.file, src.line(base + ("remove", j)), path,
+                           f"the deck {m.setup.deck!r} has no column {unknown[0]!r}",
+                           f"columns: {', '.join(rows[0].values)}", code="bad-removal")
+        elif have < want or have == 0:
+            problems.error(src.file, src.line(base + ("remove", j)), path,
+                           f"removes {want} card(s) where {_where(rem.where)}, but the deck has {have}",
+                           "remove only cards the deck has, or fix the `where` values", code="bad-removal")
+        removed += min(want, have)
+    return removed
+
+
+def _derive(game: Game, pc, base: tuple, problems: ProblemList) -> tuple[dict[str, Any], bool]:
+    """``setup.derive`` values for one player count, checked against what the count states."""
+    m, src = game.manifest, game.source
+    formulas = dict(m.setup.derive)
+    if isinstance(m.design.get("wins_per_round"), str):  # older manifests: design.wins_per_round: "players - 1"
+        formulas.setdefault("wins_per_round", m.design["wins_per_round"])
+    out: dict[str, Any] = {}
+    ok = True
+    env = _env()
+    label = f"setup → player_counts → {pc.players} players"
+    for key, expr in formulas.items():
+        try:
+            value = env.compile_expression(expr, undefined_to_none=False)(players=pc.players, design=m.design)
+        except (TemplateSyntaxError, UndefinedError, SecurityError, TypeError, ValueError, ZeroDivisionError) as exc:
+            problems.error(src.file, src.line(("setup", "derive", key)), f"setup → derive → {key}",
+                           f"the expression {expr!r} cannot be evaluated: {exc}",
+                           "use `players`, `design.NAME`, numbers and + − × ÷, e.g. `players - 1`", code="derive-eval")
+            ok = False
+            continue
+        out[key] = value
+        stated = pc.values.get(key, getattr(pc, key, None) if key in type(pc).model_fields else None)
+        if stated is not None and stated != value:
+            ok = False
+            shown = expr.replace("players", str(pc.players)).replace("*", "×").replace("-", "−")
+            where = ("values", key) if key in pc.values else (key,)
+            problems.error(src.file, src.line(base + where) or src.line(base), f"{label} → {key}",
+                           f"states {key} = {stated}, but {expr} gives {shown} = {value}",
+                           f"set {key} to {value}, or change setup → derive → {key}", code="derive-mismatch")
+    return out, ok
+
+
 def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
     m = game.manifest
     if m.setup is None:
         return []
     src = game.source
-    rows = game.tables.get(m.setup.deck, [])
+    rows = game.tables.get(m.setup.deck, []) if m.setup.deck else []
     full = sum(r.quantity for r in rows)
     out = []
     for i, pc in enumerate(m.setup.player_counts):
         base = ("setup", "player_counts", i)
-        removed = 0
-        for j, rem in enumerate(pc.remove):
-            matching = [r for r in rows if all(_same(r.values.get(k), v) for k, v in rem.where.items())]
-            have = sum(r.quantity for r in matching)
-            unknown = [k for k in rem.where if rows and k not in rows[0].values]
-            want = have if rem.count == "all" else rem.count
-            path = f"setup → player_counts → {pc.players} players → remove → {j + 1}"
-            if unknown:
-                problems.error(src.file, src.line(base + ("remove", j)), path,
-                               f"the deck {m.setup.deck!r} has no column {unknown[0]!r}",
-                               f"columns: {', '.join(rows[0].values)}", code="bad-removal")
-            elif have < want or have == 0:
-                problems.error(src.file, src.line(base + ("remove", j)), path,
-                               f"removes {want} card(s) where {_where(rem.where)}, but the deck has {have}",
-                               "remove only cards the deck has, or fix the `where` values", code="bad-removal")
-            removed += min(want, have)
+        derived, ok = _derive(game, pc, base, problems)
+        wins = derived.get("wins_per_round", pc.wins_per_round)
+        if m.setup.deck is None or pc.hand is None:
+            out.append(PlayerCountReport(pc.players, None, None, pc.hand, pc.dead_wall, None, None, pc.turns, ok,
+                                         "", wins, derived))
+            continue
+        removed = _removed(game, rows, pc, base, problems)
         deck = full - removed
         draw = deck - pc.players * pc.hand - pc.dead_wall
         turns: float | int | None
@@ -155,7 +229,6 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
         arith = (f"{full} − {removed} removed = {deck} cards; " if removed else f"{deck} cards; ") + (
                  f"{deck} − {pc.players} × {pc.hand} (hands) − {pc.dead_wall} (dead wall) = {draw} to draw; "
                  f"{draw} ÷ {pc.players} players = {turns if even else draw / pc.players:g} turns each")
-        ok = True
         where = src.line(base)
         label = f"setup → player_counts → {pc.players} players"
         if draw < 0:
@@ -172,18 +245,17 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
         if declared is not None and even and turns != declared:
             ok = False
             need = pc.players * pc.hand + pc.players * declared + pc.dead_wall
+            diff = deck - need
             problems.error(src.file, src.line(base + ("turns",)) or where, f"{label} → turns",
-                           f"declares {declared} turns but the deck gives {turns}: {arith}. "
-                           f"{declared} turns need {pc.players} × {pc.hand} + {pc.players} × {declared} + "
-                           f"{pc.dead_wall} = {need} cards, the deck has {deck}",
-                           f"set turns to {turns}, or change the deck by {need - deck:+d} cards", code="turns-mismatch")
-        if pc.wins_per_round is not None and pc.wins_per_round != pc.players - 1 and m.design.get("wins_per_round") == "players - 1":
-            ok = False
-            problems.error(src.file, src.line(base + ("wins_per_round",)), f"{label} → wins_per_round",
-                           f"declares {pc.wins_per_round} wins per round but the rule gives {pc.players} − 1 = {pc.players - 1}",
-                           f"set wins_per_round to {pc.players - 1}", code="wins-mismatch")
+                           f"declares {declared} turns per player, but the numbers give {turns}: {arith}. "
+                           f"{declared} turns each need {pc.players} × {pc.hand} (hands) + {pc.players} × {declared} "
+                           f"(turns) + {pc.dead_wall} (dead wall) = {need} cards; the deck has {deck} "
+                           f"({abs(diff)} {'too many' if diff > 0 else 'too few'})",
+                           f"set turns to {turns}, or make the deck {abs(diff)} card(s) "
+                           f"{'smaller' if diff > 0 else 'larger'} (hand size, dead wall or removals)",
+                           code="turns-mismatch")
         out.append(PlayerCountReport(pc.players, deck, removed, pc.hand, pc.dead_wall, draw,
-                                     turns if even else None, declared, ok, arith, pc.wins_per_round))
+                                     turns if even else None, declared, ok, arith, wins, derived))
     return out
 
 
@@ -226,38 +298,49 @@ def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
 def _design_rules(game: Game, problems: ProblemList) -> None:
     env = _env()
     src = game.source
+    tables = {cid: [_row_context(r) for r in rows] for cid, rows in game.tables.items()}
+    design = game.manifest.design
     for i, rule in enumerate(game.manifest.design_rules):
         rows = game.tables.get(rule.deck, [])
         where = src.line(("design_rules", i))
         label = f"design_rules → {rule.id}"
+        report = problems.error if rule.severity == "error" else problems.warning
         try:
             check = env.compile_expression(rule.check, undefined_to_none=False)
             when = env.compile_expression(rule.when, undefined_to_none=False) if rule.when else None
+            explain = env.compile_expression(rule.explain, undefined_to_none=False) if rule.explain else None
         except TemplateSyntaxError as exc:
             problems.error(src.file, where, label, f"the expression cannot be read: {exc.message}",
                            "design rules use jinja2 expression syntax, e.g. `card.power == card.pon + card.chi`",
                            code="rule-syntax")
             continue
+
+        def why(ctx) -> str:
+            if explain is None:
+                return ""
+            value = explain(**ctx)
+            if isinstance(value, (list, tuple)):
+                value = "; ".join(map(str, value))
+            return f": {value}" if value not in (None, "") else ""
+
         try:
             if rule.scope == "deck":
-                if not check(cards=[_row_context(r) for r in rows], design=game.manifest.design):
-                    problems.error(src.file, where, label, f"the rule fails: {rule.description} ({rule.check})",
-                                   "change the card table so the rule holds, or change the rule", code="design-rule")
+                ctx = {"cards": tables.get(rule.deck, []), "tables": tables, "design": design}
+                if not check(**ctx):
+                    report(src.file, where, label, f"the rule fails: {rule.description} ({rule.check}){why(ctx)}",
+                           "change the card table so the rule holds, or change the rule", code="design-rule")
                 continue
-            failing = []
             for r in rows:
-                ctx = {"card": _row_context(r), "design": game.manifest.design}
+                ctx = {"card": _row_context(r), "tables": tables, "design": design}
                 if when is not None and not when(**ctx):
                     continue
                 if not check(**ctx):
-                    failing.append(r)
-            for r in failing:
-                problems.error(r.file, r.line, f"{rule.deck} → {r.id}",
-                               f"breaks the design rule {rule.id!r}: {rule.description} ({rule.check})",
-                               f"fix this row of {r.file} or the rule in {src.file}", code="design-rule")
+                    report(r.file, r.line, f"{rule.deck} → {r.id}",
+                           f"breaks the design rule {rule.id!r}: {rule.description} ({rule.check}){why(ctx)}",
+                           f"fix this row of {r.file} or the rule in {src.file}", code="design-rule")
         except (UndefinedError, SecurityError, TypeError, ValueError, KeyError, ZeroDivisionError) as exc:
             problems.error(src.file, where, label, f"the rule cannot be evaluated: {exc}",
-                           "name only columns the card table has (as card.COLUMN) and the helpers "
+                           "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
                            + ", ".join(RULE_HELPERS), code="rule-eval")
 
 

@@ -348,7 +348,8 @@ def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:
                            f"{label} must name one of: {', '.join(ids)}", code="unknown-component")
 
     if m.setup:
-        ref(m.setup.deck, ("setup", "deck"), "setup.deck")
+        if m.setup.deck is not None:
+            ref(m.setup.deck, ("setup", "deck"), "setup.deck")
         counts = [pc.players for pc in m.setup.player_counts]
         for n in m.game.players:
             if n not in counts:

@@ -1,0 +1,92 @@
+"""Tile multiset patterns: which concrete hands a pattern stands for, and whether a supply holds them.
+
+Used by design rules (e.g. "every yaku can be formed from the tiles"). A tile is one character.
+A pattern is a list of parts separated by spaces or ``+``:
+
+- a literal run, each character one tile, a digit repeating the tile before it:
+  ``おまんこ`` (four tiles), ``ち2ん2`` (= ``ちちんん``);
+- ``[abc]`` one tile of any kind in the set; ``[abc]2`` two *identical* tiles of one kind
+  from the set (a pair);
+- ``{w1|w2|w3}`` one word (a run of tiles) of the alternatives; ``{…}2`` the *same* word twice;
+  ``{…}!2`` two *different* words.
+
+Example: ``おまんこ [おうまちこ]2`` is OMANKO with a pair of any tile but ん, i.e. the five hands
+``おまんこおお``, ``おまんこうう``, … Pure functions, no I/O.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from itertools import combinations, product
+
+_PART = re.compile(r"\[(?P<set>[^\]]+)\](?P<setn>\d*)|\{(?P<alts>[^}]+)\}(?P<dist>!?)(?P<altn>\d*)|(?P<lit>[^\s+\[\]{}]+)")
+
+
+def _literal(text: str) -> str:
+    out: list[str] = []
+    for m in re.finditer(r"(\D)(\d*)", text):
+        out.append(m.group(1) * (int(m.group(2)) if m.group(2) else 1))
+    return "".join(out)
+
+
+def _options(part: re.Match) -> list[str]:
+    """Every concrete tile run one pattern part can stand for."""
+    if part.group("set") is not None:
+        n = int(part.group("setn") or 1)
+        return [ch * n for ch in dict.fromkeys(part.group("set"))]
+    if part.group("alts") is not None:
+        alts = [_literal(a.strip()) for a in part.group("alts").split("|") if a.strip()]
+        n = int(part.group("altn") or 1)
+        if part.group("dist"):
+            return ["".join(c) for c in combinations(alts, n)]
+        return [a * n for a in alts]
+    return [_literal(part.group("lit"))]
+
+
+def hands(pattern: str) -> list[str]:
+    """Concrete hands (tile strings) of ``pattern``, one per distinct multiset, in pattern order.
+
+    Raises:
+        ValueError: the pattern has text that is not a part (e.g. an unclosed ``[``).
+    """
+    parts = []
+    pos = 0
+    text = pattern.strip()
+    for m in _PART.finditer(text):
+        gap = text[pos:m.start()]
+        if gap.strip(" +\t"):
+            raise ValueError(f"cannot read {gap!r} in the tile pattern {pattern!r}")
+        parts.append(_options(m))
+        pos = m.end()
+    if text[pos:].strip(" +\t"):
+        raise ValueError(f"cannot read {text[pos:]!r} in the tile pattern {pattern!r}")
+    seen: set[tuple] = set()
+    out = []
+    for combo in product(*parts):
+        hand = "".join(combo)
+        key = tuple(sorted(Counter(hand).items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(hand)
+    return out
+
+
+def shortfall(hand: str, supply: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """Tiles the hand needs more of than the supply has: tile → (needed, available)."""
+    return {t: (n, supply.get(t, 0)) for t, n in Counter(hand).items() if n > supply.get(t, 0)}
+
+
+def unformable(pattern: str, supply: dict[str, int]) -> list[str]:
+    """Hands of ``pattern`` the supply cannot form, each described, e.g. ``おまんこおお (お × 3 needed, 2 exist)``."""
+    out = []
+    for hand in hands(pattern):
+        short = shortfall(hand, supply)
+        if short:
+            why = ", ".join(f"{t} × {n} needed, {have} exist" for t, (n, have) in short.items())
+            out.append(f"{hand} ({why})")
+    return out
+
+
+def any_fits(pattern: str, supply: dict[str, int]) -> bool:
+    """True when at least one hand of ``pattern`` can be formed from ``supply``."""
+    return any(not shortfall(h, supply) for h in hands(pattern))
