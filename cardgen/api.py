@@ -41,9 +41,24 @@ def _plans(game, fonts) -> list[ComponentPlans]:
     return [plan_component(game, cid, fonts) for cid in printable_components(game)]
 
 
+EXPORT_STEPS = ("png", "tts", "shop")
+
+
+def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result) -> None:
+    """Per-card PNGs, Tabletop Simulator sheets, print-shop PDFs (see cardgen.exports)."""
+    from cardgen.exports import ExportOptions, write_pngs, write_shop, write_tts
+
+    exports = exports or ExportOptions()
+    writers = {"png": write_pngs, "tts": write_tts, "shop": write_shop}
+    for step in EXPORT_STEPS:
+        if step in steps:
+            result.files.extend(out_dir / name for name in writers[step](game, fonts, plans, out, exports, progress))
+
+
 def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
                force: bool = False, steps: tuple[str, ...] = ("sheets",),
-               progress: Callable[[str, int], Callable[[], None]] | None = None) -> BuildResult:
+               progress: Callable[[str, int], Callable[[], None]] | None = None,
+               exports: "ExportOptions | None" = None) -> BuildResult:
     """Validate, then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically.
 
     Raises:
@@ -76,4 +91,5 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             tick = progress("sheets", total) if progress else None
             write_sheets(game, fonts, plans, options, out.path(SHEETS_PDF), on_page=tick)
             result.files.append(out_dir / SHEETS_PDF)
+        _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result)
     return result

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 PAPERS = ["a4", "letter", "b5"]
+BUILD_STEPS = ("sheets", "png", "tts", "shop")
 
 
 def _fail(exc) -> None:
@@ -31,12 +32,70 @@ def _sheet_options(f):
                      help="Printer margin in mm (area the printer cannot reach).")(f)
     f = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
                      show_default=True, help="Output root; files go to OUT/<game>/.")(f)
+    f = click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+                     help="Shift the back pages by X,Y mm (x right, y down, as seen on the back) to cancel "
+                          "your printer's duplex shift; measure it with `cardgen calibration`.")(f)
+    f = click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
+                     help="Faces in the PDF outputs: fronts only, backs only, or both.")(f)
     return f
 
 
-def _options(paper, marks, duplex, no_backs, margin):
+def _offset(value: str) -> tuple[float, float]:
+    from cardgen.errors import UsageError
+    try:
+        x, y = (float(v) for v in value.replace(" ", "").split(","))
+    except ValueError:
+        _fail(UsageError(f"--back-offset wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}"))
+    return x, y
+
+
+def _options(paper, marks, duplex, no_backs, margin, back_offset="0,0", sides="both"):
     from cardgen.pipeline import SheetOptions
-    return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin)
+    return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
+                        sides="front" if no_backs else sides, back_offset=_offset(back_offset))
+
+
+def _export_options(png_sides_default: str | None = None):
+    def deco(f):
+        f = click.option("--dpi", type=click.FloatRange(min=36, max=1200), default=300, show_default=True,
+                         help="Resolution of card PNGs.")(f)
+        f = click.option("--no-bleed", is_flag=True, help="Cut card PNGs at the trim (no bleed).")(f)
+        f = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                         help="Worker processes for rasterising [default: all cores].")(f)
+        return f
+    return deco
+
+
+def _exports(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front"):
+    from cardgen.exports import ExportOptions
+    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides)
+
+
+def _out_options(f):
+    f = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+                     show_default=True, help="Output root; files go to OUT/<game>/.")(f)
+    f = click.option("--force", is_flag=True, help="Write even when validation fails.")(f)
+    return f
+
+
+def _run_export(game_dir: Path, out: Path, force: bool, step: str, exports) -> None:
+    from cardgen.api import build_game
+    from cardgen.errors import CardgenError
+
+    try:
+        res = build_game(game_dir, out, force=force, steps=(step,), exports=exports)
+    except CardgenError as exc:
+        _fail(exc)
+    _print_files(res.files)
+
+
+def _print_files(files) -> None:
+    shown = [f for f in files if f.suffix != ".png" or f.parent.name != "cards"]
+    for f in shown:
+        click.echo(f"wrote {f}")
+    cards = [f for f in files if f not in shown]
+    if cards:
+        click.echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -94,12 +153,44 @@ def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
 
 
 @cli.command()
+@click.argument("game_dir", type=click.Path(path_type=Path))
+@_out_options
+@_export_options()
+@click.option("--sides", type=click.Choice(["front", "back", "both"]), default="front", show_default=True,
+              help="Faces written: fronts (one PNG per physical card), backs, or both.")
+def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs: int | None, sides: str) -> None:
+    """Write one PNG per physical card to OUT/<game>/cards/ (rasterised from the print PDF drawing)."""
+    _run_export(game_dir, out, force, "png", _exports(dpi, no_bleed, jobs, png_sides=sides))
+
+
+@cli.command()
+@click.argument("game_dir", type=click.Path(path_type=Path))
+@_out_options
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
+def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
+    """Write Tabletop Simulator deck sheets (10 × 7, last slot = hidden card), backs and tts/decks.json."""
+    _run_export(game_dir, out, force, "tts", _exports(jobs=jobs))
+
+
+@cli.command()
+@click.argument("game_dir", type=click.Path(path_type=Path))
+@_out_options
+@click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
+              help="Faces in the PDF: fronts only, backs only, or both (front 1, back 1, front 2…).")
+def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
+    """Write print-shop PDFs (OUT/<game>/shop/<component>.pdf): one face per page, TrimBox and BleedBox set."""
+    _run_export(game_dir, out, force, "shop", _exports(sides=sides))
+
+
+@cli.command()
 @click.argument("game_dirs", nargs=-1, type=click.Path(path_type=Path))
 @_sheet_options
+@_export_options()
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
 @click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
               help="Where games are looked for when no GAME_DIR is given.")
-def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, **kw) -> None:
+def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, dpi: float, no_bleed: bool,
+          jobs: int | None, **kw) -> None:
     """Validate and build every output of each game (all games in card_data/ by default)."""
     from cardgen.api import build_game, find_games
     from cardgen.errors import CardgenError, UsageError
@@ -110,7 +201,8 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     failed = 0
     for d in dirs:
         try:
-            res = build_game(d, out, _options(**kw), force=force, steps=("sheets",))
+            res = build_game(d, out, _options(**kw), force=force, steps=BUILD_STEPS,
+                             exports=_exports(dpi, no_bleed, jobs, sides=kw.get("sides", "both")))
         except CardgenError as exc:
             click.echo(exc.format(), err=True)
             failed += 1
@@ -120,8 +212,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
         if res.report.errors:
             click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
                        "sheets marked DRAFT", err=True)
-        for f in res.files:
-            click.echo(f"wrote {f}")
+        _print_files(res.files)
     sys.exit(1 if failed else 0)
 
 

@@ -31,6 +31,8 @@ class SheetOptions:
     duplex: str = "long-edge"
     margin: float = 5.0
     draft: bool = False  #: print the "DRAFT – validation failed" mark
+    sides: str = "both"  #: pages written: ``front`` | ``back`` | ``both`` (``backs=False`` means front)
+    back_offset: tuple[float, float] = (0.0, 0.0)  #: mm, added to back pages (x right, y down), see duplex calibration
 
 
 @dataclass
@@ -139,8 +141,10 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         key = (card.row.id,)
         if key not in cache:
             ctx = context(game, card.row.values, tables)
-            res = plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve)
-            back = plan_card(back_t, ctx, frame, fonts.width, card.label + " back", resolve_file=resolve) if back_t else None
+            res = plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve,
+                            exists=_is_file)
+            back = plan_card(back_t, ctx, frame, fonts.width, card.label.split(" (copy")[0] + " back",
+                             resolve_file=resolve, exists=_is_file) if back_t else None
             findings.extend(res.findings)
             if back:
                 findings.extend(back.findings)
@@ -156,6 +160,10 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
                 sig = repr(b.ops)
                 b.key = keys.setdefault(sig, b.key)
     return ComponentPlans(cid, comp.name, cards, fronts, backs, (w, h), findings)
+
+
+def _is_file(path: str) -> bool:
+    return Path(path).is_file()
 
 
 def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
@@ -177,6 +185,7 @@ _HINTS = {
     "outside-safe": "keep text at least the safe distance inside the trim",
     "template-expr": "check the field names used in the template against the card table's columns",
     "template-sandbox": "templates may read card, game and design values only",
+    "missing-file": "put the image in the game folder, or fix the file name (it is relative to the game folder)",
 }
 
 
@@ -202,13 +211,18 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
     for p in plans:
         spec = sheet_spec(options, p.size_mm, bleed)
         try:
-            _grid, pages = impose(len(p.fronts), spec, backs=options.backs and any(b is not None for b in p.backs),
-                                  duplex=options.duplex)  # type: ignore[arg-type]
+            want_backs = options.backs and options.sides != "front"
+            _grid, pages = impose(len(p.fronts), spec, backs=want_backs and any(b is not None for b in p.backs),
+                                  duplex=options.duplex,  # type: ignore[arg-type]
+                                  back_offset=(options.back_offset[0] * MM, -options.back_offset[1] * MM))
         except ValueError as exc:
             raise CardgenError(Problem(game.manifest_file, None, f"components → {p.component}",
                                        f"{exc} ({p.size_mm[0]:g} × {p.size_mm[1]:g} mm on {options.paper})",
                                        "use larger paper or a smaller printer margin", code="no-fit"))
-        runs.append(SheetRun(f"{p.name}", pages, p.fronts, p.backs))
+        if options.sides == "back" and options.backs:
+            pages = [pg for pg in pages if pg.side == "back"]
+        if pages:
+            runs.append(SheetRun(f"{p.name}", pages, p.fronts, p.backs))
 
     def label(run, page, sheets):
         side = "表 front" if page.side == "front" else "裏 back"

@@ -63,7 +63,7 @@ def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
 
 
 def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, label: str,
-              ascent: float = 0.88, resolve_file=None) -> LayoutResult:
+              ascent: float = 0.88, resolve_file=None, exists=None) -> LayoutResult:
     """Lay out one card face.
 
     Args:
@@ -74,6 +74,8 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         label: names the card in findings, e.g. ``"battle b3-pon"``.
         ascent: font ascent as a fraction of the size (for placing the first baseline).
         resolve_file: callable mapping an image file name to a path string (raises CardgenError).
+        exists: callable ``(path) -> bool``; a missing image becomes an ``error`` finding
+            (``missing-file``) instead of an op. Layout never opens the file.
 
     Returns:
         :class:`LayoutResult`: the plan and findings (text that does not fit at the minimum size
@@ -117,7 +119,10 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                 src = render_text(el.file or "", ctx)
                 if src:
                     path = resolve_file(src) if resolve_file else src
-                    ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H)))
+                    if exists is not None and not exists(path):
+                        findings.append(CardFinding("error", label, name, f"the image {src!r} does not exist", "missing-file"))
+                    else:
+                        ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H), fit=el.fit))
             elif el.kind == "text":
                 text = render_text(el.text or "", ctx)
                 _plan_text(el, text, X, Y, W, H, frame, measure, ascent, label, name, ops, findings)

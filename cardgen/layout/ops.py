@@ -71,7 +71,11 @@ class Icon:
 
 @dataclass(frozen=True)
 class Image:
-    """A raster image drawn into box ``x, y, w, h`` (already fitted), clipped to ``clip``."""
+    """A raster image for the box ``x, y, w, h``, clipped to ``clip``.
+
+    ``fit`` says how the renderer scales it into the box (it knows the pixel size; layout does
+    not open files): ``cover`` fills the box (cropped by the clip), ``contain`` fits inside it.
+    """
 
     path: str
     x: float
@@ -79,6 +83,7 @@ class Image:
     w: float
     h: float
     clip: tuple[float, float, float, float] | None = None
+    fit: str = "cover"
     op: str = "image"
 
 

@@ -177,19 +177,23 @@ def front_slots(grid: Grid, spec: SheetSpec, count: int) -> list[Slot]:
     return slots
 
 
-def mirror_slots(slots: list[Slot], grid: Grid, duplex: Duplex) -> list[Slot]:
+def mirror_slots(slots: list[Slot], grid: Grid, duplex: Duplex,
+                 offset: tuple[float, float] = (0.0, 0.0)) -> list[Slot]:
     """Back positions: each front slot mirrored so the back prints behind its front.
 
     Long-edge flip mirrors across the long axis of the page (x on portrait, y on landscape);
-    short-edge flip mirrors the other axis.
+    short-edge flip mirrors the other axis. ``offset`` (pt, x right, y up, in the back page's
+    own coordinates) is then added to every slot, to cancel a printer's duplex shift measured
+    with the calibration sheet (:mod:`cardgen.layout.calibration`).
     """
     mirror_x = mirrors_x(grid, duplex)
+    dx, dy = offset
     out = []
     for s in slots:
         if mirror_x:
-            out.append(Slot(grid.page_w - s.x - s.w, s.y, s.w, s.h, s.index, s.col, s.row))
+            out.append(Slot(grid.page_w - s.x - s.w + dx, s.y + dy, s.w, s.h, s.index, s.col, s.row))
         else:
-            out.append(Slot(s.x, grid.page_h - s.y - s.h, s.w, s.h, s.index, s.col, s.row))
+            out.append(Slot(s.x + dx, grid.page_h - s.y - s.h + dy, s.w, s.h, s.index, s.col, s.row))
     return out
 
 
@@ -220,8 +224,10 @@ def crop_marks(slots: list[Slot], spec: SheetSpec, width: float = 0.25, color: s
     return lines
 
 
-def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "long-edge") -> tuple[Grid, list[PagePlan]]:
+def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "long-edge",
+           back_offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Grid, list[PagePlan]]:
     """Pages for ``count`` cards: each front page followed by its back page when ``backs``.
+    ``back_offset`` (pt, x right, y up) shifts back slots and their crop marks.
 
     Returns:
         ``(grid, pages)``; ``page.card_indexes`` gives the deck position of each slot's card.
@@ -236,7 +242,7 @@ def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "lo
         pages.append(PagePlan("front", sheet, grid.page_w, grid.page_h, fronts, crop_marks(fronts, spec), indexes,
                               label_band(grid, spec)))
         if backs:
-            back_slots = mirror_slots(fronts, grid, duplex)
+            back_slots = mirror_slots(fronts, grid, duplex, back_offset)
             pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, back_slots,
                                   crop_marks(back_slots, spec), indexes,
                                   label_band(grid, spec, mirrored_y=not mirrors_x(grid, duplex))))

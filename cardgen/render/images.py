@@ -1,34 +1,133 @@
-"""Raster images for card art: opened safely with Pillow, EXIF-rotated upright, fitted to boxes."""
+"""Raster images for card art, opened safely with Pillow.
+
+- EXIF-rotated photos come out upright (``ImageOps.exif_transpose``).
+- CMYK JPEGs become RGB: through the embedded ICC profile when there is one, else with
+  Pillow's plain conversion. Pillow already un-inverts Adobe (Photoshop) CMYK JPEGs when it
+  reads them (raw mode ``CMYK;I`` when the APP14 "Adobe" marker is present), so no second
+  inversion is applied here.
+- Alpha is kept (RGBA/LA → PDF soft mask).
+- Decompression bombs (more than :data:`MAX_PIXELS` pixels, Pillow's ``MAX_IMAGE_PIXELS`` by
+  default) and unreadable or missing files raise :class:`CardgenError` naming the file.
+
+Placement (:func:`place`): ``cover`` scales the image to fill the box (the box clips the
+overflow), ``contain`` scales it to fit inside the box; both centre it.
+"""
 from __future__ import annotations
 
-from PIL import Image as PILImage, ImageOps
-from reportlab.lib.utils import ImageReader
+import io
+import warnings
+from pathlib import Path
 
+from PIL import Image as PILImage, ImageOps, UnidentifiedImageError
+
+from cardgen.errors import CardgenError, Problem, rel
 from cardgen.layout.ops import Image
+
+#: Largest image (width × height in pixels) cardgen opens; None → ``PIL.Image.MAX_IMAGE_PIXELS``.
+MAX_PIXELS: int | None = None
+
+_SWAP = {5, 6, 7, 8}  # EXIF orientations that turn the image by 90°
+
+
+def _limit() -> int:
+    return MAX_PIXELS if MAX_PIXELS is not None else (PILImage.MAX_IMAGE_PIXELS or 1 << 62)
+
+
+def _err(path: str | Path, message: str, hint: str, code: str) -> CardgenError:
+    return CardgenError(Problem(rel(Path(path)), None, "image", message, hint, code=code))
+
+
+def _open(path: str | Path) -> PILImage.Image:
+    p = Path(path)
+    if not p.is_file():
+        raise _err(p, f"the image {rel(p)} does not exist", "check the file name in the card table or template",
+                   "missing-file")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", PILImage.DecompressionBombWarning)
+            im = PILImage.open(p)
+    except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning) as exc:
+        raise _err(p, f"the image {rel(p)} is too large to open safely ({exc})",
+                   "scale the image down (300 dpi at the printed size is enough)", "image-too-large")
+    except (UnidentifiedImageError, OSError) as exc:
+        raise _err(p, f"the image {rel(p)} cannot be read: {exc}", "save it as PNG or JPEG", "bad-image")
+    w, h = im.size
+    if w * h > _limit():
+        im.close()
+        raise _err(p, f"the image {rel(p)} has {w} × {h} pixels, more than the limit of {_limit()}",
+                   "scale the image down (300 dpi at the printed size is enough)", "image-too-large")
+    return im
+
+
+def image_size(path: str | Path) -> tuple[int, int]:
+    """Pixel size ``(w, h)`` of the image as it appears upright (EXIF orientation applied).
+    Reads the header only. Raises :class:`CardgenError` (missing, unreadable, too large)."""
+    im = _open(path)
+    try:
+        w, h = im.size
+        orient = im.getexif().get(0x0112, 1)
+        return (h, w) if orient in _SWAP else (w, h)
+    finally:
+        im.close()
+
+
+def load_upright(path: str | Path) -> PILImage.Image:
+    """The image decoded, upright, in RGB, RGBA, L or LA. Raises :class:`CardgenError`."""
+    im = _open(path)
+    try:
+        im.load()
+    except (OSError, ValueError) as exc:
+        raise _err(path, f"the image {rel(Path(path))} cannot be decoded: {exc}", "save it again as PNG or JPEG",
+                   "bad-image")
+    im = ImageOps.exif_transpose(im)
+    if im.mode == "CMYK":
+        icc = im.info.get("icc_profile")
+        if icc:
+            from PIL import ImageCms
+            try:
+                src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+                im = ImageCms.profileToProfile(im, src, ImageCms.createProfile("sRGB"), outputMode="RGB")
+            except (ImageCms.PyCMSError, OSError):
+                im = im.convert("RGB")
+        else:
+            im = im.convert("RGB")
+    elif im.mode == "P":
+        im = im.convert("RGBA" if "transparency" in im.info else "RGB")
+    elif im.mode not in ("RGB", "RGBA", "L", "LA"):
+        im = im.convert("RGBA" if "A" in im.getbands() else "RGB")
+    return im
+
+
+def place(op: Image, pw: int, ph: int) -> tuple[float, float, float, float]:
+    """Where an image of ``pw × ph`` pixels is drawn for ``op`` (pt): ``(x, y, w, h)``."""
+    if op.fit == "contain":
+        scale = min(op.w / pw, op.h / ph)
+    else:
+        scale = max(op.w / pw, op.h / ph)
+    w, h = pw * scale, ph * scale
+    return op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h
+
+
+def effective_dpi(op: Image, pw: int, ph: int) -> float:
+    """Pixels per inch of the image as printed for ``op``."""
+    _x, _y, w, _h = place(op, pw, ph)
+    return pw / (w / 72.0)
 
 
 class ImageCache:
     """Opens each image file once; returns ``(ImageReader, (x, y, w, h))`` for an :class:`Image` op."""
 
     def __init__(self):
-        self._readers: dict[str, tuple[ImageReader, tuple[int, int]]] = {}
+        self._readers: dict[str, tuple[object, tuple[int, int]]] = {}
 
     def open(self, path: str):
         hit = self._readers.get(path)
         if hit is None:
-            with PILImage.open(path) as im:
-                im = ImageOps.exif_transpose(im)
-                if im.mode == "CMYK":
-                    im = im.convert("RGB")
-                elif im.mode not in ("RGB", "RGBA", "L", "LA"):
-                    im = im.convert("RGBA")
-                im.load()
-                hit = self._readers[path] = (ImageReader(im), im.size)
+            from reportlab.lib.utils import ImageReader
+            im = load_upright(path)
+            hit = self._readers[path] = (ImageReader(im), im.size)
         return hit
 
     def __call__(self, op: Image):
         reader, (pw, ph) = self.open(op.path)
-        # cover: scale so the image fills the box, centred (the clip crops the overflow)
-        scale = max(op.w / pw, op.h / ph)
-        w, h = pw * scale, ph * scale
-        return reader, (op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h)
+        return reader, place(op, pw, ph)

@@ -1,0 +1,54 @@
+"""Tabletop Simulator deck sheets: pure geometry (no Pillow here).
+
+TTS's custom deck dialog takes a "face" image holding a grid of cards (at most 10 columns ×
+7 rows, at most 4096 px on a side — larger images are refused or blurred by the game), the
+number of cards across and down, and one "back" image. The last slot of every grid shows the
+card TTS uses for hidden cards (in another player's hand). So one sheet holds at most 69
+cards, read left→right, top→bottom.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
+
+
+@dataclass(frozen=True)
+class TtsSheet:
+    """One face image: ``cols × rows`` cells of ``cell`` px; ``cards`` are deck positions per slot."""
+
+    number: int  #: 1-based
+    cols: int
+    rows: int
+    cell: tuple[int, int]
+    cards: list[int] = field(default_factory=list)
+
+    @property
+    def hidden_slot(self) -> int:
+        return self.cols * self.rows - 1
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.cols * self.cell[0], self.rows * self.cell[1]
+
+    def slot_box(self, slot: int) -> tuple[int, int]:
+        """Top-left pixel of ``slot`` (y down, image coordinates)."""
+        r, c = divmod(slot, self.cols)
+        return c * self.cell[0], r * self.cell[1]
+
+
+def cell_size(card_w: float, card_h: float, cols: int = MAX_COLS, rows: int = MAX_ROWS,
+              max_px: int = MAX_PX) -> tuple[int, int]:
+    """Largest cell (px) with the card's aspect ratio such that ``cols × rows`` cells fit in ``max_px``."""
+    scale = min(math.floor(max_px / cols) / card_w, math.floor(max_px / rows) / card_h)
+    return min(math.floor(max_px / cols), int(card_w * scale + 0.5)), min(math.floor(max_px / rows), int(card_h * scale + 0.5))
+
+
+def tts_sheets(count: int, card_w: float, card_h: float) -> list[TtsSheet]:
+    """Sheets for ``count`` cards of trim size ``card_w × card_h`` (any unit): always 10 × 7 slots,
+    the last slot kept for the hidden-card image."""
+    per = MAX_COLS * MAX_ROWS - 1
+    cell = cell_size(card_w, card_h)
+    return [TtsSheet(n, MAX_COLS, MAX_ROWS, cell, list(range(start, min(count, start + per))))
+            for n, start in enumerate(range(0, count, per), 1)]

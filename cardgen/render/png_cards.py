@@ -1,0 +1,126 @@
+"""Card faces → PNG, by rasterising each face's one-card PDF with pypdfium2 (preview = print).
+
+Each distinct face is rendered once; copies reuse its bytes. Faces are spread over worker
+processes (``jobs``); results are collected in task order and PNGs carry no time or text
+chunks, so the bytes do not depend on the job count.
+
+Pixel sizes: ``px(mm, dpi) = floor(mm / 25.4 × dpi + 0.5)`` (round half up) on each axis.
+pdfium sizes its bitmap with ``ceil``, so the raster is cropped on the right/bottom to that
+size (at most one partial pixel).
+"""
+from __future__ import annotations
+
+import io
+import math
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from cardgen.fonts import FontSet
+from cardgen.layout.ops import CardPlan
+
+MM_PER_IN = 25.4
+
+
+def px(length_mm: float, dpi: float) -> int:
+    """Pixels for a length in mm at ``dpi`` (round half up)."""
+    return int(math.floor(length_mm / MM_PER_IN * dpi + 0.5))
+
+
+@dataclass(frozen=True)
+class FaceTask:
+    """Rasterise ``plan`` at ``scale`` px/pt, page with or without bleed, cropped to ``size``."""
+
+    plan: CardPlan
+    scale: float
+    size: tuple[int, int]
+    bleed: bool = True
+    dpi: float | None = None  #: written into the PNG's pHYs chunk when given
+
+
+def rasterise(pdf: bytes, scale: float, size: tuple[int, int]):
+    """First page of ``pdf`` at ``scale`` pixels per pt, white background → PIL RGB image of ``size``."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        page = doc[0]
+        bitmap = page.render(scale=scale, fill_color=(255, 255, 255, 255), draw_annots=False)
+        img = bitmap.to_pil().convert("RGB")
+        page.close()
+    finally:
+        doc.close()
+    if img.size != size:
+        img = img.crop((0, 0, size[0], size[1]))
+    return img
+
+
+def png_bytes(img, dpi: float | None = None) -> bytes:
+    """PNG bytes without time or text chunks (byte-stable)."""
+    buf = io.BytesIO()
+    kw = {"dpi": (dpi, dpi)} if dpi else {}
+    img.save(buf, "PNG", optimize=False, compress_level=6, **kw)
+    return buf.getvalue()
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(game_dir: str) -> None:
+    from cardgen.pipeline import fonts_for
+    from cardgen.render.images import ImageCache
+    from cardgen.schema import load_game
+
+    _WORKER["fonts"] = fonts_for(load_game(game_dir))
+    _WORKER["images"] = ImageCache()
+
+
+def render_face(task: FaceTask, fonts: FontSet, images) -> bytes:
+    """PNG bytes of one face task."""
+    from cardgen.render.card_pdf import card_pdf
+
+    pdf = card_pdf(task.plan, fonts, images, bleed=task.bleed)
+    return png_bytes(rasterise(pdf, task.scale, task.size), task.dpi)
+
+
+def _work(task: FaceTask) -> bytes:
+    return render_face(task, _WORKER["fonts"], _WORKER["images"])
+
+
+def render_faces(tasks: Sequence[FaceTask], fonts: FontSet, game_dir: Path, jobs: int | None = None,
+                 on_done: Callable[[], None] | None = None) -> list[bytes]:
+    """PNG bytes per task, in task order.
+
+    Args:
+        fonts: the build's font set (used when rendering in this process).
+        game_dir: the game folder; worker processes load their fonts from it.
+        jobs: worker processes (default ``os.cpu_count()``); 1 renders in this process.
+    Raises:
+        CardgenError: from image loading (missing, unreadable, too large).
+    """
+    from cardgen.render.images import ImageCache
+
+    jobs = jobs or os.cpu_count() or 1
+    out: list[bytes] = []
+    if jobs <= 1 or len(tasks) <= 1:
+        images = ImageCache()
+        for t in tasks:
+            out.append(render_face(t, fonts, images))
+            if on_done:
+                on_done()
+        return out
+    chunk = max(1, len(tasks) // (jobs * 4))
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_init_worker,
+                             initargs=(str(game_dir),)) as ex:
+        for data in ex.map(_work, tasks, chunksize=chunk):
+            out.append(data)
+            if on_done:
+                on_done()
+    return out
+
+
+def face_id(plan: CardPlan) -> tuple:
+    """What makes two faces draw the same (key and size)."""
+    return (plan.key, round(plan.width, 3), round(plan.height, 3), round(plan.bleed, 3))

@@ -1,0 +1,55 @@
+"""Print-shop PDF: one card face per page at trim + bleed, with TrimBox and BleedBox.
+
+Print shops (and their preflight software) want each face on its own page, the page being the
+bleed box, with ``/TrimBox`` telling where the knife goes and ``/BleedBox`` how far the art
+runs. Pages go front 1, back 1, front 2, back 2… (or only fronts / only backs). Faces are form
+XObjects drawn once (:class:`FormCache`), so repeated faces cost nothing. ``invariant=1``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.fonts import FontSet
+from cardgen.layout.ops import CardPlan
+from cardgen.render.pdf_sheets import FormCache
+
+
+def shop_pages(fronts: Sequence[CardPlan], backs: Sequence[CardPlan | None], sides: str = "both") -> list[CardPlan]:
+    """The faces in page order: front 1, back 1, front 2, back 2… (``sides`` front|back|both).
+    Cards without a back get only their front."""
+    pages: list[CardPlan] = []
+    for f, b in zip(fronts, backs):
+        if sides in ("front", "both"):
+            pages.append(f)
+        if sides in ("back", "both") and b is not None:
+            pages.append(b)
+    return pages
+
+
+def render_shop(path: Path, pages: Sequence[CardPlan], fonts: FontSet, images=None, metadata: dict | None = None,
+                on_page: Callable[[], None] | None = None) -> int:
+    """Write one page per face. MediaBox = CropBox = BleedBox = trim + bleed; TrimBox = trim.
+    Returns the page count."""
+    c = Canvas(str(path), invariant=1, pageCompression=1)
+    meta = metadata or {}
+    c.setTitle(meta.get("title", ""))
+    c.setAuthor(meta.get("author", ""))
+    c.setCreator("cardgen")
+    c.setSubject(meta.get("subject", ""))
+    forms = FormCache(c, fonts, images)
+    for plan in pages:
+        b = plan.bleed
+        W, H = plan.width + 2 * b, plan.height + 2 * b
+        c.setPageSize((W, H))
+        c.setCropBox((0, 0, W, H))
+        c.setBleedBox((0, 0, W, H))
+        c.setTrimBox((b, b, b + plan.width, b + plan.height))
+        forms.place(plan, b, b)
+        c.showPage()
+        if on_page:
+            on_page()
+    c.save()
+    return len(pages)
