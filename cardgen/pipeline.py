@@ -4,6 +4,8 @@ The CLI calls these functions; each raises :class:`CardgenError` for expected fa
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -53,6 +55,43 @@ class Project:
         return cls(root, list(dict.fromkeys(dirs)))
 
 
+class LazyPlans(Sequence):
+    """The face plans of a component's physical cards, made on demand (a read-only sequence).
+
+    ``make(card)`` lays out one card; plans are cached per row id for a few rows (copies of a row
+    sit next to each other), so memory stays flat however long the deck is. ``key_at(i)`` gives
+    the face key without laying the card out (the PDF renderer uses it to reuse a drawn face).
+    """
+
+    def __init__(self, cards: list[PhysicalCard], make: Callable[[PhysicalCard], CardPlan | None],
+                 keys: dict[str, str], keep: int = 8):
+        self.cards, self.make, self.keys, self.keep = cards, make, keys, keep
+        self._cache: OrderedDict[str, CardPlan | None] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def key_at(self, i: int) -> str:
+        return self.keys[self.cards[i].row.id]
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        card = self.cards[i]
+        rid = card.row.id
+        if rid not in self._cache:
+            plan = self.make(card)
+            if plan is not None:
+                plan.key = self.keys[rid]
+            self._cache[rid] = plan
+            if len(self._cache) > self.keep:
+                self._cache.popitem(last=False)
+        else:
+            plan = self._cache[rid]
+            self._cache.move_to_end(rid)
+        return plan
+
+
 @dataclass
 class ComponentPlans:
     """Face plans of every physical card of one component."""
@@ -60,8 +99,8 @@ class ComponentPlans:
     component: str
     name: str
     cards: list[PhysicalCard]
-    fronts: list[CardPlan]
-    backs: list[CardPlan | None]
+    fronts: Sequence[CardPlan]  #: a LazyPlans: plans are made when read
+    backs: Sequence[CardPlan | None]
     size_mm: tuple[float, float]
     findings: list[CardFinding] = field(default_factory=list)
 
@@ -128,37 +167,49 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     front_t = _template(project, game, comp.template, ("components", idx, "template"))
     back_t = _template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
     cards = expand(game, cid)
-    fronts: list[CardPlan] = []
-    backs: list[CardPlan | None] = []
     findings: list[CardFinding] = []
-    cache: dict[tuple, Any] = {}
-    tables = table_context(game)
+    base = context(game, {}, table_context(game))  # game, design and tables: the same for every card
+
+    def ctx_of(card: PhysicalCard) -> dict[str, Any]:
+        return {**base, "card": card.row.values}
 
     def resolve(name: str) -> str:
         return str(safe_path(game.root, name, game.manifest_file, None, f"{cid} → image"))
 
+    def make_front(card: PhysicalCard) -> CardPlan:
+        ctx = ctx_of(card)
+        return plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve,
+                         exists=_is_file).plan
+
+    def make_back(card: PhysicalCard) -> CardPlan | None:
+        if back_t is None:
+            return None
+        ctx = ctx_of(card)
+        return plan_card(back_t, ctx, frame, fonts.width, card.label.split(" (copy")[0] + " back",
+                         resolve_file=resolve, exists=_is_file).plan
+
+    # One pass over the distinct rows collects findings and face keys; the plans themselves are
+    # made again on demand (LazyPlans), so a 4,000-card deck never holds 4,000 plans at once.
+    front_keys: dict[str, str] = {}
+    back_keys: dict[str, str] = {}
+    back_sigs: dict[str, str] = {}
     for card in cards:
-        key = (card.row.id,)
-        if key not in cache:
-            ctx = context(game, card.row.values, tables)
-            res = plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve,
-                            exists=_is_file)
+        rid = card.row.id
+        if rid in front_keys:
+            continue
+        ctx = ctx_of(card)
+        res = plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve,
+                       exists=_is_file)
+        findings.extend(res.findings)
+        front_keys[rid] = res.plan.key
+        if back_t is not None:
             back = plan_card(back_t, ctx, frame, fonts.width, card.label.split(" (copy")[0] + " back",
-                             resolve_file=resolve, exists=_is_file) if back_t else None
-            findings.extend(res.findings)
-            if back:
-                findings.extend(back.findings)
-            cache[key] = (res.plan, back.plan if back else None)
-        f, b = cache[key]
-        fronts.append(f)
-        backs.append(b)
-    if back_t is not None:
-        # identical backs share one key so the PDF stores the drawing once
-        keys: dict[str, str] = {}
-        for b in backs:
-            if b is not None:
-                sig = repr(b.ops)
-                b.key = keys.setdefault(sig, b.key)
+                             resolve_file=resolve, exists=_is_file)
+            findings.extend(back.findings)
+            # identical backs share one key so the PDF stores the drawing once
+            back_keys[rid] = back_sigs.setdefault(repr(back.plan.ops), back.plan.key)
+    fronts = LazyPlans(cards, make_front, front_keys)
+    backs = LazyPlans(cards, make_back, back_keys) if back_t is not None else [None] * len(cards)
     return ComponentPlans(cid, comp.name, cards, fronts, backs, (w, h), findings)
 
 
@@ -170,9 +221,12 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
     """Layout findings as problems naming the card and the field."""
     out = []
     for p in plans:
+        rows = {}
+        for c in p.cards:
+            rows.setdefault(c.row.id, c.row)
         for f in p.findings:
             card_id = f.card.split(" ", 1)[1] if " " in f.card else f.card
-            row = next((c.row for c in p.cards if c.row.id == card_id.replace(" back", "")), None)
+            row = rows.get(card_id.replace(" back", ""))
             out.append(Problem(row.file if row else game.manifest_file, row.line if row else None,
                                f"{f.card} → {f.field}", f.message,
                                _HINTS.get(f.code, ""), f.severity, f.code))

@@ -10,7 +10,7 @@ from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
-from cardgen.layout.text import Measure, fit_text, runs
+from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.template import Element, Template, eval_expr, render_text
 from cardgen.units import MM
 
@@ -134,12 +134,32 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
 
 
+_FIT_CACHE: dict[tuple, Fitted] = {}
+_FIT_CACHE_MAX = 16384
+
+
+def fit_cached(text: str, width: float, height: float, font: str, size: float, min_size: float,
+               measure: Measure, leading: float) -> Fitted:
+    """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure).
+
+    The same text in the same box (a fixed label, a shared back, copies of a card) is fitted
+    once per process. The result is shared: callers must not mutate it.
+    """
+    key = (text, width, height, font, size, min_size, leading, measure)
+    hit = _FIT_CACHE.get(key)
+    if hit is None:
+        if len(_FIT_CACHE) >= _FIT_CACHE_MAX:
+            _FIT_CACHE.clear()
+        hit = _FIT_CACHE[key] = fit_text(text, width, height, font, size, min_size, measure, leading)
+    return hit
+
+
 def _plan_text(el: Element, text: str, X: float, Y: float, W: float, H: float, frame: Frame, measure: Measure,
                ascent: float, label: str, name: str, ops: list, findings: list) -> None:
     if not text.strip():
         return
     min_size = el.min_size if el.min_size is not None else el.size
-    fitted = fit_text(text, W, H, el.font, el.size, min_size, measure, el.leading)
+    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading)
     if not fitted.fits:
         findings.append(CardFinding(
             "error", label, name,

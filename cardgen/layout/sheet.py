@@ -235,15 +235,20 @@ def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "lo
     grid = choose_grid(spec)
     pages: list[PagePlan] = []
     n = grid.per_sheet
+    # Every full sheet has the same slots and marks: they are computed once per card count and
+    # shared (read-only) by the pages, so a 4,000-card deck does not hold 4,000 cards' marks.
+    shared: dict[int, tuple] = {}
     for sheet, start in enumerate(range(0, count, n), 1):
         k = min(n, count - start)
-        fronts = front_slots(grid, spec, k)
+        if k not in shared:
+            fronts = front_slots(grid, spec, k)
+            back_slots = mirror_slots(fronts, grid, duplex, back_offset) if backs else []
+            shared[k] = (fronts, crop_marks(fronts, spec), back_slots, crop_marks(back_slots, spec) if backs else [])
+        fronts, front_marks, back_slots, back_marks = shared[k]
         indexes = list(range(start, start + k))
-        pages.append(PagePlan("front", sheet, grid.page_w, grid.page_h, fronts, crop_marks(fronts, spec), indexes,
+        pages.append(PagePlan("front", sheet, grid.page_w, grid.page_h, fronts, front_marks, indexes,
                               label_band(grid, spec)))
         if backs:
-            back_slots = mirror_slots(fronts, grid, duplex, back_offset)
-            pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, back_slots,
-                                  crop_marks(back_slots, spec), indexes,
+            pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, back_slots, back_marks, indexes,
                                   label_band(grid, spec, mirrored_y=not mirrors_x(grid, duplex))))
     return grid, pages

@@ -3,6 +3,13 @@
 Each distinct face (same template, same values) is drawn once as a PDF form XObject and placed
 with ``doForm`` wherever it appears, so a 4,000-card deck with one back stores that back once.
 The canvas is created with ``invariant=1``: the same input gives the same bytes.
+
+Streaming: reportlab keeps every page and form of a document in memory until ``save()``. To keep
+memory flat at any deck size, each form XObject and each page's content stream is compressed and
+formatted as soon as it is finished (:func:`_freeze_form`, :func:`_freeze_page`); the document
+then holds only compressed bytes (about the size of the final file), and the fonts, which can
+only be subset at the end, are written once by ``save()``. Streams are Flate-compressed without
+the ASCII85 layer reportlab adds by default (25 % smaller, and faster).
 """
 from __future__ import annotations
 
@@ -10,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from reportlab import rl_config
+from reportlab.pdfbase.pdfdoc import PDFObject, PDFStream, PDFZCompress, xObjectName
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.fonts import FontSet
@@ -29,6 +38,33 @@ class SheetRun:
     backs: Sequence[CardPlan | None]
 
 
+class _Frozen(PDFObject):
+    """An object already formatted to PDF bytes (a compressed stream)."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def format(self, document) -> bytes:
+        return self.data
+
+
+def _freeze_form(c: Canvas, name: str) -> None:
+    """Replace the just-finished form XObject ``name`` by its formatted, compressed bytes."""
+    doc = c._doc
+    xname = xObjectName(name)
+    doc.idToObject[xname] = _Frozen(doc.idToObject[xname].format(doc))
+
+
+def _freeze_page(c: Canvas) -> None:
+    """Format the content stream of the page just shown; the page keeps a reference to it."""
+    doc = c._doc
+    page = doc.Pages.pages[-1]
+    if page.stream and not page.Contents:
+        s = PDFStream(content=page.stream, filters=[PDFZCompress] if page.compression else [])
+        page.Contents = doc.Reference(_Frozen(s.format(doc)))
+        page.stream = None
+
+
 class FormCache:
     """Names form XObjects by first appearance (deterministic), drawing each face once."""
 
@@ -36,15 +72,23 @@ class FormCache:
         self.canvas, self.fonts, self.images = canvas, fonts, images
         self.names: dict[str, str] = {}
 
-    def place(self, plan: CardPlan, x: float, y: float) -> None:
+    def place(self, plan: CardPlan | Callable[[], CardPlan], x: float, y: float, key: str | None = None) -> None:
+        """Draw ``plan`` with its trim's bottom-left at ``x, y`` (pt).
+
+        ``plan`` may be a callable returning the plan, called only when ``key`` (the face key) has
+        not been drawn yet.
+        """
         c = self.canvas
-        name = self.names.get(plan.key)
+        name = self.names.get(key if key is not None else plan.key)  # type: ignore[union-attr]
         if name is None:
+            if callable(plan):
+                plan = plan()
             name = self.names[plan.key] = f"card{len(self.names)}"
             b = plan.bleed
             c.beginForm(name, lowerx=-b, lowery=-b, upperx=plan.width + b, uppery=plan.height + b)
             draw_ops(c, plan.ops, self.fonts, self.images)
             c.endForm()
+            _freeze_form(c, name)
         c.saveState()
         c.translate(x, y)
         c.doForm(name)
@@ -84,6 +128,15 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
     Returns:
         the number of pages written.
     """
+    a85 = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        return _render(path, runs, fonts, label, margin, draft, images, metadata, on_page)
+    finally:
+        rl_config.useA85 = a85
+
+
+def _render(path, runs, fonts, label, margin, draft, images, metadata, on_page) -> int:
     # initialFontName: the page preamble selects a font; an embedded one keeps Helvetica out of the PDF.
     c = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=fonts.name("body"))
     meta = metadata or {}
@@ -98,7 +151,11 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
         for page in run.pages:
             c.setPageSize((page.width, page.height))
             faces = run.fronts if page.side == "front" else run.backs
+            key_at = getattr(faces, "key_at", None)
             for slot, idx in zip(page.slots, page.card_indexes):
+                if key_at is not None:  # a LazyPlans: lay the card out only if its face is new
+                    forms.place(lambda i=idx: faces[i], slot.x, slot.y, key=key_at(idx))
+                    continue
                 plan = faces[idx]
                 if plan is not None:
                     forms.place(plan, slot.x, slot.y)
@@ -111,6 +168,7 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
             if draft:
                 draw_draft_mark(c, page.width, page.height, fonts)
             c.showPage()
+            _freeze_page(c)
             pages += 1
             if on_page:
                 on_page()
