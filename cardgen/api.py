@@ -9,11 +9,14 @@ from typing import Callable
 from cardgen.errors import CardgenError, Problem
 from cardgen.expand import printable_components
 from cardgen.pipeline import (ComponentPlans, SheetOptions, fonts_for, layout_problems, load_and_validate,
-                              plan_component, write_sheets)
+                              plan_component, write_rulebook, write_sheets)
 from cardgen.rules import Report
 from cardgen.write import AtomicOutput, clean_stale_temps
 
 SHEETS_PDF = "print-sheets.pdf"
+RULEBOOK_PDF = "rulebook.pdf"
+#: What ``cardgen build`` produces by default.
+DEFAULT_STEPS = ("sheets", "rulebook")
 
 
 @dataclass
@@ -56,10 +59,13 @@ def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, re
 
 
 def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
-               force: bool = False, steps: tuple[str, ...] = ("sheets",),
+               force: bool = False, steps: tuple[str, ...] = DEFAULT_STEPS,
                progress: Callable[[str, int], Callable[[], None]] | None = None,
-               exports: "ExportOptions | None" = None) -> BuildResult:
+               exports: "ExportOptions | None" = None, rulebook_paper: str | None = None) -> BuildResult:
     """Validate, then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically.
+
+    Steps: ``sheets`` (print-sheets.pdf), ``rulebook`` (rulebook.pdf from card_data/<game>/rules/;
+    skipped when the game has no rules folder). ``rulebook_paper`` overrides ``rulebook.paper``.
 
     Raises:
         CardgenError: validation errors (unless ``force``; then sheets carry a draft mark),
@@ -77,11 +83,12 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if report.errors:
         options = SheetOptions(**{**options.__dict__, "draft": True})
     fonts = fonts_for(game)
-    plans = _plans(game, fonts)
+    plans = _plans(game, fonts) if any(s in steps for s in ("sheets", *EXPORT_STEPS)) else []
     problems = layout_problems(game, plans)
     errors = [p for p in problems if p.severity == "error"]
     if errors and not force:
         raise CardgenError(errors)
+    explicit_rulebook = tuple(steps) == ("rulebook",)
     out_dir = Path(out_root) / game.id
     clean_stale_temps(out_dir.parent)
     result = BuildResult(game.id, out_dir, report, layout=problems)
@@ -92,4 +99,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             write_sheets(game, fonts, plans, options, out.path(SHEETS_PDF), on_page=tick)
             result.files.append(out_dir / SHEETS_PDF)
         _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result)
+        if "rulebook" in steps and (explicit_rulebook or (game.root / "rules").is_dir()):
+            write_rulebook(game, report, fonts, out.path(RULEBOOK_PDF), paper=rulebook_paper)
+            result.files.append(out_dir / RULEBOOK_PDF)
     return result

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 PAPERS = ["a4", "letter", "b5"]
-BUILD_STEPS = ("sheets", "png", "tts", "shop")
+BUILD_STEPS = ("sheets", "png", "tts", "shop", "rulebook")
 
 
 def _fail(exc) -> None:
@@ -183,6 +183,26 @@ def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
 
 
 @cli.command()
+@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.option("--paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
+              help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Output root; files go to OUT/<game>/.")
+@click.option("--force", is_flag=True, help="Write even when validation fails.")
+def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
+    """Write OUT/<game>/rulebook.pdf from card_data/<game>/rules/*.md and the game's data."""
+    from cardgen.api import build_game
+    from cardgen.errors import CardgenError
+
+    try:
+        res = build_game(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper)
+    except CardgenError as exc:
+        _fail(exc)
+    for f in res.files:
+        click.echo(f"wrote {f}")
+
+
+@cli.command()
 @click.argument("game_dirs", nargs=-1, type=click.Path(path_type=Path))
 @_sheet_options
 @_export_options()
@@ -191,7 +211,8 @@ def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
               help="Where games are looked for when no GAME_DIR is given.")
 def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, dpi: float, no_bleed: bool,
           jobs: int | None, **kw) -> None:
-    """Validate and build every output of each game (all games in card_data/ by default)."""
+    """Validate and build every output of each game (all games in card_data/ by default):
+    print sheets, exports, and the rulebook where the game has a rules/ folder."""
     from cardgen.api import build_game, find_games
     from cardgen.errors import CardgenError, UsageError
 

@@ -129,6 +129,27 @@ class DesignRule(Strict):
     severity: Literal["error", "warning"] = Field("error", description="`error` stops a build; `warning` is reported only.")
 
 
+class RulebookSettings(Strict):
+    """How the rulebook (``cardgen rulebook``) is set: numbering, paper, extra values.
+
+    The rules text lives in ``card_data/<game>/rules/*.md`` (jinja2 + Markdown); the page
+    design in ``templates/rulebook/<template>.yaml``. See :mod:`cardgen.layout.rulebook`.
+    """
+
+    numbering: Literal["plain", "decimal", "statute"] = Field(
+        "plain", description="Heading numbers: `plain` (none), `decimal` (1. / 1.1), `statute` (第1章 / 第1条 / 1項; see `item_style`).")
+    number_from: int = Field(2, ge=1, le=6, description="Markdown heading level that gets the first number (2: `#` is the book title, `##` are chapters).")
+    depth: int = Field(2, ge=1, le=4, description="How many heading levels, from `number_from` down, are numbered.")
+    item_style: Literal["ko", "circled"] = Field("ko", description="Statute style, third level: `ko` (1項) or `circled` (①).")
+    toc: bool = Field(True, description="Print a table of contents after the title.")
+    toc_depth: int = Field(2, ge=1, le=4, description="Heading levels listed in the table of contents, from `number_from` down.")
+    paper: Literal["a5", "a4", "b5", "letter"] = Field("a5", description="Paper of the rulebook (A5 booklet by default); `cardgen rulebook --paper` overrides it.")
+    template: str = Field("default", description="Page design in templates/rulebook/ (without `.yaml`).")
+    breakdown_by: str = Field("number", description="Column of the setup deck that `breakdown_table` groups by.")
+    breakdown_columns: list[str] = Field(default_factory=list, description="Int columns of the setup deck shown in `breakdown_table` as the number of cards that have them (> 0), e.g. `[pon, chi]`.")
+    values: dict[str, str] = Field(default_factory=dict, description="Extra names for the rules text, each a jinja2 expression over the rulebook context, e.g. `character_count: components.characters.count`.")
+
+
 class Manifest(Strict):
     """A game manifest: ``card_data/<game>/game.yaml``."""
 
@@ -139,4 +160,4 @@ class Manifest(Strict):
     setup: Setup | None = Field(None, description="Deal and draw per player count.")
     design: dict[str, Any] = Field(default_factory=dict, description="Named design constants the rules and rulebook use (e.g. `tsumo_threshold: 20`).")
     design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
-    rulebook: dict[str, Any] = Field(default_factory=dict, description="Rulebook settings (see the rulebook section).")
+    rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")

@@ -287,3 +287,46 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
                          images=ImageCache(), metadata={"title": f"{m.game.title} {m.game.version} print sheets",
                                                         "author": "cardgen", "subject": m.game.source},
                          on_page=on_page)
+
+
+def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper: str | None = None) -> int:
+    """Render ``card_data/<game>/rules/*.md`` into the rulebook PDF at ``path``. Returns the page count.
+
+    Paper: ``paper`` (CLI), else the manifest's ``rulebook.paper`` (A5 by default). The page
+    design is ``templates/rulebook/<rulebook.template>.yaml`` (the game folder's first).
+
+    Raises:
+        CardgenError: missing rules, template errors (file:line), unknown paper or page design.
+    """
+    from cardgen.layout.rulebook import rulebook_blocks
+    from cardgen.render.images import ImageCache
+    from cardgen.render.rulebook_pdf import BookInfo, render_rulebook
+    from cardgen.render.rulebook_style import load_design
+
+    m = game.manifest
+    project = Project.for_game(game.root)
+    settings = m.rulebook
+    paper = (paper or settings.paper).lower()
+    try:
+        page = paper_mm(paper)
+    except KeyError:
+        raise CardgenError(Problem("", None, "--paper", f"unknown paper {paper!r}", "use a5, a4, b5 or letter",
+                                   code="unknown-paper"))
+    design, _ = load_design([d for d in (game.root / "templates" / "rulebook", project.root / "templates" / "rulebook")
+                             if d.is_dir()], settings.template)
+    blocks = rulebook_blocks(game, report)
+    plans: dict[str, ComponentPlans] = {}
+
+    def card_plan(component: str, card_id: str) -> CardPlan:
+        if component not in plans:
+            plans[component] = plan_component(game, component, fonts, project)
+        cp = plans[component]
+        return next(f for f, c in zip(cp.fronts, cp.cards) if c.row.id == card_id)
+
+    rules_dir = game.root / "rules"
+
+    def resolve_image(src: str) -> Path:
+        return safe_path(rules_dir, src, m.game.id + "/rules", None, "rulebook → image")
+
+    info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source)
+    return render_rulebook(path, blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache())

@@ -1,0 +1,221 @@
+"""What the rules text can read: the rulebook context, generated tables, sandboxed jinja2.
+
+The rules of a game are Markdown files in ``card_data/<game>/rules/*.md`` (read in name order).
+Each file is a jinja2 template, rendered in an :class:`ImmutableSandboxedEnvironment` with
+strict undefined values: a name the context does not have fails with a :class:`CardgenError`
+naming the file and line. The rendered text is Markdown (see :mod:`cardgen.layout.rulebook`).
+
+Names every game gets (:func:`build_context`):
+
+- ``game`` (title, subtitle, version, players…), ``design`` (the manifest's design constants;
+  each is also a top-level name, so ``{{ tsumo_threshold }}`` works), ``player_counts`` (the
+  validator's deck math per player count, as dicts: players, deck, removed, hand, dead_wall,
+  draw_pile, turns…), ``components`` (id → {id, name, kind, count, note, unit}), ``decks``
+  (id → list of card rows, each a dict of the table's columns plus ``count``), ``deck_size``
+  (cards in the setup deck).
+- ``card_image(component, card_id, width=22)`` / ``card_images(component, [ids], width=22)``:
+  Markdown images with the ``card:`` scheme; the renderer draws them from the card templates.
+- Every table builder of :data:`TABLES` under its name (``component_table``, ``setup_table``,
+  ``breakdown_table``, ``scoring_table``…). Builders run only when the text uses them.
+- The manifest's ``rulebook.values``: name → jinja2 expression over this context, e.g.
+  ``character_count: components.characters.count``.
+
+Extending for another game (two ways, no change to the renderer):
+
+1. Data only: put constants under ``design:`` and derived names under ``rulebook.values``.
+2. A new generated table: write a function ``(data: RulebookData) -> str`` returning Markdown
+   (a pipe table, a list…) and register it::
+
+       @table("payment_table")
+       def payment_table(data):
+           rows = data.design["payments"]          # read the manifest, never type numbers
+           return md_table(["点", "子の支払い"], [[r["points"], r["child"]] for r in rows])
+
+   Raise :func:`missing` (a CardgenError) when the game lacks what the builder needs.
+   Builders live in :mod:`cardgen.layout.rulebook_tables` (imported here, so they register).
+"""
+from __future__ import annotations
+
+import traceback
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2.exceptions import SecurityError, UndefinedError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from cardgen.errors import CardgenError, Problem, rel
+from cardgen.rules import Report
+from cardgen.schema import Game
+
+#: Unit printed after a component count, by component kind.
+UNITS = {"deck": "枚", "tokens": "個", "tiles": "枚", "strips": "本", "reference": "枚", "not_included": ""}
+
+
+@dataclass
+class RulebookData:
+    """What table builders read: the game, the validator's report, and the rules folder."""
+
+    game: Game
+    report: Report
+
+    @property
+    def manifest(self):
+        return self.game.manifest
+
+    @property
+    def design(self) -> dict[str, Any]:
+        return dict(self.game.manifest.design)
+
+    def rows(self, cid: str) -> list[dict[str, Any]]:
+        """Card rows of component ``cid`` as dicts (columns + ``count`` copies)."""
+        return [{**r.values, "count": r.quantity} for r in self.game.tables.get(cid, [])]
+
+    def count(self, cid: str) -> int | None:
+        """Physical pieces of ``cid``: the table's total, else the declared count."""
+        c = self.game.component(cid)
+        if c is None:
+            return None
+        rows = self.game.tables.get(cid)
+        return sum(r.quantity for r in rows) if rows else c.count
+
+
+TableBuilder = Callable[[RulebookData], str]
+#: Registered table builders: name → function returning Markdown.
+TABLES: dict[str, TableBuilder] = {}
+
+
+def table(name: str) -> Callable[[TableBuilder], TableBuilder]:
+    """Decorator: register a table builder under ``name`` (the name used in the rules text)."""
+    def deco(fn: TableBuilder) -> TableBuilder:
+        TABLES[name] = fn
+        return fn
+    return deco
+
+
+def missing(data: RulebookData, what: str, hint: str) -> CardgenError:
+    """The error a builder raises when the manifest lacks what it needs."""
+    return CardgenError(Problem(data.game.manifest_file, None, "rulebook", what, hint, code="rulebook-data"))
+
+
+class _Lazy:
+    """A generated table, built the first time the text prints it."""
+
+    def __init__(self, name: str, fn: TableBuilder, data: RulebookData):
+        self.name, self.fn, self.data, self.value = name, fn, data, None
+
+    def __str__(self) -> str:
+        if self.value is None:
+            self.value = "\n" + self.fn(self.data).strip("\n") + "\n"
+        return self.value
+
+
+def md_escape(value: Any) -> str:
+    """A value as text safe inside a Markdown table cell."""
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def md_table(head: list[str], rows: list[list[Any]], align: list[str] | None = None) -> str:
+    """A pipe table. ``align``: per column ``l``, ``c`` or ``r`` (default centred numbers)."""
+    align = align or ["l"] + ["c"] * (len(head) - 1)
+    marks = {"l": ":--", "c": ":-:", "r": "--:"}
+    lines = ["| " + " | ".join(md_escape(h) for h in head) + " |",
+             "|" + "|".join(marks[a] for a in align) + "|"]
+    lines += ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _card_image(data: RulebookData) -> tuple[Callable, Callable]:
+    def one(component: str, card_id: str, width: float = 22) -> str:
+        rows = data.game.tables.get(component)
+        if rows is None or not any(r.id == str(card_id) for r in rows):
+            raise missing(data, f"card_image: no card {card_id!r} in component {component!r}",
+                          "name a component id and a card id from its table")
+        name = data.game.component(component).name
+        return f'![{name} {card_id}](card:{component}/{card_id} "{float(width):g}")'
+
+    def many(component: str, card_ids, width: float = 22) -> str:
+        return " ".join(one(component, c, width) for c in card_ids)
+    return one, many
+
+
+def build_context(game: Game, report: Report) -> dict[str, Any]:
+    """The names the rules text can use (see the module doc). Tables are built lazily."""
+    from cardgen.layout import rulebook_tables  # noqa: F401  (registers the builders)
+
+    data = RulebookData(game, report)
+    m = game.manifest
+    components = {c.id: {"id": c.id, "name": c.name, "kind": c.kind, "count": data.count(c.id),
+                         "note": c.note, "unit": UNITS.get(c.kind, "")} for c in m.components}
+    ctx: dict[str, Any] = dict(m.design)
+    one, many = _card_image(data)
+    ctx.update({
+        "game": m.game.model_dump(),
+        "design": dict(m.design),
+        "components": components,
+        "decks": {c.id: data.rows(c.id) for c in m.components if c.id in game.tables},
+        "player_counts": [asdict(pc) for pc in report.player_counts],
+        "deck_size": data.count(m.setup.deck) if m.setup else None,
+        "card_image": one,
+        "card_images": many,
+    })
+    ctx.update({name: _Lazy(name, fn, data) for name, fn in TABLES.items()})
+    env = environment()
+    for name, expr in m.rulebook.values.items():
+        line = game.line("rulebook", "values", name)
+        try:
+            ctx[name] = env.compile_expression(expr, undefined_to_none=False)(**ctx)
+        except (TemplateError, SecurityError, TypeError, KeyError) as exc:
+            raise CardgenError(Problem(game.manifest_file, line, f"rulebook → values → {name}",
+                                       f"cannot evaluate {expr!r}: {exc}",
+                                       "name only things the rulebook context has: " + ", ".join(sorted(ctx)),
+                                       code="rulebook-value"))
+    return ctx
+
+
+def environment(loader=None) -> ImmutableSandboxedEnvironment:
+    """The sandboxed jinja2 environment of rules text (strict undefined, no autoescape)."""
+    return ImmutableSandboxedEnvironment(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True)
+
+
+def rule_files(rules_dir: Path) -> list[Path]:
+    """The rules files of a game, in name order (``01-intro.md``, ``02-play.md``…)."""
+    return sorted(p for p in Path(rules_dir).glob("*.md") if p.is_file())
+
+
+def _template_line(exc: BaseException, filename: str) -> int | None:
+    """The template line an exception was raised at (jinja2 puts template frames in tracebacks)."""
+    line = getattr(exc, "lineno", None)
+    for fr in traceback.extract_tb(exc.__traceback__):
+        if fr.filename == filename:
+            line = fr.lineno
+    return line
+
+
+def render_rules(path: Path, ctx: dict[str, Any]) -> str:
+    """Render one rules file with ``ctx``.
+
+    Raises:
+        CardgenError: syntax errors, undefined names, sandbox violations — ``file:line``.
+    """
+    path = Path(path)
+    env = environment()
+    source = path.read_text(encoding="utf-8-sig")
+    fname = str(path)
+    try:
+        code = env.compile(source, name=path.name, filename=fname)
+        tmpl = env.template_class.from_code(env, code, env.make_globals(None))
+        return tmpl.render(**ctx)
+    except CardgenError as exc:
+        line = _template_line(exc, fname)
+        raise CardgenError([Problem(rel(path), line, p.path or "rulebook", p.message, p.hint, p.severity, p.code)
+                            for p in exc.problems])
+    except TemplateSyntaxError as exc:
+        raise CardgenError(Problem(rel(path), exc.lineno, "rulebook", f"template syntax: {exc.message}",
+                                   "jinja2 syntax: {{ name }} for values, {% if … %}…{% endif %} for blocks",
+                                   code="rulebook-syntax"))
+    except (UndefinedError, SecurityError, TemplateError, TypeError, AttributeError) as exc:
+        raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", f"{exc}",
+                                   "names available: " + ", ".join(sorted(k for k in ctx if not k.startswith("_"))),
+                                   code="rulebook-undefined"))

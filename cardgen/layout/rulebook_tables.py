@@ -1,0 +1,97 @@
+"""Generated tables of the rulebook, as Markdown (they pass through the same parser as the text).
+
+Every number comes from the manifest, the card tables or the validator's report
+(:func:`cardgen.rules.validate`) — never typed into the rules text. Add a builder for a new game
+with ``@table("name")`` (see :mod:`cardgen.layout.rulebook_context`).
+"""
+from __future__ import annotations
+
+from cardgen.layout.rulebook_context import UNITS, RulebookData, md_table, missing, table
+from cardgen.render.icons import ICONS
+
+_ICONS = set(ICONS) | {"power"}
+
+
+def _label(column: str) -> str:
+    return f":{column}:" if column in _ICONS else column
+
+
+@table("component_table")
+def component_table(data: RulebookData) -> str:
+    """内容物 | 数量 | 備考: every component in manifest order; counts from the tables."""
+    rows = []
+    for c in data.manifest.components:
+        n = data.count(c.id)
+        qty = "付属しません" if c.kind == "not_included" else (f"{n}{UNITS.get(c.kind, '')}" if n is not None else "—")
+        rows.append([c.name, qty, c.note])
+    return md_table(["内容物", "数量", "備考"], rows, ["l", "c", "l"])
+
+
+def _removal_text(data: RulebookData, players: int) -> str:
+    setup = data.manifest.setup
+    pc = next((p for p in setup.player_counts if p.players == players), None)
+    if pc is None or not pc.remove:
+        return "なし"
+    parts = []
+    for r in pc.remove:
+        where = "・".join(str(v) for v in r.where.values())
+        parts.append(f"{where}を{'すべて' if r.count == 'all' else f'{r.count}枚'}")
+    # "2を1枚, 3を1枚…" reads better grouped when every removal takes one card of one value
+    if all(r.count == 1 and len(r.where) == 1 for r in pc.remove):
+        return "・".join(str(next(iter(r.where.values()))) for r in pc.remove) + "を各1枚"
+    return "、".join(parts)
+
+
+@table("setup_table")
+def setup_table(data: RulebookData) -> str:
+    """Deal and draw per player count, straight from the validator's deck math."""
+    if not data.report.player_counts:
+        raise missing(data, "setup_table needs `setup:` in the manifest", "add setup.deck and setup.player_counts")
+    rows = []
+    for pc in sorted(data.report.player_counts, key=lambda p: p.players):
+        rows.append([f"{pc.players}人", pc.removed, pc.deck, pc.hand, pc.dead_wall, pc.draw_pile,
+                     pc.turns if pc.turns is not None else "—"])
+    head = ["人数", "抜く枚数", "使う枚数", "手札（1人）", "王牌", "山札", "手番（1人）"]
+    out = md_table(head, rows)
+    notes = [f"{pc.players}人：{_removal_text(data, pc.players)}" for pc in sorted(data.report.player_counts,
+                                                                                  key=lambda p: p.players)
+             if pc.removed]
+    if notes:
+        out += "\n\n抜くカード — " + "／".join(notes)
+    return out
+
+
+@table("breakdown_table")
+def breakdown_table(data: RulebookData) -> str:
+    """Cards of the setup deck per value of ``rulebook.breakdown_by`` (default ``number``),
+    with the number of cards that have each of ``rulebook.breakdown_columns``."""
+    m = data.manifest
+    if m.setup is None:
+        raise missing(data, "breakdown_table needs `setup.deck`", "add setup.deck to the manifest")
+    by, cols = m.rulebook.breakdown_by, m.rulebook.breakdown_columns
+    rows = data.rows(m.setup.deck)
+    if rows and by not in rows[0]:
+        raise missing(data, f"breakdown_table: the deck {m.setup.deck!r} has no column {by!r}",
+                      "set rulebook.breakdown_by to one of: " + ", ".join(rows[0]))
+    groups: dict = {}
+    for r in rows:
+        g = groups.setdefault(r[by], {"count": 0, **{c: 0 for c in cols}})
+        g["count"] += r["count"]
+        for c in cols:
+            if (r.get(c) or 0) > 0:
+                g[c] += r["count"]
+    body = [[k, g["count"], *[g[c] for c in cols]] for k, g in sorted(groups.items())]
+    body.append(["計", sum(g["count"] for g in groups.values()), *[sum(g[c] for g in groups.values()) for c in cols]])
+    return md_table(["数字" if by == "number" else by, "枚数", *[f"{_label(c)}あり" for c in cols]], body)
+
+
+@table("scoring_table")
+def scoring_table(data: RulebookData) -> str:
+    """Power bonus: 1 point per power up to ``design.power_bonus_cap``, then ``power_bonus_flat``."""
+    d = data.design
+    if "power_bonus_cap" not in d or "power_bonus_flat" not in d:
+        raise missing(data, "scoring_table needs design.power_bonus_cap and design.power_bonus_flat",
+                      "add both under design:, or do not use scoring_table in this game's rules")
+    cap, flat = int(d["power_bonus_cap"]), int(d["power_bonus_flat"])
+    rows = [[f"{n}個", f"{n}点"] for n in range(cap + 1)] + [[f"{cap + 1}個以上", f"{flat}点"]]
+    return md_table(["持っている :power:", "パワーボーナス"], rows, ["c", "c"])

@@ -1,0 +1,184 @@
+"""Rulebook: built from the same data as the cards; read back from the PDF."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from cardgen.api import build_game, validate_game
+from cardgen.errors import CardgenError
+from cardgen.layout.rulebook import Numberer, parse_blocks, outline
+from cardgen.layout.text import NO_START
+from cardgen.model import RulebookSettings
+from cardgen.pipeline import fonts_for, load_and_validate, write_rulebook
+from cardgen.units import MM
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ROOT / "card_data" / "tenjanpai"
+IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
+pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("out")
+    res = build_game(GAME, out)  # the default steps include the rulebook
+    pdf = out / "tenjanpai" / "rulebook.pdf"
+    assert pdf in res.files and pdf.is_file()
+    with pdfplumber.open(pdf) as doc:
+        pages = [(p.width, p.height, p.extract_text_lines(), p.chars, len(p.images)) for p in doc.pages]
+    return pdf, pages
+
+
+def _text(pages) -> str:
+    return "\n".join(l["text"] for _w, _h, lines, _c, _i in pages for l in lines)
+
+
+def test_build_writes_rulebook_with_toc_and_header(built):
+    pdf, pages = built
+    w, h = pages[0][0] / MM, pages[0][1] / MM
+    assert abs(w - 148) < 0.5 and abs(h - 210) < 0.5  # A5
+    first = [l["text"] for l in pages[0][2]]
+    assert "目次" in first
+    toc = [t for t in first if re.match(r"^\d+\. .*\. (\d+)$", t)]
+    assert len(toc) >= 8, first
+    # each TOC entry's page number is where that heading really is
+    for t in toc:
+        title, page = re.match(r"^(\d+\. \S+)[ .]*?(\d+)$", t).groups()
+        heading_pages = [i + 1 for i, (_w, _h, lines, _c, _i) in enumerate(pages)
+                         if i > 0 and any(l["text"] == title for l in lines)]
+        assert heading_pages == [int(page)], (title, page, heading_pages)
+    for _w, _h, lines, _c, _i in pages[1:]:
+        assert lines[0]["text"].startswith("天雀牌") and "draft 3" in lines[0]["text"]  # running header
+
+
+def test_setup_table_matches_validator(built):
+    _pdf, pages = built
+    report = validate_game(GAME).to_json()
+    text = _text(pages)
+    for pc in report["player_counts"]:
+        m = re.search(rf"^{pc['players']}人 ([\d ]+)$", text, re.M)
+        assert m, f"no setup row for {pc['players']} players"
+        got = [int(x) for x in m.group(1).split()]
+        assert got == [pc["removed"], pc["deck"], pc["hand"], pc["dead_wall"], pc["draw_pile"], pc["turns"]]
+    assert {pc["players"] for pc in report["player_counts"]} == {3, 4}
+
+
+def test_scoring_table_from_design(built):
+    text = _text(built[1])
+    rows = re.findall(r"^(\d)個(以上)? (\d+)点$", text, re.M)
+    assert [(int(a), b, int(c)) for a, b, c in rows] == [(0, "", 0), (1, "", 1), (2, "", 2), (3, "", 3), (4, "以上", 7)]
+
+
+def test_no_line_starts_with_forbidden_punctuation_and_text_stays_in_frame(built):
+    _pdf, pages = built
+    checked = 0
+    for w, _h, lines, chars, _i in pages:
+        for l in lines:
+            assert l["text"][0] not in NO_START, l["text"]
+            checked += 1
+        for ch in chars:
+            assert ch["x0"] >= 14 * MM - 0.5 and ch["x1"] <= w - 14 * MM + 0.5, (ch["text"], ch["x0"], ch["x1"])
+    assert checked > 100
+
+
+def test_icons_are_vector_and_cards_are_drawn(built):
+    _pdf, pages = built
+    assert all(n == 0 for *_x, n in pages)  # no raster placeholder ever reaches the PDF
+    # the card figures draw the big card numbers from the card template (the battle template's number font)
+    big = [c for _w, _h, _l, chars, _i in pages for c in chars if c["size"] > 20]
+    assert {c["text"] for c in big} >= {"2", "5", "7"}
+
+
+def test_component_table_follows_the_data(tmp_path):
+    game = tmp_path / "tenjanpai"
+    shutil.copytree(GAME, game)
+    for d in ("templates", "fonts"):
+        (tmp_path / d).symlink_to(ROOT / d)
+    csv = game / "battle.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("b2-chi,2,0,1,0,8", "b2-chi,2,0,1,0,9"), encoding="utf-8")
+    y = game / "game.yaml"
+    y.write_text(y.read_text(encoding="utf-8").replace("count: 42", "count: 43"), encoding="utf-8")
+    g, report = load_and_validate(game)
+    pdf = tmp_path / "rb.pdf"
+    write_rulebook(g, report, fonts_for(g), pdf)
+    with pdfplumber.open(pdf) as doc:
+        text = "\n".join(p.extract_text() for p in doc.pages)
+    assert re.search(r"^闘牌カード 43枚", text, re.M), text[:800]
+    assert "闘牌カード（43枚）" in text
+    assert re.search(r"^2 9 0 9$", text, re.M)  # breakdown: number 2 now has 9 cards
+    assert re.search(r"^計 43 ", text, re.M)
+
+
+def test_a4_paper(tmp_path):
+    g, report = load_and_validate(GAME)
+    pdf = tmp_path / "a4.pdf"
+    n = write_rulebook(g, report, fonts_for(g), pdf, paper="a4")
+    with pdfplumber.open(pdf) as doc:
+        assert abs(doc.pages[0].width / MM - 210) < 0.5 and len(doc.pages) == n
+
+
+# ------------------------------------------------------------------ template errors and numbering
+
+def _copy(tmp_path) -> Path:
+    game = tmp_path / "g"
+    shutil.copytree(GAME, game)
+    for d in ("templates", "fonts"):
+        (tmp_path / d).symlink_to(ROOT / d)
+    return game
+
+
+def test_undefined_name_names_file_and_line(tmp_path):
+    game = _copy(tmp_path)
+    f = game / "rules" / "02_play.md"
+    lines = f.read_text(encoding="utf-8").split("\n")
+    lines.insert(3, "枚数は{{ design.no_such_constant }}枚。")
+    f.write_text("\n".join(lines), encoding="utf-8")
+    g, report = load_and_validate(game)
+    with pytest.raises(CardgenError) as exc:
+        write_rulebook(g, report, fonts_for(g), tmp_path / "x.pdf")
+    p = exc.value.problems[0]
+    assert p.file.endswith("02_play.md") and p.line == 4 and "no_such_constant" in p.message
+
+
+def test_sandbox_refuses_python_internals(tmp_path):
+    game = _copy(tmp_path)
+    (game / "rules" / "04_evil.md").write_text("{{ game.__class__.__mro__ }}\n", encoding="utf-8")
+    g, report = load_and_validate(game)
+    with pytest.raises(CardgenError) as exc:
+        write_rulebook(g, report, fonts_for(g), tmp_path / "x.pdf")
+    assert exc.value.problems[0].file.endswith("04_evil.md") and exc.value.problems[0].line == 1
+
+
+def _numbers(md: str, **kw) -> list[str]:
+    return [h["number"] for h in outline(parse_blocks(md, Numberer(RulebookSettings(**kw))))]
+
+
+def test_numbering_styles():
+    md = "# 本\n## 総則\n### 目的\n### 用語\n## 和\n### 和の方法\n#### 細目\n"
+    assert _numbers(md, numbering="plain") == [""] * 7
+    assert _numbers(md, numbering="decimal", depth=3) == ["", "1.", "1.1", "1.2", "2.", "2.1", "2.1.1"]
+    assert _numbers(md, numbering="statute", depth=3) == ["", "第1章", "第1条", "第2条", "第2章", "第3条", "1項"]
+    assert _numbers(md, numbering="statute", depth=3, item_style="circled")[-1] == "①"
+    assert _numbers("# 総則\n## 目的\n# 和\n## 方法\n", numbering="statute", number_from=1) == \
+        ["第1章", "第1条", "第2章", "第2条"]
+
+
+def test_kinsoku_paragraph_pulls_a_character_down_instead_of_hanging():
+    from reportlab.lib.styles import ParagraphStyle
+    from cardgen.render.rulebook_style import KinsokuParagraph
+
+    g, _r = load_and_validate(GAME)
+    fonts = fonts_for(g)
+    style = ParagraphStyle("t", fontName=fonts.name("body"), fontSize=10, leading=14, wordWrap="CJK")
+    text = "あいうえおかきくけこ。さしすせそ、たちつてと「なにぬ」ねの word wrapping test"
+    para = KinsokuParagraph(text, style)
+    para.wrap(100, 1000)  # 10 full-width characters a line: 。 and 、 fall on the break
+    lines = ["".join(w.text for w in ln.words) for ln in para.blPara.lines]
+    assert all(ln[:1] not in NO_START for ln in lines), lines
+    assert all(not ln.rstrip().endswith(("「", "（")) for ln in lines), lines
+    assert all(ln.currentWidth <= 100 + 1e-6 for ln in para.blPara.lines)
+    assert not any(re.search(r"[a-z]$", a) and re.match(r"[a-z]", b) for a, b in zip(lines, lines[1:])), lines
