@@ -124,9 +124,17 @@ def break_lines(text: str, width: float, font: str, size: float, measure: Measur
                     carry.insert(0, (cur.pop(), widths.pop()))
                     if not _no_start(carry[0][0]):
                         break
-            while len(cur) > 1 and _no_end(cur[-1]):
-                carry.insert(0, (cur.pop(), widths.pop()))
-            flush()
+            # The trailing run of opening brackets (and the spaces among them) moves down too,
+            # so no line ends with one, even when a space separates it from the next word.
+            j = len(cur)
+            while j > 0 and (cur[j - 1].kind == "space" or _no_end(cur[j - 1])):
+                j -= 1
+            k = next((i for i in range(j, len(cur)) if _no_end(cur[i])), None)
+            if k is not None:
+                carry = list(zip(cur[k:], widths[k:])) + carry
+                del cur[k:], widths[k:]
+            if cur:
+                flush()
             for ca, cw in carry:
                 cur.append(ca)
                 widths.append(cw)
