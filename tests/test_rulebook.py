@@ -182,3 +182,7 @@ def test_kinsoku_paragraph_pulls_a_character_down_instead_of_hanging():
     assert all(not ln.rstrip().endswith(("「", "（")) for ln in lines), lines
     assert all(ln.currentWidth <= 100 + 1e-6 for ln in para.blPara.lines)
     assert not any(re.search(r"[a-z]$", a) and re.match(r"[a-z]", b) for a, b in zip(lines, lines[1:])), lines
+    para = KinsokuParagraph("あいうえおかきくけ――天雀です", style)
+    para.wrap(100, 1000)
+    lines = ["".join(w.text for w in ln.words) for ln in para.blPara.lines]
+    assert not any(a.endswith("―") and b.startswith("―") for a, b in zip(lines, lines[1:])), lines

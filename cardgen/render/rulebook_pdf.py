@@ -14,7 +14,7 @@ from typing import Callable
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (Flowable, Frame, Image as RLImage, KeepTogether, ListFlowable, ListItem,
+from reportlab.platypus import (Flowable, Frame, Image as RLImage, ListFlowable, ListItem,
                                 PageBreak as RLPageBreak, PageTemplate, Spacer, Table as RLTable, TableStyle)
 from reportlab.platypus.doctemplate import BaseDocTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
@@ -112,8 +112,12 @@ class StoryBuilder:
 
     def story(self, blocks: list, info: BookInfo) -> list:
         out: list = []
-        for b in blocks:
-            out.extend(self.block(b, info))
+        for i, b in enumerate(blocks):
+            flows = self.block(b, info)
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            if isinstance(b, L.Para) and isinstance(nxt, (L.Table, L.Figures)) and flows:
+                flows[-1].keepWithNext = 1  # a lead-in line stays with its table or figure
+            out.extend(flows)
         return out
 
     def block(self, b, info: BookInfo) -> list:
@@ -230,7 +234,8 @@ class StoryBuilder:
                 cards = [(p, w * k) for p, w in cards]
             fig = CardFigure(cards, self.fonts, self.images, gap)
             fig.hAlign = "CENTER"
-            out.insert(0, KeepTogether([Spacer(1, 1 * MM), fig, Spacer(1, 3 * MM)]))
+            fig.spaceBefore, fig.spaceAfter = 1 * MM, 3 * MM
+            out.insert(0, fig)
         return out
 
 

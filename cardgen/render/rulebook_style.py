@@ -108,6 +108,9 @@ def load_design(dirs: list[Path], name: str) -> tuple[PageDesign, Path]:
 _WORD = re.compile(r"[A-Za-z0-9\u00C0-\u024F'’\-+#%$.,/&@×]")
 
 
+_NO_SPLIT = set("―—…‥")
+
+
 def _zero(u) -> bool:
     return hasattr(u.frag, "cbDefn") and not getattr(u.frag.cbDefn, "width", 0)
 
@@ -117,6 +120,8 @@ def can_break(U, b: int) -> bool:
     prev, nxt = U[b - 1], U[b]
     if nxt in NO_START or prev in NO_END or _zero(prev):
         return False
+    if prev == nxt and prev in _NO_SPLIT:
+        return False  # ―― and …… stay together (分離禁止)
     if _WORD.match(prev or "") and _WORD.match(nxt or ""):
         return False  # inside a Latin word or number
     return True
