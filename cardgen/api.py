@@ -77,7 +77,8 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         raise CardgenError(report.errors)
     if report.errors and not force:
         raise CardgenError(report.errors + [Problem(
-            "", None, "", f"{game.id}: validation failed, nothing was written",
+            game.manifest_file, None, "", f"validation failed with {len(report.errors)} error(s); "
+            f"nothing was written for {game.id!r}",
             "fix the errors above, or build with --force to print the draft anyway (sheets are marked DRAFT)",
             code="validation-failed")])
     if report.errors:

@@ -6,10 +6,13 @@ Expected failures print one message block per problem and exit 1 (usage errors 2
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import click
+
+from cardgen.errors import CardgenError
 
 PAPERS = ["a4", "letter", "b5"]
 BUILD_STEPS = ("sheets", "png", "tts", "shop", "rulebook")
@@ -98,7 +101,39 @@ def _print_files(files) -> None:
         click.echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Runs a command; expected failures print their message blocks, never a traceback.
+
+    A :class:`CardgenError` escaping a command prints its blocks (exit 1, usage 2). An
+    ``OSError`` (disk full, permission denied) is reported as one block (exit 1). Anything else
+    is a bug: a short "internal error, please report" line (exit 3); ``CARDGEN_DEBUG=1`` shows
+    the traceback instead.
+    """
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except CardgenError as exc:
+            _fail(exc)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except OSError as exc:
+            if os.environ.get("CARDGEN_DEBUG") == "1":
+                raise
+            where = str(exc.filename) if exc.filename else "<output>"
+            click.echo(f"{where}: error: {exc.strerror or exc}\n"
+                       "    hint: check that the folder exists, is writable and the disk is not full", err=True)
+            sys.exit(1)
+        except Exception as exc:
+            if os.environ.get("CARDGEN_DEBUG") == "1":
+                raise
+            click.echo(f"cardgen: internal error: {type(exc).__name__}: {exc}\n"
+                       "    hint: this is a bug in cardgen, please report it with the command you ran "
+                       "(CARDGEN_DEBUG=1 shows the traceback)", err=True)
+            sys.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardgen")
 def cli() -> None:
     """cardgen — print sheets, rulebooks and validation for card games kept as data.

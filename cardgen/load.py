@@ -118,18 +118,30 @@ _ALLOWED_TAGS = {
 
 
 class _Composer(yaml.SafeLoader):
-    """SafeLoader used only to compose nodes; resolution is ours (YAML 1.2 core schema)."""
+    """SafeLoader used only to compose nodes; resolution is ours (YAML 1.2 core schema).
+
+    Aliases (``*name``) are recorded and refused: they can expand exponentially ("billion
+    laughs") or refer to themselves, and a manifest is meant to be read top to bottom."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self.alias_lines.append(self.peek_event().start_mark.line + 1)
+        return super().compose_node(parent, index)
 
 
 # Plain scalars get the str tag; :func:`_scalar` decides their type.
 _Composer.yaml_implicit_resolvers = {}
 
 
+def _show_tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
 def _build(node, path: PathKey, src: Source, file: str, problems: list[Problem]) -> Any:
     src.lines.setdefault(path, node.start_mark.line + 1)
     if node.tag not in _ALLOWED_TAGS:
         problems.append(Problem(file, node.start_mark.line + 1, _fmt(path),
-                                f"the YAML tag {node.tag!r} is not allowed in a manifest",
+                                f"the YAML tag {_show_tag(node.tag)!r} is not allowed in a manifest",
                                 "remove the tag; manifests hold plain data only (text, numbers, lists, mappings)",
                                 code="yaml-tag"))
         return None
@@ -140,7 +152,8 @@ def _build(node, path: PathKey, src: Source, file: str, problems: list[Problem])
     if isinstance(node, MappingNode):
         out: dict = {}
         for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
+            if key_node.tag == "tag:yaml.org,2002:merge" or (
+                    isinstance(key_node, ScalarNode) and key_node.style is None and key_node.value == "<<"):
                 problems.append(Problem(file, key_node.start_mark.line + 1, _fmt(path),
                                         "merge keys (<<) are not supported", "write the keys out", code="yaml-merge"))
                 continue
@@ -203,10 +216,16 @@ def load_yaml(path: Path, shown: str | None = None) -> Loaded:
     src = Source(file)
     try:
         loader = _Composer(text)
+        loader.alias_lines = []
         try:
             node = loader.get_single_node()
         finally:
             loader.dispose()
+        if loader.alias_lines:
+            raise CardgenError([Problem(file, line, "", "YAML aliases (*name) are not supported",
+                                        "write the value out where it is used (anchors &name and aliases "
+                                        "*name are refused)", code="yaml-alias")
+                                for line in sorted(set(loader.alias_lines))])
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -218,13 +237,23 @@ def load_yaml(path: Path, shown: str | None = None) -> Loaded:
                                    code="yaml-syntax"))
     except yaml.YAMLError as exc:  # pragma: no cover - all PyYAML errors are marked
         raise CardgenError(Problem(file, None, "", f"YAML error: {exc}", code="yaml-syntax"))
+    except RecursionError:
+        raise CardgenError(_too_deep(file))
     if node is None:
         return Loaded({}, src)
-    data = _build(node, (), src, file, problems)
+    try:
+        data = _build(node, (), src, file, problems)
+    except RecursionError:
+        raise CardgenError(_too_deep(file))
     if problems:
         raise CardgenError(problems)
     src.lines[()] = 1
     return Loaded(data, src)
+
+
+def _too_deep(file: str) -> Problem:
+    return Problem(file, None, "", "the YAML is nested too deeply to read",
+                   "a manifest needs only a few levels of nesting; check for runaway brackets", code="yaml-depth")
 
 
 # --- CSV --------------------------------------------------------------------------------
@@ -256,13 +285,17 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
     except OSError as exc:
         raise CardgenError(Problem(file, None, "", f"cannot read the file: {exc.strerror or exc}",
                                    "check that the file exists and is readable", code="unreadable"))
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CardgenError(Problem(file, None, "", "the file is UTF-16 text (Excel's 'Unicode Text'), not CSV",
+                                   "export it from your spreadsheet as 'CSV UTF-8'", code="encoding"))
     try:
         text, _enc = decode_table_bytes(raw)
     except UnicodeDecodeError:
         raise CardgenError(Problem(file, None, "", "the file is neither UTF-8 nor Shift_JIS (CP932) text",
                                    "export it from your spreadsheet as 'CSV UTF-8'", code="encoding"))
     src = Source(file)
-    reader = csv.reader(io.StringIO(text, newline=""))
+    # strict: a quoted cell that is never closed is an error instead of swallowing the rest
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     problems: list[Problem] = []
     try:
         header = next(reader)
@@ -270,7 +303,7 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
         raise CardgenError(Problem(file, 1, "", "the table is empty", "add a header row naming the columns",
                                    code="csv-empty"))
     except csv.Error as exc:
-        raise CardgenError(Problem(file, 1, "", f"CSV error: {exc}", code="csv-syntax"))
+        raise CardgenError(_csv_problem(file, 1, exc))
     header = [h.strip() for h in header]
     seen: set[str] = set()
     for i, h in enumerate(header):
@@ -303,7 +336,23 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
                 src.lines[(idx, h)] = start
             rows.append(row)
     except csv.Error as exc:
-        problems.append(Problem(file, line, "", f"CSV error: {exc}", "check the quotes on this line", code="csv-syntax"))
+        problems.append(_csv_problem(file, line, exc))
     if problems:
         raise CardgenError(problems)
     return Loaded(rows, src)
+
+
+def _csv_problem(file: str, line: int, exc: csv.Error) -> Problem:
+    """A csv module error as a designer-readable problem at the row that starts on ``line``."""
+    msg = str(exc)
+    if "end of data" in msg or "unexpected end" in msg:
+        return Problem(file, line, "", 'a quoted cell in this row is never closed (the file ends inside quotes)',
+                       'add the closing " — a cell holding a comma or a line break is wrapped in quotes '
+                       "at both ends", code="csv-syntax")
+    if "expected after" in msg:
+        return Problem(file, line, "", 'text follows the closing quote of a cell',
+                       'wrap the whole cell in quotes and double any quote inside it ("")', code="csv-syntax")
+    if "NUL" in msg:
+        return Problem(file, line, "", "the row holds a NUL character (the file is not plain text)",
+                       "export it from your spreadsheet as 'CSV UTF-8'", code="csv-syntax")
+    return Problem(file, line, "", f"CSV error: {msg}", "check the quotes on this line", code="csv-syntax")

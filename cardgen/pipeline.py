@@ -138,7 +138,7 @@ def _size(game: Game, comp_size) -> tuple[float, float]:
 def _template(project: Project, game: Game, name: str, line_path: tuple) -> Template:
     for d in project.template_dirs:
         if (d / f"{name}.yaml").is_file():
-            return load_template(d, name)
+            return load_template(d, name, game.manifest_file, game.line(*line_path))
     base = project.template_dirs[0] if project.template_dirs else project.root / "templates" / "cards"
     return load_template(base, name, game.manifest_file, game.line(*line_path))
 
@@ -173,8 +173,16 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     def ctx_of(card: PhysicalCard) -> dict[str, Any]:
         return {**base, "card": card.row.values}
 
+    checked: dict[str, str] = {}
+
     def resolve(name: str) -> str:
-        return str(safe_path(game.root, name, game.manifest_file, None, f"{cid} → image"))
+        """An image named in a card: inside the game folder, present, and small enough to open."""
+        if name not in checked:
+            from cardgen.render.images import image_size
+            path = safe_path(game.root, name, game.manifest_file, None, f"{cid} → image")
+            image_size(path)  # raises: missing, unreadable, too large to open safely
+            checked[name] = str(path)
+        return checked[name]
 
     def make_front(card: PhysicalCard) -> CardPlan:
         ctx = ctx_of(card)
@@ -199,12 +207,12 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
             continue
         ctx = ctx_of(card)
         res = plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve,
-                       exists=_is_file)
+                        exists=_is_file, missing_chars=fonts.missing_chars)
         findings.extend(res.findings)
         front_keys[rid] = res.plan.key
         if back_t is not None:
             back = plan_card(back_t, ctx, frame, fonts.width, card.label.split(" (copy")[0] + " back",
-                             resolve_file=resolve, exists=_is_file)
+                             resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars)
             findings.extend(back.findings)
             # identical backs share one key so the PDF stores the drawing once
             back_keys[rid] = back_sigs.setdefault(repr(back.plan.ops), back.plan.key)
@@ -218,8 +226,12 @@ def _is_file(path: str) -> bool:
 
 
 def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
-    """Layout findings as problems naming the card and the field."""
-    out = []
+    """Layout findings as problems naming the card and the field.
+
+    The same finding on several cards (a template expression that fails for every card, an
+    image file used by many rows) is one problem naming the cards: at the template line when
+    the template is at fault, else at the first card's row."""
+    groups: dict[tuple, list] = {}
     for p in plans:
         rows = {}
         for c in p.cards:
@@ -227,9 +239,22 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
         for f in p.findings:
             card_id = f.card.split(" ", 1)[1] if " " in f.card else f.card
             row = rows.get(card_id.replace(" back", ""))
-            out.append(Problem(row.file if row else game.manifest_file, row.line if row else None,
-                               f"{f.card} → {f.field}", f.message,
-                               _HINTS.get(f.code, ""), f.severity, f.code))
+            key = (f.file, f.line, p.component, f.field, f.message, f.severity, f.code)
+            groups.setdefault(key, []).append((f, card_id, row))
+    out = []
+    for (file, line, comp, fld, message, severity, code), hits in groups.items():
+        f, card_id, row = hits[0]
+        cards = list(dict.fromkeys(h[1] for h in hits))
+        if len(cards) > 1 or file:
+            shown = ", ".join(cards[:3]) + (f" and {len(cards) - 3} more" if len(cards) > 3 else "")
+            message = f"{message} (card{'s' if len(cards) > 1 else ''} {shown})"
+        if file:
+            where, at, path = file, line, f"elements → {fld}"
+        else:
+            where = row.file if row else game.manifest_file
+            at = row.line if row else None
+            path = f"{f.card} → {fld}" if len(cards) == 1 else f"{comp} → {fld}"
+        out.append(Problem(where, at, path, message, _HINTS.get(code, ""), severity, code))
     return out
 
 
@@ -240,6 +265,11 @@ _HINTS = {
     "template-expr": "check the field names used in the template against the card table's columns",
     "template-sandbox": "templates may read card, game and design values only",
     "missing-file": "put the image in the game folder, or fix the file name (it is relative to the game folder)",
+    "missing-glyph": "use another character, or a font that has it (fonts: in game.yaml or fonts/fonts.yaml)",
+    "bad-image": "save it as PNG or JPEG",
+    "image-too-large": "scale the image down (300 dpi at the printed size is enough)",
+    "path-escape": "name a file inside the game folder, relative to it",
+    "icons-overflow": "lower the number or give the box more room",
 }
 
 

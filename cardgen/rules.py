@@ -9,13 +9,14 @@ from dataclasses import asdict, dataclass, field
 from statistics import mean
 from typing import Any
 
-from jinja2 import TemplateSyntaxError, Undefined
+from jinja2 import TemplateError, TemplateSyntaxError, Undefined
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.errors import Problem, ProblemList
 from cardgen.multiset import any_fits, hands, unformable
 from cardgen.schema import CardRow, Game
+from cardgen.template import SafeSandbox
 
 
 @dataclass
@@ -66,7 +67,7 @@ class Report:
 
 
 def _env() -> ImmutableSandboxedEnvironment:
-    env = ImmutableSandboxedEnvironment(undefined=_StrictUndefined)
+    env = SafeSandbox(undefined=_StrictUndefined)
     env.globals.update(RULE_HELPERS)
     return env
 
@@ -309,8 +310,8 @@ def _design_rules(game: Game, problems: ProblemList) -> None:
             check = env.compile_expression(rule.check, undefined_to_none=False)
             when = env.compile_expression(rule.when, undefined_to_none=False) if rule.when else None
             explain = env.compile_expression(rule.explain, undefined_to_none=False) if rule.explain else None
-        except TemplateSyntaxError as exc:
-            problems.error(src.file, where, label, f"the expression cannot be read: {exc.message}",
+        except (TemplateSyntaxError, RecursionError) as exc:
+            problems.error(src.file, where, label, f"the expression cannot be read: {getattr(exc, 'message', None) or 'nested too deeply'}",
                            "design rules use jinja2 expression syntax, e.g. `card.power == card.pon + card.chi`",
                            code="rule-syntax")
             continue
@@ -338,10 +339,22 @@ def _design_rules(game: Game, problems: ProblemList) -> None:
                     report(r.file, r.line, f"{rule.deck} → {r.id}",
                            f"breaks the design rule {rule.id!r}: {rule.description} ({rule.check}){why(ctx)}",
                            f"fix this row of {r.file} or the rule in {src.file}", code="design-rule")
-        except (UndefinedError, SecurityError, TypeError, ValueError, KeyError, ZeroDivisionError) as exc:
-            problems.error(src.file, where, label, f"the rule cannot be evaluated: {exc}",
+        except SecurityError as exc:
+            problems.error(src.file, where, label, f"the rule uses something design rules may not touch: {exc}",
+                           "a rule reads card.COLUMN, cards, tables.COMPONENT, design.NAME and the helpers "
+                           + ", ".join(RULE_HELPERS) + "; nothing else is reachable", code="rule-sandbox")
+        except Exception as exc:  # the expression is the designer's: any failure is a problem with the rule
+            problems.error(src.file, where, label, f"the rule cannot be evaluated: {_exc_text(exc)}",
                            "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
                            + ", ".join(RULE_HELPERS), code="rule-eval")
+
+
+def _exc_text(exc: Exception) -> str:
+    """An evaluation failure in words; the exception type is named where the text alone is unclear."""
+    text = str(exc).strip() or type(exc).__name__
+    if isinstance(exc, (TemplateError, TypeError, ValueError)):
+        return text
+    return f"{type(exc).__name__}: {text}"
 
 
 def validate(game: Game) -> Report:

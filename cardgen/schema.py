@@ -6,6 +6,7 @@ tables it names (CSV or inline). Problems carry ``file:line`` from :mod:`cardgen
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,10 @@ def _problems_from_validation(exc: ValidationError, model: type[BaseModel], src:
             parent = _fields_of(model, loc[:-1])
             hint = f"add `{loc[-1]}:`" + (f" (keys here: {', '.join(parent)})" if parent else "")
             code = "missing-key"
+        elif kind == "string_pattern_mismatch" and loc and loc[-1] == "id":
+            msg = f"an id may hold only lowercase a–z, 0–9, '-' and '_' (got {err.get('input')!r})"
+            hint = "e.g. `battle` or `power-tokens`; the printed name goes in `name:`"
+            code = "bad-id"
         else:
             msg = err["msg"]
             if "input" in err and not isinstance(err["input"], (dict, list)):
@@ -200,7 +205,8 @@ def _convert(value: Any, kind: str) -> Any:
                 return _BOOL[key]
             raise ValueError(f"{value!r} is not true/false")
     if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or int(value) != value:
             raise ValueError(f"{value!r} is not a whole number")
         return int(value)
     if kind == "float":
@@ -215,6 +221,10 @@ def _convert(value: Any, kind: str) -> Any:
 
 
 _FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９－．", "0123456789-.")
+
+
+#: Copies of one row cardgen accepts (a typo like 40000 would otherwise lay out 40,000 cards).
+MAX_COPIES = 10_000
 
 
 def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, problems: ProblemList) -> list[CardRow]:
@@ -242,6 +252,8 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
         lines = [msrc.line(("components", index, "cards", i)) for i in range(len(raw_rows))]
     rows: list[CardRow] = []
     ids: dict[str, int | None] = {}
+    missing_cols: set[str] = set()
+    header_line = 1 if isinstance(comp.cards, str) else None
     for i, raw in enumerate(raw_rows):
         line = lines[i]
         if not isinstance(raw, dict):
@@ -264,10 +276,13 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
         for col, kind in comp.fields.items():
             if col not in raw:
                 ok = False
-                problems.error(file, line, f"{comp.id} → row {i + 1} → {col}",
-                               f"the column {col!r} declared in fields is missing",
-                               f"add a {col!r} column to the table or remove it from `fields`",
-                               code="missing-column")
+                if col not in missing_cols:  # once per column, not once per row
+                    missing_cols.add(col)
+                    problems.error(file, header_line or line, f"{comp.id} → {col}" if header_line else
+                                   f"{comp.id} → row {i + 1} → {col}",
+                                   f"the column {col!r} declared in fields is missing",
+                                   f"add a {col!r} column to the table or remove it from `fields`",
+                                   code="missing-column")
         rid = values.get("id")
         if not rid:
             ok = False
@@ -281,11 +296,23 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
         else:
             ids[rid] = line
         qty = values.get(comp.quantity, 1)
-        if isinstance(qty, int) and qty < 1:
+        qpath = f"{comp.id} → row {i + 1} → {comp.quantity}"
+        if comp.quantity in values and (isinstance(qty, bool) or not isinstance(qty, int)):
+            if not (isinstance(qty, float) and qty.is_integer()):
+                ok = False
+                problems.error(file, line, qpath, f"the number of copies must be a whole number (got {qty!r})",
+                               f"write a whole number in the {comp.quantity!r} column", code="bad-count")
+            else:
+                qty = int(qty)
+        if isinstance(qty, int) and not isinstance(qty, bool) and qty < 1:
             ok = False
-            problems.error(file, line, f"{comp.id} → row {i + 1} → {comp.quantity}",
-                           f"the number of copies must be 1 or more (got {qty})",
+            problems.error(file, line, qpath, f"the number of copies must be 1 or more (got {qty})",
                            "delete the row to leave the card out", code="bad-count")
+        elif isinstance(qty, int) and qty > MAX_COPIES:
+            ok = False
+            problems.error(file, line, qpath, f"{qty} copies of one card is more than cardgen prints ({MAX_COPIES})",
+                           "check the number; split the card over several rows if you really need more",
+                           code="bad-count")
         if ok:
             rows.append(CardRow(values, int(qty), file, line))
     return rows
@@ -309,6 +336,9 @@ def load_game(game_dir: Path | str) -> Game:
         raise CardgenError(Problem(rel(manifest_path), None, "", "the game folder has no game.yaml",
                                    "create game.yaml (start from `cardgen new`)", code="no-manifest"))
     loaded = load_yaml(manifest_path, rel(manifest_path))
+    if loaded.data in ({}, None):
+        raise CardgenError(Problem(loaded.source.file, 1, "", "the manifest is empty",
+                                   "a manifest needs at least `game:` and `components:`", code="manifest-empty"))
     if not isinstance(loaded.data, dict):
         raise CardgenError(Problem(loaded.source.file, 1, "", "the manifest must be a mapping of keys (game:, components:, …)",
                                    code="manifest-type"))

@@ -7,13 +7,15 @@ and the design constants (``design.X``), and nothing else — no files, no Pytho
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Union
 
-from jinja2 import StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from cardgen.errors import CardgenError, Problem, rel
 from cardgen.load import load_yaml
@@ -53,17 +55,57 @@ class Element(_T):
 
 
 class Template(_T):
-    """A card face template."""
+    """A card face template. ``source(i)`` gives the file and line of element ``i``."""
+
+    _file: str = PrivateAttr("")
+    _lines: list = PrivateAttr(default_factory=list)
+
+    def source(self, index: int) -> tuple[str, int | None]:
+        """``(file, line)`` of element ``index`` as loaded (``("", None)`` when built in code)."""
+        line = self._lines[index] if index < len(self._lines) else None
+        return self._file, line
 
     description: str = Field("", description="What the template is for.")
     background: str | None = Field(None, description="Colour filling the whole face including bleed.")
     elements: list[Element] = Field(default_factory=list, description="Boxes, drawn in order.")
 
 
+#: Largest string or list an expression may build with ``*``, and largest exponent for ``**``.
+MAX_SEQUENCE = 100_000
+MAX_EXPONENT = 1_000
+
+
+class SafeSandbox(ImmutableSandboxedEnvironment):
+    """jinja2's immutable sandbox (no attribute starting with ``_``, no mutation of values, no
+    Python builtins), plus limits on ``*`` and ``**`` so an expression cannot build a
+    gigabyte string (``'x' * 10**10``) or spend minutes on ``9 ** 9 ** 9``.
+    Violations raise :class:`jinja2.exceptions.SecurityError`."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def unsafe_undefined(self, obj, attribute):
+        """Refuse at once (jinja2 would return an undefined value and fail later, naming the
+        wrong attribute)."""
+        raise SecurityError(f"access to attribute {attribute!r} of {type(obj).__name__!r} object is unsafe")
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**":
+            if isinstance(right, (int, float)) and not isinstance(right, bool) and abs(right) > MAX_EXPONENT:
+                raise SecurityError(f"the exponent {right!r} is too large (at most {MAX_EXPONENT})")
+            return left ** right
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_SEQUENCE:
+                    raise SecurityError(f"the expression would build a sequence of {len(seq) * n:,} items "
+                                        f"(at most {MAX_SEQUENCE:,})")
+            return left * right
+        return super().call_binop(context, operator, left, right)  # pragma: no cover
+
+
 @lru_cache(maxsize=1)
 def sandbox() -> ImmutableSandboxedEnvironment:
     """The one jinja2 sandbox used for template expressions."""
-    return ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+    return SafeSandbox(undefined=StrictUndefined, autoescape=False)
 
 
 @lru_cache(maxsize=4096)
@@ -82,6 +124,11 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
     Raises:
         CardgenError: missing file (naming the manifest line that asks for it), YAML or schema problems.
     """
+    if not _NAME.match(name or ""):
+        raise CardgenError(Problem(referenced_from or "", line, "template",
+                                   f"the template name {name!r} is not a plain name",
+                                   "name a file in templates/cards/ without `.yaml`, folders or `..`, e.g. `battle`",
+                                   code="path-escape"))
     path = templates_dir / f"{name}.yaml"
     if not path.is_file():
         avail = sorted(p.stem for p in templates_dir.glob("*.yaml")) if templates_dir.is_dir() else []
@@ -89,11 +136,51 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
                                    f"the card template {name!r} does not exist ({rel(path)})",
                                    "available: " + (", ".join(avail) or "none"), code="missing-template"))
     loaded = load_yaml(path, rel(path))
+    if not isinstance(loaded.data, (dict, type(None))):
+        raise CardgenError(Problem(loaded.source.file, 1, "", "a card template must be a mapping (description:, elements:)",
+                                   code="template-type"))
     try:
-        return Template.model_validate(loaded.data or {})
+        template = Template.model_validate(loaded.data or {})
     except ValidationError as exc:
         from cardgen.schema import _problems_from_validation
         raise CardgenError(_problems_from_validation(exc, Template, loaded.source))
+    template._file = loaded.source.file
+    template._lines = [loaded.source.line(("elements", i)) for i in range(len(template.elements))]
+    _check_expressions(template, loaded.source)
+    return template
+
+
+#: Element attributes holding expressions: attribute → (key as written, whole expression or text with {{ }}).
+_EXPRESSIONS = (("text", "text", False), ("show_if", "if", True), ("icon", "icon", False),
+                ("repeat", "repeat", True), ("file", "file", False))
+
+
+def _check_expressions(template: Template, src) -> None:
+    """Compile every expression once, so a syntax error is reported at its line in the template
+    (once), not once per card. Raises CardgenError with every problem found."""
+    problems = []
+    for i, el in enumerate(template.elements):
+        for attr, key, whole in _EXPRESSIONS:
+            source = getattr(el, attr)
+            if source is None or (not whole and "{" not in source):
+                continue
+            try:
+                compile_expr(source) if whole else compile_text(source)
+            except TemplateSyntaxError as exc:
+                msg = exc.message or "syntax error"
+            except RecursionError:
+                msg = "nested too deeply"
+            else:
+                continue
+            problems.append(Problem(src.file, src.line(("elements", i, key)), f"elements → {el.name or i} → {key}",
+                                    f"the expression cannot be read: {msg}",
+                                    "write fields as {{ card.COLUMN }} in text; `if` and `repeat` take a bare "
+                                    "expression such as `card.pon > 0`", code="template-syntax"))
+    if problems:
+        raise CardgenError(problems)
+
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 def render_text(source: str, ctx: dict[str, Any]) -> str:

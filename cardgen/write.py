@@ -4,6 +4,7 @@ output untouched (each file is replaced with ``os.replace``, which is atomic on 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -23,7 +24,9 @@ class AtomicOutput:
 
     def __enter__(self) -> "AtomicOutput":
         self.final_dir.parent.mkdir(parents=True, exist_ok=True)
-        self.tmp = Path(tempfile.mkdtemp(prefix=f".{self.final_dir.name}.tmp-", dir=self.final_dir.parent))
+        # the pid in the name lets clean_stale_temps tell a killed build from a running one
+        self.tmp = Path(tempfile.mkdtemp(prefix=f".{self.final_dir.name}.tmp-{os.getpid()}-",
+                                         dir=self.final_dir.parent))
         return self
 
     def path(self, name: str) -> Path:
@@ -47,8 +50,34 @@ class AtomicOutput:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def clean_stale_temps(parent: Path) -> None:
-    """Remove temporary folders left by builds that were killed (``.NAME.tmp-*``)."""
+def clean_stale_temps(parent: Path) -> list[Path]:
+    """Remove temporary folders left by builds that were killed (``.NAME.tmp-PID-*``).
+
+    A folder whose process is still running (another ``cardgen build`` writing into the same
+    output root) is left alone. Returns the folders removed."""
+    removed = []
     if parent.is_dir():
-        for p in parent.glob(".*.tmp-*"):
+        for p in sorted(parent.glob(".*.tmp-*")):
+            m = _TEMP.match(p.name)
+            if m and m.group(1) and _alive(int(m.group(1))):
+                continue
             shutil.rmtree(p, ignore_errors=True)
+            removed.append(p)
+    return removed
+
+
+_TEMP = re.compile(r"^\..+\.tmp-(?:(\d+)-)?")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    except OSError:
+        return False
+    return True

@@ -9,12 +9,14 @@ from typing import Any
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
+from cardgen.errors import CardgenError
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.template import Element, Template, eval_expr, render_text
 from cardgen.units import MM
 
 EPS = 1e-6
+MAX_ICONS = 100  #: icons one `icons` box may repeat
 
 
 @dataclass
@@ -26,6 +28,8 @@ class CardFinding:
     field: str  # element name
     message: str
     code: str
+    file: str = ""  #: where the problem is, when it is in the template rather than the card row
+    line: int | None = None
 
 
 @dataclass
@@ -63,7 +67,7 @@ def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
 
 
 def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, label: str,
-              ascent: float = 0.88, resolve_file=None, exists=None) -> LayoutResult:
+              ascent: float = 0.88, resolve_file=None, exists=None, missing_chars=None) -> LayoutResult:
     """Lay out one card face.
 
     Args:
@@ -73,7 +77,10 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         measure: text width function ``(text, font_role, size_pt) -> pt``.
         label: names the card in findings, e.g. ``"battle b3-pon"``.
         ascent: font ascent as a fraction of the size (for placing the first baseline).
-        resolve_file: callable mapping an image file name to a path string (raises CardgenError).
+        resolve_file: callable mapping an image file name to a path string; a CardgenError it
+            raises (missing file, path outside the game, image too large) becomes an error finding.
+        missing_chars: callable ``(font_role, text) -> [chars the font lacks]``; text using a
+            character its font cannot show is an error finding (it would print as a blank box).
         exists: callable ``(path) -> bool``; a missing image becomes an ``error`` finding
             (``missing-file``) instead of an op. Layout never opens the file.
 
@@ -86,7 +93,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     if template.background:
         b = frame.bleed
         ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=template.background))
-    for el in template.elements:
+    for index, el in enumerate(template.elements):
         name = el.name or el.kind
         try:
             if el.show_if is not None and not eval_expr(el.show_if, ctx):
@@ -106,7 +113,11 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                 s = min(W, H)
                 ops.append(Icon(icon, X + (W - s) / 2, Y + (H - s) / 2, s))
             elif el.kind == "icons":
-                n = int(eval_expr(el.repeat, ctx)) if el.repeat else 1
+                n = max(0, int(eval_expr(el.repeat, ctx))) if el.repeat else 1
+                if n > MAX_ICONS:
+                    findings.append(CardFinding("error", label, name, f"`repeat` gives {n} icons; a box holds at "
+                                                f"most {MAX_ICONS}", "icons-overflow"))
+                    n = 0
                 s = H
                 gap = el.gap * MM
                 total = n * s + max(0, n - 1) * gap
@@ -125,11 +136,24 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                         ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H), fit=el.fit))
             elif el.kind == "text":
                 text = render_text(el.text or "", ctx)
+                if missing_chars is not None:
+                    lacking = missing_chars(el.font, text.replace("\\n", "\n"))
+                    if lacking:
+                        findings.append(CardFinding(
+                            "error", label, name,
+                            f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
+                            + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph"))
                 _plan_text(el, text, X, Y, W, H, frame, measure, ascent, label, name, ops, findings)
+        except CardgenError as exc:  # from resolve_file: the card row names the file
+            for p in exc.problems:
+                findings.append(CardFinding("error", label, name, p.message, p.code or "file"))
         except SecurityError as exc:
-            findings.append(CardFinding("error", label, name, f"the template expression is not allowed: {exc}", "template-sandbox"))
-        except TemplateError as exc:
-            findings.append(CardFinding("error", label, name, f"template expression failed: {exc}", "template-expr"))
+            findings.append(CardFinding("error", label, name, f"the template expression is not allowed: {exc}",
+                                        "template-sandbox", *template.source(index)))
+        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            msg = str(exc) if isinstance(exc, TemplateError) else f"{type(exc).__name__}: {exc}"
+            findings.append(CardFinding("error", label, name, f"template expression failed: {msg}", "template-expr",
+                                        *template.source(index)))
     key = hashlib.sha1(json.dumps([id(template), ctx.get("card")], sort_keys=True, default=str).encode()).hexdigest()
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
 

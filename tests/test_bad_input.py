@@ -1,0 +1,168 @@
+"""The bad-input corpus (tests/fixtures/bad/, see its README): every case gives its exact
+message text, the right exit code, no traceback, and leaves a previous output untouched."""
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from cardgen.cli import cli
+
+CORPUS = Path(__file__).parent / "fixtures" / "bad"
+BASE = CORPUS / "_base"
+CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and not p.name.startswith("_"))
+META = {"expected.txt", "case.yaml"}
+
+
+# --- generators: inputs that must not live in git -----------------------------------------
+
+def _symlink_out(game: Path, tmp: Path) -> None:
+    """cards.csv is a symlink to a table outside the game folder."""
+    outside = tmp / "outside.csv"
+    outside.write_text("id,number,text,count\nx1,1,secret,6\n", encoding="utf-8")
+    (game / "cards.csv").unlink()
+    (game / "cards.csv").symlink_to(outside)
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def _bomb_png(game: Path, tmp: Path) -> None:
+    """art/bomb.png: a valid PNG header claiming 100,000 × 100,000 pixels (10 gigapixels)."""
+    (game / "art").mkdir(exist_ok=True)
+    ihdr = struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0)
+    data = (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", ihdr)
+            + _png_chunk(b"IDAT", zlib.compress(b"\x00" * 1024)) + _png_chunk(b"IEND", b""))
+    (game / "art" / "bomb.png").write_bytes(data)
+
+
+GENERATORS = {"symlink-out": _symlink_out, "bomb-png": _bomb_png}
+
+
+# --- the runner ---------------------------------------------------------------------------
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (hidden ones too) → its bytes; folders as empty markers."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        key = str(p.relative_to(folder))
+        out[key] = p.read_bytes() if p.is_file() and not p.is_symlink() else b"<dir>"
+    return out
+
+
+def _prepare(name: str, tmp_path: Path) -> tuple[Path, dict]:
+    case = CORPUS / name
+    game = tmp_path / "game"
+    shutil.copytree(BASE, game)
+    shutil.copytree(case, game, dirs_exist_ok=True, ignore=lambda d, names: [n for n in names if n in META])
+    spec = yaml.safe_load((case / "case.yaml").read_text(encoding="utf-8")) if (case / "case.yaml").is_file() else {}
+    for gen in spec.get("generate", []):
+        GENERATORS[gen](game, tmp_path)
+    return game, spec or {}
+
+
+def test_corpus_is_big_enough():
+    assert len(CASES) >= 30
+    for name in CASES:
+        assert (CORPUS / name / "expected.txt").is_file(), f"{name} has no expected.txt"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
+    game, spec = _prepare(name, tmp_path)
+    out = tmp_path / "output"
+    (out / "g").mkdir(parents=True)
+    (out / "g" / "print-sheets.pdf").write_bytes(b"%PDF- the previous build\n")
+    (out / "other" ).mkdir()
+    (out / "other" / "keep.txt").write_text("another game's output\n")
+    before = _snapshot(out)
+
+    monkeypatch.chdir(game)
+    monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
+    command = spec.get("command", "build")
+    result = CliRunner().invoke(cli, [command, ".", "--out", str(out)], catch_exceptions=False)
+    stderr = result.stderr.replace(str(tmp_path), "<tmp>")
+
+    expected_file = CORPUS / name / "expected.txt"
+    if os.environ.get("CARDGEN_BLESS") == "1":
+        expected_file.write_text(stderr, encoding="utf-8")
+    assert "Traceback" not in stderr + result.stdout
+    assert stderr == expected_file.read_text(encoding="utf-8")
+    assert result.exit_code == spec.get("exit", 1)
+
+    if result.exit_code != 0 or command == "validate":
+        assert _snapshot(out) == before, "a failed run must not touch the output folder"
+
+    values = spec.get("values")
+    if values:
+        from cardgen.schema import load_game
+        loaded = load_game(".")
+        for comp, rows in values.items():
+            by_id = {r.id: r.values for r in loaded.tables[comp]}
+            for rid, cols in rows.items():
+                for col, want in cols.items():
+                    assert by_id[rid][col] == want, (comp, rid, col)
+    manifest = spec.get("manifest")
+    if manifest:
+        from cardgen.schema import load_game
+        m = load_game(".").manifest
+        for dotted, want in manifest.items():
+            obj = m
+            for part in dotted.split("."):
+                obj = obj[int(part)] if part.isdigit() else getattr(obj, part)
+            assert obj == want, dotted
+
+
+def test_literal_and_real_line_breaks_both_break_the_line(tmp_path, monkeypatch) -> None:
+    """csv-newline-literal-and-quoted: a real line break in a quoted cell and a typed ``\\n``
+    both give two lines on the card (the values keep what was typed)."""
+    from cardgen.layout.ops import Text
+    from cardgen.pipeline import fonts_for, plan_component
+    from cardgen.schema import load_game
+
+    game_dir, _spec = _prepare("csv-newline-literal-and-quoted", tmp_path)
+    monkeypatch.chdir(game_dir)
+    game = load_game(".")
+    plans = plan_component(game, "cards", fonts_for(game))
+    for plan in plans.fronts:
+        lines = sorted({round(op.y, 2) for op in plan.ops if isinstance(op, Text) and op.size == 10}, reverse=True)
+        texts = [" ".join(op.text for op in plan.ops if isinstance(op, Text) and round(op.y, 2) == y) for y in lines]
+        assert texts == ["ポンを得る。", "チーを得る。"]
+
+
+def test_internal_error_is_short_without_debug(monkeypatch) -> None:
+    """A bug (an unexpected exception) prints one line and exit 3; CARDGEN_DEBUG=1 re-raises."""
+    import cardgen.api
+
+    def boom(*a, **k):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cardgen.api, "validate_game", boom)
+    monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
+    result = CliRunner().invoke(cli, ["validate", "."])
+    assert result.exit_code == 3
+    assert result.stderr.startswith("cardgen: internal error: RuntimeError: boom\n    hint: this is a bug")
+    assert "Traceback" not in result.stderr
+    monkeypatch.setenv("CARDGEN_DEBUG", "1")
+    result = CliRunner().invoke(cli, ["validate", "."])
+    assert isinstance(result.exception, RuntimeError)
+
+
+def test_os_error_is_one_block(tmp_path, monkeypatch) -> None:
+    import cardgen.api
+
+    def denied(*a, **k):
+        raise PermissionError(13, "Permission denied", "output/g")
+
+    monkeypatch.setattr(cardgen.api, "build_game", denied)
+    result = CliRunner().invoke(cli, ["build", "."])
+    assert result.exit_code == 1
+    assert result.stderr == ("output/g: error: Permission denied\n"
+                             "    hint: check that the folder exists, is writable and the disk is not full\n")
