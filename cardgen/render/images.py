@@ -15,6 +15,7 @@ overflow), ``contain`` scales it to fit inside the box; both centre it.
 from __future__ import annotations
 
 import io
+import threading
 import warnings
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from cardgen.layout.ops import Image
 #: Largest image (width × height in pixels) cardgen opens; None → ``PIL.Image.MAX_IMAGE_PIXELS``.
 MAX_PIXELS: int | None = None
 
+_HEADER_LOCK = threading.Lock()
 _SWAP = {5, 6, 7, 8}  # EXIF orientations that turn the image by 90°
 
 
@@ -46,17 +48,31 @@ def _open(path: str | Path) -> PILImage.Image:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
             im = PILImage.open(p)
-    except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning) as exc:
-        raise _err(p, f"the image {rel(p)} is too large to open safely ({exc})",
-                   "scale the image down (300 dpi at the printed size is enough)", "image-too-large")
-    except (UnidentifiedImageError, OSError) as exc:
+    except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
+        w, h = _header_size(p)
+        im = None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
         raise _err(p, f"the image {rel(p)} cannot be read: {exc}", "save it as PNG or JPEG", "bad-image")
-    w, h = im.size
-    if w * h > _limit():
-        im.close()
-        raise _err(p, f"the image {rel(p)} has {w} × {h} pixels, more than the limit of {_limit()}",
+    else:
+        w, h = im.size
+    if im is None or w * h > _limit():
+        if im is not None:
+            im.close()
+        raise _err(p, f"the image {rel(p)} is too large to open safely: {w:,} × {h:,} pixels, more than "
+                      f"the limit of {_limit():,}",
                    "scale the image down (300 dpi at the printed size is enough)", "image-too-large")
     return im
+
+
+def _header_size(p: Path) -> tuple[int, int]:
+    """Pixel size from the header alone, with Pillow's bomb check lifted (nothing is decoded)."""
+    with _HEADER_LOCK:
+        saved, PILImage.MAX_IMAGE_PIXELS = PILImage.MAX_IMAGE_PIXELS, None
+        try:
+            with PILImage.open(p) as im:
+                return im.size
+        finally:
+            PILImage.MAX_IMAGE_PIXELS = saved
 
 
 def image_size(path: str | Path) -> tuple[int, int]:
