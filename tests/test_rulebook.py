@@ -186,3 +186,25 @@ def test_kinsoku_paragraph_pulls_a_character_down_instead_of_hanging():
     para.wrap(100, 1000)
     lines = ["".join(w.text for w in ln.words) for ln in para.blPara.lines]
     assert not any(a.endswith("―") and b.startswith("―") for a, b in zip(lines, lines[1:])), lines
+
+
+def test_statute_style_book(tmp_path):
+    game = _copy(tmp_path)
+    shutil.rmtree(game / "rules")
+    (game / "rules").mkdir()
+    (game / "rules" / "01.md").write_text(
+        "# 総則\n\n## 目的\n\nこの規則は{{ game.title }}の遊び方を定める。\n\n### 人数\n\n{{ game.players | join('人または') }}人で遊ぶ。\n\n"
+        "> **解説**　人数ごとの配り方は次のとおり。\n\n{{ setup_table }}\n\n# 和\n\n## 和の方法\n\n和は2種類とする。\n",
+        encoding="utf-8")
+    y = game / "game.yaml"
+    y.write_text(y.read_text(encoding="utf-8").replace("numbering: decimal", "numbering: statute\n  number_from: 1")
+                 .replace("depth: 1 ", "depth: 3 "), encoding="utf-8")
+    g, report = load_and_validate(game)
+    assert g.manifest.rulebook.numbering == "statute"
+    pdf = tmp_path / "s.pdf"
+    write_rulebook(g, report, fonts_for(g), pdf)
+    with pdfplumber.open(pdf) as doc:
+        text = "\n".join(p.extract_text() for p in doc.pages)
+    for label in ("第1章　総則", "第1条　目的", "1項　人数", "第2章　和", "第2条　和の方法", "3人または4人で遊ぶ"):
+        assert re.search(label.replace("　", r"\s*"), text), (label, text)
+    assert text.startswith("天雀牌")  # no title heading in the text: the game's title is the book's

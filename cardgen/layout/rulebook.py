@@ -350,6 +350,8 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None) -> list:
     blocks: list = []
     for f in files:
         blocks.extend(parse_blocks(render_rules(f, ctx), numberer))
+    if not any(isinstance(b, Heading) and b.title for b in blocks[:3]):
+        blocks.insert(0, Heading(1, [Span(game.manifest.game.title)], title=True))
     if settings.toc:
         at = next((i + 1 for i, b in enumerate(blocks[:3]) if isinstance(b, Heading) and b.title), 0)
         # keep the lead paragraph under the title on the title page when there is one
