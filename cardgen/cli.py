@@ -155,7 +155,7 @@ def _print_report(report) -> None:
 
 
 @cli.command()
-@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Report format.")
 def validate(game_dir: Path, fmt: str) -> None:
@@ -171,7 +171,7 @@ def validate(game_dir: Path, fmt: str) -> None:
 
 
 @cli.command()
-@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_sheet_options
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
 def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
@@ -188,7 +188,7 @@ def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
 
 
 @cli.command()
-@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_out_options
 @_export_options()
 @click.option("--sides", type=click.Choice(["front", "back", "both"]), default="front", show_default=True,
@@ -199,7 +199,7 @@ def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs
 
 
 @cli.command()
-@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_out_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
 def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
@@ -208,7 +208,7 @@ def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
 
 
 @cli.command()
-@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_out_options
 @click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
               help="Faces in the PDF: fronts only, backs only, or both (front 1, back 1, front 2…).")
@@ -218,7 +218,7 @@ def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
 
 
 @cli.command()
-@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
               help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
@@ -238,7 +238,7 @@ def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
 
 
 @cli.command()
-@click.argument("game_dirs", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("game_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_sheet_options
 @_export_options()
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")

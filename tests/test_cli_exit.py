@@ -1,0 +1,95 @@
+"""The command line: exit codes 0 / 1 / 2, JSON report, layout errors, forced draft sheets."""
+from __future__ import annotations
+
+import json
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cli import cli
+from tests.conftest import TENJANPAI, needs_fonts, replace_in
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_validate_json_tenjanpai():
+    r = run("validate", TENJANPAI, "--format", "json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["game"] == "tenjanpai" and data["errors"] == []
+    assert isinstance(data["warnings"], list)
+    pcs = {pc["players"]: pc for pc in data["player_counts"]}
+    keys = {"players", "deck", "removed", "hand", "dead_wall", "draw_pile", "turns", "declared_turns", "ok"}
+    assert all(keys <= set(pc) for pc in pcs.values())
+    assert (pcs[4]["deck"], pcs[4]["draw_pile"], pcs[4]["turns"], pcs[4]["ok"]) == (42, 24, 6, True)
+    assert (pcs[3]["deck"], pcs[3]["removed"], pcs[3]["draw_pile"], pcs[3]["turns"], pcs[3]["ok"]) == (36, 6, 21, 7, True)
+
+
+def test_validate_text_exit_0():
+    r = run("validate", TENJANPAI)
+    assert r.exit_code == 0 and "0 error(s)" in r.output
+
+
+def test_validate_errors_exit_1(game_copy):
+    replace_in(game_copy / "game.yaml", "      turns: 7", "      turns: 8")
+    r = run("validate", game_copy, "--format", "json")
+    assert r.exit_code == 1
+    data = json.loads(r.stdout)
+    assert [e["code"] for e in data["errors"]] == ["turns-mismatch"]
+    assert next(pc for pc in data["player_counts"] if pc["players"] == 3)["ok"] is False
+    r = run("validate", game_copy)
+    assert r.exit_code == 1 and "game.yaml:" in r.output and "error: " in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("args", [
+    ["validate"],                                        # missing argument
+    ["validate", "card_data/tenjanpai", "--format", "xml"],
+    ["sheets", "card_data/tenjanpai", "--paper", "a3"],
+    ["sheets", "card_data/tenjanpai", "--marks", "crosses"],
+    ["validate", "/no/such/game"],
+    ["nonsense"],
+])
+def test_usage_errors_exit_2(args):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+
+
+def test_build_without_games_exit_2(tmp_path):
+    r = run("build", "--card-data", tmp_path, "--out", tmp_path / "out")
+    assert r.exit_code == 2 and "no games found" in r.output
+
+
+@needs_fonts
+def test_sheets_exit_0_writes_pdf(tmp_path):
+    r = run("sheets", TENJANPAI, "--out", tmp_path, "--paper", "b5", "--no-backs")
+    assert r.exit_code == 0, r.output
+    pdf = tmp_path / "tenjanpai" / "print-sheets.pdf"
+    with pdfplumber.open(pdf) as doc:
+        assert len(doc.pages) == 11 + 4 + 1  # 42 and 15 poker cards at 4 a sheet, one token sheet
+
+
+@needs_fonts
+def test_text_too_long_is_an_error_naming_card_and_field(game_copy, tmp_path):
+    csv = game_copy / "characters.csv"
+    replace_in(csv, ":power:を1個得る。,烈火の型", "とても長い説明文。" * 40 + ",烈火の型")
+    r = run("sheets", game_copy, "--out", tmp_path / "out")
+    assert r.exit_code == 1, r.output
+    assert "c1-1" in r.output and "skill_text" in r.output and "characters.csv:2" in r.output
+    assert "Traceback" not in r.output
+    assert not (tmp_path / "out" / "tenjanpai" / "print-sheets.pdf").exists()
+
+
+@needs_fonts
+def test_force_writes_draft_sheets(game_copy, tmp_path):
+    replace_in(game_copy / "game.yaml", "      turns: 7", "      turns: 8")
+    r = run("sheets", game_copy, "--out", tmp_path)
+    assert r.exit_code == 1 and not (tmp_path / "tenjanpai").exists()
+    r = run("sheets", game_copy, "--out", tmp_path, "--force")
+    assert r.exit_code == 0, r.output
+    with pdfplumber.open(tmp_path / "tenjanpai" / "print-sheets.pdf") as doc:
+        assert len(doc.pages) == 17
+        for page in doc.pages:
+            assert "DRAFT – validation failed" in page.extract_text()
