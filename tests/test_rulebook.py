@@ -208,3 +208,13 @@ def test_statute_style_book(tmp_path):
     for label in ("第1章　総則", "第1条　目的", "1項　人数", "第2章　和", "第2条　和の方法", "3人または4人で遊ぶ"):
         assert re.search(label.replace("　", r"\s*"), text), (label, text)
     assert text.startswith("天雀牌")  # no title heading in the text: the game's title is the book's
+
+
+def test_every_font_is_an_embedded_subset(built):
+    from pypdf import PdfReader
+
+    names = set()
+    for page in PdfReader(built[0]).pages:
+        for f in (page["/Resources"].get("/Font") or {}).values():
+            names.add(str(f.get_object()["/BaseFont"]))
+    assert names and all(re.match(r"^/[A-Z]{6}\+", n) for n in names), names  # no unembedded Helvetica

@@ -152,6 +152,7 @@ class StoryBuilder:
             inner = [f for x in b.blocks for f in self.block(x, info)]
             t = RLTable([[inner]], colWidths=[self.width - d.quote.indent * MM])
             t.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), HexColor(d.quote.fill)),
+                                   ("FONTNAME", (0, 0), (-1, -1), self.fonts.name(d.body.font)),
                                    ("LINEBEFORE", (0, 0), (0, -1), 2, HexColor(d.quote.bar)),
                                    ("LEFTPADDING", (0, 0), (-1, -1), 2.5 * MM)]))
             t.hAlign = "RIGHT"
@@ -166,7 +167,10 @@ class StoryBuilder:
 
     def toc(self) -> list:
         d = self.d
-        toc = TableOfContents(dotsMinLevel=0)
+        body = self.fonts.name(d.body.font)
+        toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("FONTNAME", (0, 0), (-1, -1), body)]))
         toc.levelStyles = [self.style(d.toc, f"toc{i}", leftIndent=i * d.toc.indent * 2 * MM,
                                       firstLineIndent=0) for i in range(4)]
         return [Spacer(1, 6 * MM), self.para([L.Span(d.toc.title)], d.heading(0), "toctitle"), toc, RLPageBreak()]
@@ -204,6 +208,7 @@ class StoryBuilder:
         t = RLTable(rows, colWidths=widths, repeatRows=1 if b.head else 0, hAlign="LEFT")
         t.setStyle(TableStyle([
             ("GRID", (0, 0), (-1, -1), 0.4, HexColor(ts.grid)),
+            ("FONTNAME", (0, 0), (-1, -1), self.fonts.name(ts.font)),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("TOPPADDING", (0, 0), (-1, -1), pad), ("BOTTOMPADDING", (0, 0), (-1, -1), pad + 0.5),
             ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
@@ -301,5 +306,5 @@ def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture)])
     builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images)
     story = builder.story(blocks, info)
-    doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading")))
+    doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading"), fonts.name(design.body.font)))
     return doc.page

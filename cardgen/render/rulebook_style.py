@@ -207,10 +207,16 @@ def icon_file(name: str) -> str:
     return str(path)
 
 
-def canvas_class(icon_font: str):
-    """A reportlab Canvas class that draws vector icons where the placeholders are."""
+def canvas_class(icon_font: str, initial_font: str | None = None):
+    """A reportlab Canvas class that draws vector icons where the placeholders are, and starts
+    each page with an embedded font (so no unembedded Helvetica is ever referenced)."""
 
     class RulebookCanvas(Canvas):
+        def __init__(self, *a, **kw):
+            if not kw.get("initialFontName"):
+                kw["initialFontName"] = initial_font or icon_font
+            super().__init__(*a, **kw)
+
         def drawImage(self, image, x, y, width=None, height=None, mask=None, *a, **kw):
             name = ICON_FILES.get(str(getattr(image, "fileName", "") or ""))
             if name is not None:
