@@ -2,21 +2,27 @@
 :class:`cardgen.errors.CardgenError` for expected failures and never prints."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from cardgen.errors import CardgenError, Problem
 from cardgen.expand import printable_components
 from cardgen.pipeline import (ComponentPlans, SheetOptions, fonts_for, layout_problems, load_and_validate,
                               plan_component, write_rulebook, write_sheets)
 from cardgen.rules import Report
+
+if TYPE_CHECKING:
+    from cardgen.exports import ExportOptions
+    from cardgen.preflight import Preflight
 from cardgen.write import AtomicOutput, clean_stale_temps
 
 SHEETS_PDF = "print-sheets.pdf"
 RULEBOOK_PDF = "rulebook.pdf"
 #: What ``cardgen build`` produces by default.
 DEFAULT_STEPS = ("sheets", "rulebook")
+REPORT_JSON = "report.json"
 
 
 @dataclass
@@ -28,6 +34,7 @@ class BuildResult:
     report: Report
     files: list[Path] = field(default_factory=list)
     layout: list[Problem] = field(default_factory=list)  #: layout findings (warnings)
+    preflight: "Preflight | None" = None  #: the preflight report (also OUT/<game>/report.json)
 
 
 def validate_game(game_dir: Path | str) -> Report:
@@ -58,18 +65,41 @@ def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, re
             result.files.extend(out_dir / name for name in writers[step](game, fonts, plans, out, exports, progress))
 
 
+def _preflight(game, fonts, plans, report) -> "Preflight":
+    from cardgen.preflight import preflight
+    from cardgen.render.images import image_size
+
+    m = game.manifest.game
+    return preflight(game.id, m.title, m.version, plans, report, missing_chars=fonts.missing_chars,
+                     image_size=image_size)
+
+
+def _check_preflight(game, pf, strict: bool) -> None:
+    """Images that cannot be opened always stop the build; with ``strict`` so do warnings."""
+    fatal = [f.problem() for f in pf.errors if f.code in ("image-too-large", "bad-image")]
+    if fatal:
+        raise CardgenError(fatal)
+    if strict and pf.warnings:
+        raise CardgenError([f.problem() for f in pf.warnings] + [Problem(
+            "", None, "", f"{game.id}: {len(pf.warnings)} preflight warning(s) with --strict, nothing was written",
+            "fix the warnings above, or build without --strict", code="strict-failed")])
+
+
 def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
                force: bool = False, steps: tuple[str, ...] = DEFAULT_STEPS,
                progress: Callable[[str, int], Callable[[], None]] | None = None,
-               exports: "ExportOptions | None" = None, rulebook_paper: str | None = None) -> BuildResult:
-    """Validate, then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically.
+               exports: "ExportOptions | None" = None, rulebook_paper: str | None = None,
+               strict: bool = False) -> BuildResult:
+    """Validate, then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically,
+    with the preflight report ``report.json`` (see :mod:`cardgen.preflight`) beside them.
 
     Steps: ``sheets`` (print-sheets.pdf), ``rulebook`` (rulebook.pdf from card_data/<game>/rules/;
     skipped when the game has no rules folder). ``rulebook_paper`` overrides ``rulebook.paper``.
 
     Raises:
         CardgenError: validation errors (unless ``force``; then sheets carry a draft mark),
-            layout errors (text that does not fit), missing templates or fonts.
+            layout errors (text that does not fit, missing images), missing templates or fonts,
+            images that cannot be opened, and with ``strict`` any preflight warning.
     """
     options = options or SheetOptions()
     game, report = load_and_validate(game_dir)
@@ -90,10 +120,14 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if errors and not force:
         raise CardgenError(errors)
     explicit_rulebook = tuple(steps) == ("rulebook",)
+    pf = _preflight(game, fonts, plans, report)
+    _check_preflight(game, pf, strict)
     out_dir = Path(out_root) / game.id
     clean_stale_temps(out_dir.parent)
-    result = BuildResult(game.id, out_dir, report, layout=problems)
+    result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)
     with AtomicOutput(out_dir) as out:
+        out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        result.files.append(out_dir / REPORT_JSON)
         if "sheets" in steps:
             total = sum(len(p.fronts) * (2 if options.backs else 1) for p in plans)
             tick = progress("sheets", total) if progress else None

@@ -92,6 +92,32 @@ def _run_export(game_dir: Path, out: Path, force: bool, step: str, exports) -> N
     _print_files(res.files)
 
 
+def _print_preflight(pf) -> None:
+    """A readable preflight summary (rich): counts per category, the first findings of each."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    cards = ", ".join(f"{k} {v}" for k, v in pf.cards.items())
+    t = Table(title=f"preflight · {pf.title} {pf.version} · {cards}", title_justify="left", show_edge=False)
+    t.add_column("check")
+    t.add_column("errors", justify="right")
+    t.add_column("warnings", justify="right")
+    t.add_column("for example")
+    counts = pf.counts()
+    for cat, c in sorted(counts.items()):
+        first = next(f for f in pf.findings if f.category == cat)
+        where = f"{first.card} → {first.field}: " if first.card else (f"{first.field}: " if first.field else "")
+        t.add_row(cat, str(c["error"] or ""), str(c["warning"] or ""), f"{where}{first.message}"[:110])
+    if not counts:
+        t.add_row("all checks", "", "", "nothing to report")
+    console.print(t)
+    for pc in pf.deck_math:
+        mark = "ok" if pc["ok"] else "[red]MISMATCH[/red]"
+        console.print(f"  {pc['players']} players: {pc['arithmetic']}  \\[{mark}]")
+    console.print(f"  {len(pf.errors)} error(s), {len(pf.warnings)} warning(s); details in report.json")
+
+
 def _print_files(files) -> None:
     shown = [f for f in files if f.suffix != ".png" or f.parent.name != "cards"]
     for f in shown:
@@ -244,8 +270,9 @@ def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
 @click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
               help="Where games are looked for when no GAME_DIR is given.")
+@click.option("--strict", is_flag=True, help="Preflight warnings (shrunk text, missing glyphs, low-resolution art…) fail the build.")
 def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, dpi: float, no_bleed: bool,
-          jobs: int | None, **kw) -> None:
+          jobs: int | None, strict: bool, **kw) -> None:
     """Validate and build every output of each game (all games in card_data/ by default):
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
     from cardgen.api import build_game, find_games
@@ -258,7 +285,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     for d in dirs:
         try:
             res = build_game(d, out, _options(**kw), force=force, steps=BUILD_STEPS,
-                             exports=_exports(dpi, no_bleed, jobs, sides=kw.get("sides", "both")))
+                             exports=_exports(dpi, no_bleed, jobs, sides=kw.get("sides", "both")), strict=strict)
         except CardgenError as exc:
             click.echo(exc.format(), err=True)
             failed += 1
@@ -269,6 +296,8 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
             click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
                        "sheets marked DRAFT", err=True)
         _print_files(res.files)
+        if res.preflight is not None:
+            _print_preflight(res.preflight)
     sys.exit(1 if failed else 0)
 
 
