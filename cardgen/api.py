@@ -114,20 +114,23 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if report.errors:
         options = SheetOptions(**{**options.__dict__, "draft": True})
     fonts = fonts_for(game)
-    plans = _plans(game, fonts) if any(s in steps for s in ("sheets", *EXPORT_STEPS)) else []
+    card_steps = any(s in steps for s in ("sheets", *EXPORT_STEPS))
+    plans = _plans(game, fonts) if card_steps else []
     problems = layout_problems(game, plans)
     errors = [p for p in problems if p.severity == "error"]
     if errors and not force:
         raise CardgenError(errors)
     explicit_rulebook = tuple(steps) == ("rulebook",)
-    pf = _preflight(game, fonts, plans, report)
-    _check_preflight(game, pf, strict)
+    pf = _preflight(game, fonts, plans, report) if card_steps else None
+    if pf is not None:
+        _check_preflight(game, pf, strict)
     out_dir = Path(out_root) / game.id
     clean_stale_temps(out_dir.parent)
     result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)
     with AtomicOutput(out_dir) as out:
-        out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        result.files.append(out_dir / REPORT_JSON)
+        if pf is not None:  # the preflight covers the cards; a rulebook-only build leaves it alone
+            out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(), ensure_ascii=False, indent=2) + "\n",
+                                             encoding="utf-8")
         if "sheets" in steps:
             total = sum(len(p.fronts) * (2 if options.backs else 1) for p in plans)
             tick = progress("sheets", total) if progress else None
@@ -137,4 +140,6 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         if "rulebook" in steps and (explicit_rulebook or (game.root / "rules").is_dir()):
             write_rulebook(game, report, fonts, out.path(RULEBOOK_PDF), paper=rulebook_paper)
             result.files.append(out_dir / RULEBOOK_PDF)
+    if pf is not None:
+        result.files.append(out_dir / REPORT_JSON)
     return result

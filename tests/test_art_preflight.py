@@ -171,9 +171,9 @@ def test_strict_turns_warnings_into_failure(tmp_path):
 def test_text_that_does_not_fit_fails_naming_the_card(tmp_path):
     game = make_game(tmp_path, [("huge", "art/big.png", "cover", "とても長い文章。" * 80)])
     with pytest.raises(CardgenError) as exc:
-        build_game(game, tmp_path / "out", steps=(), exports=ExportOptions(jobs=1))
+        build_game(game, tmp_path / "out", steps=("sheets",), exports=ExportOptions(jobs=1))
     assert "art.csv:2" in exc.value.format() and "art huge → body" in exc.value.format()
-    res = build_game(game, tmp_path / "out", steps=(), force=True)
+    res = build_game(game, tmp_path / "out", steps=("sheets",), force=True)
     report = json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))
     codes = [f["code"] for f in report["findings"]]
     assert codes[0] == "text-overflow" and set(codes) <= {"text-overflow", "outside-safe"} and len(codes) <= 2
@@ -183,7 +183,7 @@ def test_text_that_does_not_fit_fails_naming_the_card(tmp_path):
 def test_missing_image_names_table_row_and_card(tmp_path):
     game = make_game(tmp_path, [("gone", "art/nothere.png", "cover", "x")])
     with pytest.raises(CardgenError) as exc:
-        build_game(game, tmp_path / "out", steps=())
+        build_game(game, tmp_path / "out", steps=("sheets",))
     msg = exc.value.format()
     assert "art.csv:2" in msg and "art gone → art" in msg and "nothere.png" in msg
 

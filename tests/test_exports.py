@@ -138,7 +138,7 @@ def test_sheet_sides_and_back_offset(tmp_path):
     both = build_game(GAME, tmp_path / "a", SheetOptions(), steps=("sheets",))
     fronts = build_game(GAME, tmp_path / "b", SheetOptions(sides="front"), steps=("sheets",))
     backs = build_game(GAME, tmp_path / "c", SheetOptions(sides="back"), steps=("sheets",))
-    n_both = len(PdfReader(both.files[0]).pages)
-    n_front = len(PdfReader(fronts.files[0]).pages)
-    n_back = len(PdfReader(backs.files[0]).pages)
+    n_both = len(PdfReader(both.out_dir / "print-sheets.pdf").pages)
+    n_front = len(PdfReader(fronts.out_dir / "print-sheets.pdf").pages)
+    n_back = len(PdfReader(backs.out_dir / "print-sheets.pdf").pages)
     assert n_front + n_back == n_both and n_back < n_front  # tokens have no backs
