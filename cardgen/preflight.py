@@ -7,7 +7,8 @@ summary. Categories:
 
 - ``text-shrunk`` (warning) / ``text-overflow`` (error): text smaller than the template's size,
   or not fitting even at the minimum size (from layout).
-- ``missing-glyph`` (warning): characters the font of a text run has no glyph for (they would
+- ``missing-glyph`` (error, from layout; this module re-checks every Text op of the plans and
+  adds what layout did not already name): characters the font has no glyph for (they would
   print as blanks or boxes) — which card, which character.
 - ``image-low-dpi`` (warning): card art below ``min_dpi`` at its printed size.
 - ``outside-safe`` (warning): text reaching outside the safe area.
@@ -161,8 +162,11 @@ def _check_plan(plan, label, row, missing_chars, image_size, sizes, min_dpi, out
                     f"{op.path.rsplit('/', 1)[-1]} prints at {dpi:.0f} dpi ({size[0]} × {size[1]} px over "
                     f"{op.w / 72 * 25.4:.1f} × {op.h / 72 * 25.4:.1f} mm); {min_dpi:.0f} dpi or more looks sharp",
                     row.file, row.line, {"dpi": round(dpi, 1), "pixels": list(size), "path": op.path}))
+    named = {f.card for f in out.findings if f.code == "missing-glyph"}
+    if label in named:
+        return
     for role, missing in chars.items():
         shown = " ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
-        out.findings.append(Finding("warning", "missing-glyph", label, f"font {role}",
+        out.findings.append(Finding("error", "missing-glyph", label, f"font {role}",
                                     f"the {role} font has no glyph for {shown}", row.file, row.line,
                                     {"font": role, "chars": missing}))

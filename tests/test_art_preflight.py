@@ -48,8 +48,8 @@ ROWS = [
     ("cmyk", "art/cmyk.jpg", "cover", "印刷色"),
     ("exif", "art/exif.jpg", "cover", "回転"),
     ("long", "art/big.png", "cover", SHRINKING),
-    ("glyph", "art/big.png", "cover", "麻雀の牌🀄です"),
 ]
+GLYPH = ("glyph", "art/big.png", "cover", "麻雀の牌🀄です")
 
 
 def make_game(dest: Path, rows=ROWS) -> Path:
@@ -145,18 +145,24 @@ def test_long_text_shrinks_and_is_reported(built):
     assert report["summary"]["text shrunk"]["warning"] == 1
 
 
-def test_missing_glyph_names_card_and_character(built):
-    _, report = built
+def test_missing_glyph_names_card_and_character(tmp_path):
+    game = make_game(tmp_path, [ROWS[0], GLYPH])
+    with pytest.raises(CardgenError) as exc:
+        build_game(game, tmp_path / "out", steps=("sheets",))
+    assert "art.csv:3" in exc.value.format() and "🀄" in exc.value.format()
+    res = build_game(game, tmp_path / "out", steps=("sheets",), force=True)
+    report = json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))
     miss = [f for f in report["findings"] if f["code"] == "missing-glyph"]
-    assert len(miss) == 1 and miss[0]["card"] == "art glyph"
-    assert miss[0]["detail"]["chars"] == ["🀄"] and "U+1F004" in miss[0]["message"]
+    assert len(miss) == 1 and miss[0]["card"] == "art glyph" and miss[0]["field"] == "body"
+    assert "🀄" in miss[0]["message"] and "U+1F004" in miss[0]["message"]
+    assert report["summary"]["characters the font cannot draw"]["error"] == 1
 
 
 def test_report_counts_and_deck(built):
     res, report = built
-    assert report["cards"] == {"art": 6} and report["ok"] is True
+    assert report["cards"] == {"art": 5} and report["ok"] is True
     assert res.preflight.warnings and not res.preflight.errors
-    assert len(list((res.out_dir / "cards").glob("*.png"))) == 6
+    assert len(list((res.out_dir / "cards").glob("*.png"))) == 5
 
 
 def test_strict_turns_warnings_into_failure(tmp_path):
@@ -164,7 +170,7 @@ def test_strict_turns_warnings_into_failure(tmp_path):
     with pytest.raises(CardgenError) as exc:
         build_game(game, tmp_path / "out", steps=("png",), exports=ExportOptions(jobs=1), strict=True)
     text = exc.value.format()
-    assert "strict" in text and "art lowres" in text and "🀄" in text
+    assert "strict" in text and "art lowres" in text and "art long → body" in text
     assert not (tmp_path / "out" / "arttest").exists()  # nothing written
 
 
