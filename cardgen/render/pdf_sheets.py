@@ -66,11 +66,15 @@ def _freeze_page(c: Canvas) -> None:
 
 
 class FormCache:
-    """Names form XObjects by first appearance (deterministic), drawing each face once."""
+    """Draws card faces: a face used more than once becomes a form XObject (named by first
+    appearance, deterministic) placed with ``doForm``; a face used once is drawn in place, clipped
+    to its bleed box like a form would be (a form costs a stream and a resource dictionary, and
+    compresses worse than the page stream it would sit in)."""
 
-    def __init__(self, canvas: Canvas, fonts: FontSet, images=None):
+    def __init__(self, canvas: Canvas, fonts: FontSet, images=None, uses: dict[str, int] | None = None):
         self.canvas, self.fonts, self.images = canvas, fonts, images
         self.names: dict[str, str] = {}
+        self.uses = uses  #: face key → number of placements; None: every face is a form
 
     def place(self, plan: CardPlan | Callable[[], CardPlan], x: float, y: float, key: str | None = None) -> None:
         """Draw ``plan`` with its trim's bottom-left at ``x, y`` (pt).
@@ -79,12 +83,22 @@ class FormCache:
         not been drawn yet.
         """
         c = self.canvas
-        name = self.names.get(key if key is not None else plan.key)  # type: ignore[union-attr]
+        key = key if key is not None else plan.key  # type: ignore[union-attr]
+        name = self.names.get(key)
         if name is None:
             if callable(plan):
                 plan = plan()
-            name = self.names[plan.key] = f"card{len(self.names)}"
             b = plan.bleed
+            if self.uses is not None and self.uses.get(key, 0) <= 1:
+                c.saveState()
+                c.translate(x, y)
+                clip = c.beginPath()
+                clip.rect(-b, -b, plan.width + 2 * b, plan.height + 2 * b)
+                c.clipPath(clip, stroke=0, fill=0)
+                draw_ops(c, plan.ops, self.fonts, self.images)
+                c.restoreState()
+                return
+            name = self.names[key] = f"card{len(self.names)}"
             c.beginForm(name, lowerx=-b, lowery=-b, upperx=plan.width + b, uppery=plan.height + b)
             draw_ops(c, plan.ops, self.fonts, self.images)
             c.endForm()
@@ -93,6 +107,25 @@ class FormCache:
         c.translate(x, y)
         c.doForm(name)
         c.restoreState()
+
+
+def face_uses(runs: list[SheetRun]) -> dict[str, int]:
+    """How many times each face key is placed on the sheets of ``runs``."""
+    uses: dict[str, int] = {}
+    for run in runs:
+        for page in run.pages:
+            faces = run.fronts if page.side == "front" else run.backs
+            key_at = getattr(faces, "key_at", None)
+            for idx in page.card_indexes:
+                if key_at is not None:
+                    k = key_at(idx)
+                else:
+                    plan = faces[idx]
+                    if plan is None:
+                        continue
+                    k = plan.key
+                uses[k] = uses.get(k, 0) + 1
+    return uses
 
 
 def draw_label(c: Canvas, text: str, box: tuple[float, float, float, float], fonts: FontSet) -> None:
@@ -144,7 +177,7 @@ def _render(path, runs, fonts, label, margin, draft, images, metadata, on_page) 
     c.setAuthor(meta.get("author", ""))
     c.setCreator("cardgen")
     c.setSubject(meta.get("subject", ""))
-    forms = FormCache(c, fonts, images)
+    forms = FormCache(c, fonts, images, face_uses(runs))
     pages = 0
     for run in runs:
         sheets = max((p.number for p in run.pages), default=0)
