@@ -15,7 +15,7 @@ import click
 from cardgen.errors import CardgenError
 
 PAPERS = ["a4", "letter", "b5"]
-BUILD_STEPS = ("sheets", "png", "tts", "shop", "rulebook")
+BUILD_STEPS = ("sheets", "png", "tts", "shop", "calibration", "rulebook")
 
 
 def _fail(exc) -> None:
@@ -211,6 +211,21 @@ def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
         _fail(exc)
     for f in res.files:
         click.echo(f"wrote {f}")
+
+
+@cli.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_sheet_options
+def calibration(game_dir: Path, out: Path, **kw) -> None:
+    """Write OUT/<game>/duplex-calibration.pdf: print it double-sided to measure --back-offset."""
+    from cardgen.api import build_game
+    from cardgen.errors import CardgenError
+
+    try:
+        res = build_game(game_dir, out, _options(**kw), force=True, steps=("calibration",))
+    except CardgenError as exc:
+        _fail(exc)
+    _print_files(res.files)
 
 
 @cli.command()
