@@ -150,9 +150,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(), ensure_ascii=False, indent=2) + "\n",
                                              encoding="utf-8")
         if "sheets" in steps:
-            total = sum(len(p.fronts) * (2 if options.backs else 1) for p in plans)
-            tick = progress("sheets", total) if progress else None
-            write_sheets(game, fonts, plans, options, out.path(SHEETS_PDF), on_page=tick)
+            write_sheets(game, fonts, plans, options, out.path(SHEETS_PDF), progress=progress)
             result.files.append(out_dir / SHEETS_PDF)
         _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result)
         if "calibration" in steps:

@@ -81,12 +81,26 @@ def _out_options(f):
     return f
 
 
+def _quiet(f):
+    """``--quiet``: no progress bars (they are also off when standard error is not a terminal)."""
+    def store(ctx, _param, value):
+        ctx.meta["cardgen.quiet"] = value
+    return click.option("--quiet", "-q", is_flag=True, expose_value=False, callback=store,
+                        help="No progress bars (off anyway when output is not a terminal).")(f)
+
+
+def _bars():
+    from cardgen.progress import bars
+    return bars(click.get_current_context().meta.get("cardgen.quiet", False))
+
+
 def _run_export(game_dir: Path, out: Path, force: bool, step: str, exports) -> None:
     from cardgen.api import build_game
     from cardgen.errors import CardgenError
 
     try:
-        res = build_game(game_dir, out, force=force, steps=(step,), exports=exports)
+        with _bars() as progress:
+            res = build_game(game_dir, out, force=force, steps=(step,), exports=exports, progress=progress)
     except CardgenError as exc:
         _fail(exc)
     _print_files(res.files)
@@ -197,6 +211,7 @@ def validate(game_dir: Path, fmt: str) -> None:
 
 
 @cli.command()
+@_quiet
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_sheet_options
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
@@ -206,7 +221,8 @@ def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
     from cardgen.errors import CardgenError
 
     try:
-        res = build_game(game_dir, out, _options(**kw), force=force, steps=("sheets",))
+        with _bars() as progress:
+            res = build_game(game_dir, out, _options(**kw), force=force, steps=("sheets",), progress=progress)
     except CardgenError as exc:
         _fail(exc)
     for f in res.files:
@@ -214,6 +230,7 @@ def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
 
 
 @cli.command()
+@_quiet
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_sheet_options
 def calibration(game_dir: Path, out: Path, **kw) -> None:
@@ -240,6 +257,7 @@ def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs
 
 
 @cli.command()
+@_quiet
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_out_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
@@ -249,6 +267,7 @@ def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
 
 
 @cli.command()
+@_quiet
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_out_options
 @click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
@@ -279,6 +298,7 @@ def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
 
 
 @cli.command()
+@_quiet
 @click.argument("game_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_sheet_options
 @_export_options()
@@ -299,8 +319,9 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     failed = 0
     for d in dirs:
         try:
-            res = build_game(d, out, _options(**kw), force=force, steps=BUILD_STEPS,
-                             exports=_exports(dpi, no_bleed, jobs, sides=kw.get("sides", "both")), strict=strict)
+            with _bars() as progress:
+                res = build_game(d, out, _options(**kw), force=force, steps=BUILD_STEPS, progress=progress,
+                                 exports=_exports(dpi, no_bleed, jobs, sides=kw.get("sides", "both")), strict=strict)
         except CardgenError as exc:
             click.echo(exc.format(), err=True)
             failed += 1

@@ -284,8 +284,12 @@ def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: fl
 
 
 def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], options: SheetOptions, path: Path,
-                 on_page: Callable[[], None] | None = None) -> int:
-    """Impose and render the print sheets of ``plans`` into ``path``. Returns the page count."""
+                 on_page: Callable[[], None] | None = None,
+                 progress: Callable[[str, int], Callable[[], None]] | None = None) -> int:
+    """Impose and render the print sheets of ``plans`` into ``path``. Returns the page count.
+
+    ``on_page`` is called after each page; or ``progress("sheets", pages)`` gives that callable
+    once the page count is known."""
     from cardgen.render.images import ImageCache
     from cardgen.render.pdf_sheets import SheetRun, render_sheets
 
@@ -313,6 +317,8 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
         return (f"{m.game.title} {m.game.version} · {run.title} · {side} · sheet {page.number}/{sheets}"
                 + (" · DRAFT – validation failed" if options.draft else ""))
 
+    if progress is not None and on_page is None:
+        on_page = progress("sheets", sum(len(r.pages) for r in runs))
     return render_sheets(path, runs, fonts, label, options.margin * MM, draft=options.draft,
                          images=ImageCache(), metadata={"title": f"{m.game.title} {m.game.version} print sheets",
                                                         "author": "cardgen", "subject": m.game.source},
