@@ -147,7 +147,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)
     with AtomicOutput(out_dir) as out:
         if pf is not None:  # the preflight covers the cards; a rulebook-only build leaves it alone
-            out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(), ensure_ascii=False, indent=2) + "\n",
+            out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(game.root), ensure_ascii=False, indent=2) + "\n",
                                              encoding="utf-8")
         if "sheets" in steps:
             write_sheets(game, fonts, plans, options, out.path(SHEETS_PDF), progress=progress)

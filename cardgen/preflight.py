@@ -18,9 +18,10 @@ summary. Categories:
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Callable, Sequence
 
-from cardgen.errors import CardgenError, Problem
+from cardgen.errors import CardgenError, Problem, rel
 from cardgen.layout.ops import Image, Text
 
 CATEGORY = {
@@ -84,12 +85,20 @@ class Preflight:
             c[f.severity] = c.get(f.severity, 0) + 1
         return out
 
-    def to_json(self) -> dict:
+    def to_json(self, base: Path | None = None) -> dict:
+        """The report as JSON data. With ``base`` (the game folder), file names are relative to
+        it, so report.json does not depend on the folder the build was run from."""
+        def where(f: Finding) -> dict:
+            d = {**asdict(f), "category": f.category}
+            if base is not None and f.file:
+                d["file"] = rel(f.file, base)
+            return d
+
         return {
             "game": self.game, "title": self.title, "version": self.version,
             "ok": not self.errors, "errors": len(self.errors), "warnings": len(self.warnings),
             "cards": self.cards, "summary": self.counts(), "deck_math": self.deck_math,
-            "findings": [{**asdict(f), "category": f.category} for f in self.findings],
+            "findings": [where(f) for f in self.findings],
         }
 
 
