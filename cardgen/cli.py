@@ -337,6 +337,32 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     sys.exit(1 if failed else 0)
 
 
+@cli.command()
+@_quiet
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Output root; files go to OUT/<game>/.")
+def watch(game_dir: Path, out: Path) -> None:
+    """Rebuild on every save of the manifest, a card table, a template, the rules or a font
+    (only the outputs the change affects), printing the validator's findings each time. Ctrl-C stops."""
+    from cardgen.watch import watch as run_watch
+
+    def show(kind, payload):
+        if kind == "changed":
+            click.echo("changed: " + ", ".join(p.name for p in payload))
+        elif kind == "report":
+            _print_report(payload)
+        elif kind == "built":
+            for f in payload.files:
+                click.echo(f"wrote {f}")
+        elif kind == "error":
+            click.echo(payload.format(), err=True)
+
+    click.echo(f"watching {game_dir} (Ctrl-C to stop)")
+    with _bars() as progress:
+        run_watch(game_dir, out, show, progress=progress)
+
+
 def main() -> None:
     """Console entry point."""
     cli(prog_name="cardgen")

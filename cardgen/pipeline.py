@@ -58,8 +58,8 @@ class Project:
 class LazyPlans(Sequence):
     """The face plans of a component's physical cards, made on demand (a read-only sequence).
 
-    ``make(card)`` lays out one card; plans are cached per row id for a few rows (copies of a row
-    sit next to each other), so memory stays flat however long the deck is. ``key_at(i)`` gives
+    ``make(card)`` lays out one card; plans are cached per face key for a few faces (copies of a row
+    sit next to each other; identical backs share a key), so memory stays flat however long the deck is. ``key_at(i)`` gives
     the face key without laying the card out (the PDF renderer uses it to reuse a drawn face).
     """
 
@@ -78,17 +78,17 @@ class LazyPlans(Sequence):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         card = self.cards[i]
-        rid = card.row.id
-        if rid not in self._cache:
+        key = self.keys[card.row.id]
+        if key not in self._cache:  # cached per face key: identical faces (one back) are laid out once
             plan = self.make(card)
             if plan is not None:
-                plan.key = self.keys[rid]
-            self._cache[rid] = plan
+                plan.key = key
+            self._cache[key] = plan
             if len(self._cache) > self.keep:
                 self._cache.popitem(last=False)
         else:
-            plan = self._cache[rid]
-            self._cache.move_to_end(rid)
+            plan = self._cache[key]
+            self._cache.move_to_end(key)
         return plan
 
 
