@@ -97,3 +97,17 @@ def test_kinsoku_property(tokens, width_em):
     words = [t.strip() for t in tokens if t.strip() in ("Ron", "declare")]
     laid_words = [a.text for ln in laid for a in ln.atoms if a.kind == "word"]
     assert laid_words == words  # every Latin word whole, on one line
+
+
+@pytest.mark.parametrize("width", [w * 5.0 for w in range(8, 30)])
+def test_consecutive_closing_marks_never_start_a_line(width):
+    """」、 and ）。 move down together with the character before them (found by a user trial)."""
+    from cardgen.layout.text import NO_START, break_lines, line_text
+
+    def measure(t, f, s):
+        return sum(s if ord(c) > 255 else s * 0.5 for c in t)
+
+    text = "自分の「雪隠れ」、【河】を見る。パワーが（最低0個）。手札を1枚捨てる。"
+    lines = [line_text(ln) for ln in break_lines(text, width, "body", 5, measure)]
+    assert "".join(lines) == text
+    assert all(ln[:1] not in NO_START for ln in lines[1:]), lines

@@ -120,8 +120,9 @@ def _fit(avail_w: float, avail_h: float, spec: SheetSpec) -> tuple[int, int]:
     cell_w = spec.card_w + 2 * spec.bleed
     cell_h = spec.card_h + 2 * spec.bleed
     m = _mark_space(spec)
-    cols = int(math.floor((avail_w - 2 * m + m) / (cell_w + m) + EPS))
-    rows = int(math.floor((avail_h - 2 * m + m) / (cell_h + m) + EPS))
+    # n cells need n × cell + (n + 1) × m; the tolerance is a ratio, kept far below 1e-6 pt overflow
+    cols = int(math.floor((avail_w - m) / (cell_w + m) + 1e-9))
+    rows = int(math.floor((avail_h - m) / (cell_h + m) + 1e-9))
     return max(cols, 0), max(rows, 0)
 
 

@@ -120,7 +120,9 @@ def break_lines(text: str, width: float, font: str, size: float, measure: Measur
             # character and this line does not end with a NO_END character.
             carry: list[tuple[Atom, float]] = []
             if _no_start(a):
-                while cur and (_no_start(cur[-1]) or not carry) and len(cur) > 1:
+                # carry back until the carried run starts with an atom that may begin a line
+                # (so 」、 or ）。 move down together with the character before them)
+                while len(cur) > 1:
                     carry.insert(0, (cur.pop(), widths.pop()))
                     if not _no_start(carry[0][0]):
                         break
