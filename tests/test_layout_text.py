@@ -1,6 +1,7 @@
 """cardgen.layout.text: kinsoku line breaking, whole Latin words, inline icons, forced breaks, fitting."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from cardgen.layout.text import NO_END, NO_START, atoms, break_lines, fit_text, line_text
