@@ -9,7 +9,7 @@ FONT_PKGS := fonts-ipaexfont-gothic fonts-ipaexfont-mincho
 .PHONY: build test install fonts clean
 
 build: install
-	$(BIN)/cardgen build
+	$(BIN)/cardgen build --force
 
 test: install
 	$(BIN)/python -m pytest

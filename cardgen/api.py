@@ -40,7 +40,7 @@ class BuildResult:
 
 def validate_game(game_dir: Path | str) -> Report:
     """Validate a game folder; schema problems are part of the report (never raised)."""
-    return load_and_validate(game_dir)[1]
+    return load_and_validate(game_dir)[1]  # cardgen.project: validator + template/size checks
 
 
 def find_games(card_data: Path) -> list[Path]:
@@ -120,7 +120,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             images that cannot be opened, and with ``strict`` any preflight warning.
     """
     options = options or SheetOptions()
-    game, report = load_and_validate(game_dir)
+    game, report = load_and_validate(game_dir, check_print_setup=False)
     if game is None:
         raise CardgenError(report.errors)
     if report.errors and not force:

@@ -199,10 +199,10 @@ def _print_report(report) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Report format.")
 def validate(game_dir: Path, fmt: str) -> None:
-    """Check a game: schema, deck math per player count, design rules, counts."""
-    from cardgen.api import validate_game
+    """Check a game: schema, deck math per player count, design rules, counts, templates."""
+    from cardgen.project import load_and_validate  # light: no PDF libraries
 
-    report = validate_game(game_dir)
+    report = load_and_validate(game_dir)[1]
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
@@ -361,6 +361,25 @@ def watch(game_dir: Path, out: Path) -> None:
     click.echo(f"watching {game_dir} (Ctrl-C to stop)")
     with _bars() as progress:
         run_watch(game_dir, out, show, progress=progress)
+
+
+#: One-line summaries for `cardgen --help` (click would cut the docstrings mid-sentence).
+SHORT_HELP = {
+    "build": "Validate and build every output (all games by default).",
+    "calibration": "Duplex test sheet: measure how far the backs shift.",
+    "png": "One PNG per physical card (300 dpi).",
+    "rulebook": "Rulebook PDF from the rules Markdown and the data.",
+    "sheets": "Print sheets PDF: imposed cards, bleed, crop marks, backs.",
+    "shop": "Print-shop PDFs: one card per page with TrimBox/BleedBox.",
+    "tts": "Tabletop Simulator deck sheets and decks.json.",
+    "validate": "Check schema, deck math, design rules and templates.",
+    "watch": "Rebuild on every save and show the validator's findings.",
+    "new": "Start a new game folder that builds as it stands.",
+    "docs": "Regenerate docs/manifest.md from the schema.",
+}
+for _name, _text in SHORT_HELP.items():
+    if _name in cli.commands:
+        cli.commands[_name].short_help = _text
 
 
 def main() -> None:

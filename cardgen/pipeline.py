@@ -16,7 +16,8 @@ from cardgen.fonts import FontSet, load_fontset
 from cardgen.layout.card import CardFinding, Frame, plan_card
 from cardgen.layout.ops import CardPlan
 from cardgen.layout.sheet import SheetSpec, impose
-from cardgen.presets import card_mm, paper_mm
+from cardgen.presets import paper_mm
+from cardgen.project import Project, find_template, load_and_validate, piece_size_mm  # noqa: F401 (re-exported)
 from cardgen.rules import Report, validate
 from cardgen.schema import Game, load_game, safe_path
 from cardgen.template import Template, load_template
@@ -35,24 +36,6 @@ class SheetOptions:
     draft: bool = False  #: print the "DRAFT – validation failed" mark
     sides: str = "both"  #: pages written: ``front`` | ``back`` | ``both`` (``backs=False`` means front)
     back_offset: tuple[float, float] = (0.0, 0.0)  #: mm, added to back pages (x right, y down), see duplex calibration
-
-
-@dataclass
-class Project:
-    """Where templates and fonts are found for a game folder."""
-
-    root: Path  #: folder holding templates/ and fonts/ (the checkout, or the game folder)
-    template_dirs: list[Path]
-
-    @classmethod
-    def for_game(cls, game_dir: Path) -> "Project":
-        game_dir = Path(game_dir).resolve()
-        root = next((p for p in [game_dir, *game_dir.parents] if (p / "templates" / "cards").is_dir()
-                     and (p / "fonts").is_dir()), None)
-        if root is None:
-            root = next((p for p in [game_dir, *game_dir.parents] if (p / "fonts").is_dir()), game_dir)
-        dirs = [d for d in (game_dir / "templates" / "cards", root / "templates" / "cards") if d.is_dir()]
-        return cls(root, list(dict.fromkeys(dirs)))
 
 
 class LazyPlans(Sequence):
@@ -105,16 +88,6 @@ class ComponentPlans:
     findings: list[CardFinding] = field(default_factory=list)
 
 
-def load_and_validate(game_dir: Path | str) -> tuple[Game | None, Report]:
-    """Load a game and run the validator. Load errors become report errors (game is None)."""
-    try:
-        game = load_game(game_dir)
-    except CardgenError as exc:
-        return None, Report(Path(game_dir).name, "", "", errors=[p for p in exc.problems if p.severity == "error"],
-                            warnings=[p for p in exc.problems if p.severity == "warning"])
-    return game, validate(game)
-
-
 def fonts_for(game: Game) -> FontSet:
     """The game's font set: fonts/fonts.yaml of the project, with the manifest's overrides."""
     project = Project.for_game(game.root)
@@ -123,24 +96,8 @@ def fonts_for(game: Game) -> FontSet:
                         manifest=game.manifest_file, override_lines=lines)
 
 
-def _size(game: Game, comp_size) -> tuple[float, float]:
-    spec = comp_size if comp_size is not None else game.manifest.print.card_size
-    if isinstance(spec, str):
-        try:
-            return card_mm(spec)
-        except KeyError:
-            raise CardgenError(Problem(game.manifest_file, game.line("print", "card_size"), "card_size",
-                                       f"unknown card size {spec!r}", "use poker, bridge, mini, tarot, mahjong or {width, height}",
-                                       code="unknown-size"))
-    return parse_length(spec.width) / MM, parse_length(spec.height) / MM
-
-
-def _template(project: Project, game: Game, name: str, line_path: tuple) -> Template:
-    for d in project.template_dirs:
-        if (d / f"{name}.yaml").is_file():
-            return load_template(d, name, game.manifest_file, game.line(*line_path))
-    base = project.template_dirs[0] if project.template_dirs else project.root / "templates" / "cards"
-    return load_template(base, name, game.manifest_file, game.line(*line_path))
+_size = piece_size_mm
+_template = find_template
 
 
 def table_context(game: Game) -> dict[str, list[dict[str, Any]]]:

@@ -252,8 +252,11 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
                            f"{declared} turns each need {pc.players} × {pc.hand} (hands) + {pc.players} × {declared} "
                            f"(turns) + {pc.dead_wall} (dead wall) = {need} cards; the deck has {deck} "
                            f"({abs(diff)} {'too many' if diff > 0 else 'too few'})",
-                           f"set turns to {turns}, or make the deck {abs(diff)} card(s) "
-                           f"{'smaller' if diff > 0 else 'larger'} (hand size, dead wall or removals)",
+                           f"set turns to {turns}, or " + (
+                               f"use up the {diff} extra card(s): remove them from the deck, or add them to "
+                               f"hands or the dead wall" if diff > 0 else
+                               f"find {-diff} more card(s): add them to the deck, or take them from hands, "
+                               f"the dead wall or the removals"),
                            code="turns-mismatch")
         out.append(PlayerCountReport(pc.players, deck, removed, pc.hand, pc.dead_wall, draw,
                                      turns if even else None, declared, ok, arith, wins, derived))

@@ -139,12 +139,12 @@ def test_literal_and_real_line_breaks_both_break_the_line(tmp_path, monkeypatch)
 
 def test_internal_error_is_short_without_debug(monkeypatch) -> None:
     """A bug (an unexpected exception) prints one line and exit 3; CARDGEN_DEBUG=1 re-raises."""
-    import cardgen.api
+    import cardgen.project
 
     def boom(*a, **k):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cardgen.api, "validate_game", boom)
+    monkeypatch.setattr(cardgen.project, "load_and_validate", boom)
     monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
     result = CliRunner().invoke(cli, ["validate", "."])
     assert result.exit_code == 3

@@ -1,0 +1,108 @@
+"""Where a game's templates and fonts are found, and the checks that need those files.
+
+Light on imports on purpose: ``cardgen validate`` uses this module without loading the PDF
+libraries.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardgen.errors import CardgenError, Problem
+from cardgen.presets import card_mm
+from cardgen.rules import Report, validate
+from cardgen.schema import Game, load_game
+from cardgen.template import Template, load_template
+from cardgen.units import MM, parse_length
+
+
+@dataclass
+class Project:
+    """Where templates and fonts are found for a game folder."""
+
+    root: Path  #: folder holding templates/ and fonts/ (the checkout, or the game folder)
+    template_dirs: list[Path]  #: GAME/templates/cards first, then ROOT/templates/cards
+
+    @classmethod
+    def for_game(cls, game_dir: Path) -> "Project":
+        game_dir = Path(game_dir).resolve()
+        root = next((p for p in [game_dir, *game_dir.parents] if (p / "templates" / "cards").is_dir()
+                     and (p / "fonts").is_dir()), None)
+        if root is None:
+            root = next((p for p in [game_dir, *game_dir.parents] if (p / "fonts").is_dir()), game_dir)
+        dirs = [d for d in (game_dir / "templates" / "cards", root / "templates" / "cards") if d.is_dir()]
+        return cls(root, list(dict.fromkeys(dirs)))
+
+
+def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
+    """Trim size (mm) of a component: its own ``size`` or ``print.card_size``.
+
+    Raises:
+        CardgenError: an unknown preset name, naming game.yaml and the line.
+    """
+    spec = comp_size if comp_size is not None else game.manifest.print.card_size
+    if isinstance(spec, str):
+        try:
+            return card_mm(spec)
+        except KeyError:
+            raise CardgenError(Problem(game.manifest_file, game.line("print", "card_size"), "card_size",
+                                       f"unknown card size {spec!r}", "use poker, bridge, mini, tarot, mahjong or {width, height}",
+                                       code="unknown-size"))
+    return parse_length(spec.width) / MM, parse_length(spec.height) / MM
+
+
+def find_template(project: Project, game: Game, name: str, line_path: tuple) -> Template:
+    """Load template ``name`` from the game's own templates, then the project's.
+
+    Raises:
+        CardgenError: missing template (naming the manifest line that asks for it), template problems.
+    """
+    for d in project.template_dirs:
+        if (d / f"{name}.yaml").is_file():
+            return load_template(d, name, game.manifest_file, game.line(*line_path))
+    base = project.template_dirs[0] if project.template_dirs else project.root / "templates" / "cards"
+    return load_template(base, name, game.manifest_file, game.line(*line_path))
+
+
+def print_setup_problems(game: Game) -> list[Problem]:
+    """Problems a build would meet before drawing: unknown sizes, missing or broken templates."""
+    project = Project.for_game(game.root)
+    problems: list[Problem] = []
+    seen: set[tuple] = set()
+    for i, comp in enumerate(game.manifest.components):
+        if comp.kind == "not_included" or not comp.template:
+            continue
+        checks = [lambda c=comp: piece_size_mm(game, c.size)]
+        for key in ("template", "back"):
+            name = getattr(comp, key)
+            if name:
+                checks.append(lambda n=name, k=key, i=i: find_template(project, game, n, ("components", i, k)))
+        for check in checks:
+            try:
+                check()
+            except CardgenError as exc:
+                for p in exc.problems:
+                    sig = (p.file, p.line, p.message)
+                    if sig not in seen:
+                        seen.add(sig)
+                        problems.append(p)
+    return problems
+
+
+def load_and_validate(game_dir: Path | str, check_print_setup: bool = True) -> tuple[Game | None, Report]:
+    """Load a game and run the validator plus (``check_print_setup``) :func:`print_setup_problems`.
+
+    A build passes ``check_print_setup=False``: it meets those problems itself while laying out,
+    where ``--force`` cannot help.
+
+    Load errors become report errors (game is None); never raises for bad input.
+    """
+    try:
+        game = load_game(game_dir)
+    except CardgenError as exc:
+        return None, Report(Path(game_dir).name, "", "", errors=[p for p in exc.problems if p.severity == "error"],
+                            warnings=[p for p in exc.problems if p.severity == "warning"])
+    report = validate(game)
+    for p in (print_setup_problems(game) if check_print_setup else []):
+        (report.errors if p.severity == "error" else report.warnings).append(p)
+    return game, report
