@@ -321,5 +321,5 @@ def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper
     def resolve_image(src: str) -> Path:
         return safe_path(rules_dir, src, m.game.id + "/rules", None, "rulebook → image")
 
-    info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source)
+    info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source, draft=bool(report.errors))
     return render_rulebook(path, blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache())

@@ -136,14 +136,20 @@ def draw_label(c: Canvas, text: str, box: tuple[float, float, float, float], fon
 
 
 def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> None:
-    """A large diagonal "DRAFT – validation failed" over the page (forced builds)."""
+    """A large diagonal "DRAFT – validation failed" across the page (forced builds), sized so
+    it spans about 70 % of the page diagonal on any paper."""
+    import math
+
+    text = "DRAFT – validation failed"
+    diagonal = math.hypot(page_w, page_h)
+    size = min(48.0, 0.7 * diagonal / max(fonts.width(text, "heading", 1.0), 1e-6))
     c.saveState()
     c.setFillColor(color("#d0021b"))
     c.setFillAlpha(0.35)
     c.translate(page_w / 2, page_h / 2)
-    c.rotate(28)
-    c.setFont(fonts.name("heading"), 40)
-    c.drawCentredString(0, -14, "DRAFT – validation failed")
+    c.rotate(math.degrees(math.atan2(page_h, page_w)))
+    c.setFont(fonts.name("heading"), size)
+    c.drawCentredString(0, -size * 0.35, text)
     c.restoreState()
 
 

@@ -35,6 +35,7 @@ class BookInfo:
     subtitle: str
     version: str
     source: str = ""
+    draft: bool = False  #: validation failed (a forced build): every page carries the draft mark
 
 
 class CardFigure(Flowable):
@@ -299,6 +300,9 @@ def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet
             c.setFont(fonts.name(f.font), f.size)
             c.setFillColor(HexColor(f.color))
             c.drawCentredString(pw / 2, m["bottom"] - 8 * MM, f.text.format(page=doc.page, **fmt))
+        if info.draft:
+            from cardgen.render.pdf_sheets import draw_draft_mark
+            draw_draft_mark(c, pw, ph, fonts)
         c.restoreState()
 
     doc = _Doc(str(path), pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",

@@ -1,0 +1,25 @@
+"""A forced build of a game that fails validation marks its rulebook as a draft too."""
+from __future__ import annotations
+
+import pdfplumber
+import pytest
+
+from cardgen.api import build_game
+from cardgen.errors import CardgenError
+
+
+def test_forced_rulebook_is_marked_draft(tmp_path):
+    with pytest.raises(CardgenError):
+        build_game("card_data/yajanki", tmp_path, steps=("rulebook",))
+    build_game("card_data/yajanki", tmp_path, force=True, steps=("rulebook",))
+    with pdfplumber.open(tmp_path / "yajanki" / "rulebook.pdf") as pdf:
+        # the mark is the only large text; its characters are rotated, so join them in order
+        marked = ["DRAFT – validation failed" in "".join(ch["text"] for ch in p.chars if ch["size"] > 20)
+                  for p in pdf.pages]
+    assert marked and all(marked)
+
+
+def test_valid_rulebook_has_no_draft_mark(tmp_path):
+    build_game("card_data/tenjanpai", tmp_path, steps=("rulebook",))
+    with pdfplumber.open(tmp_path / "tenjanpai" / "rulebook.pdf") as pdf:
+        assert not any("validation failed" in "".join(ch["text"] for ch in p.chars) for p in pdf.pages)
