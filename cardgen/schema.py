@@ -99,11 +99,60 @@ def _model_in(annotation: Any) -> Any:
     return None
 
 
-def _problems_from_validation(exc: ValidationError, model: type[BaseModel], src: Source) -> list[Problem]:
+def display_path(loc: tuple, data: Any = None) -> str:
+    """A data path for messages: list positions are named by the item's ``id``, ``name`` or
+    ``players`` where it has one (``components → battle → count``, ``player_counts → 3 players``)."""
+    parts = []
+    node = data
+    for part in loc:
+        label = str(part)
+        if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
+            item = node[part]
+            if isinstance(item, dict):
+                for key in ("id", "name"):
+                    if isinstance(item.get(key), str) and item[key]:
+                        label = item[key]
+                        break
+                else:
+                    if isinstance(item.get("players"), int) and not isinstance(item.get("players"), bool):
+                        label = f"{item['players']} players"
+                    else:
+                        label = f"item {part + 1}"
+            else:
+                label = f"item {part + 1}"
+            node = item
+        elif isinstance(node, dict):
+            node = node.get(part)
+        else:
+            node = None
+        parts.append(label)
+    return " → ".join(parts)
+
+
+#: Plain-words messages and fixes for pydantic's error types: type → (message, hint).
+_TYPE_WORDS = {
+    "int_parsing": ("expected a whole number", "write digits, e.g. 42"),
+    "int_type": ("expected a whole number", "write digits, e.g. 42"),
+    "int_from_float": ("expected a whole number, not a fraction", "write a whole number, e.g. 42"),
+    "float_parsing": ("expected a number", "write a number, e.g. 3 or 2.5"),
+    "float_type": ("expected a number", "write a number, e.g. 3 or 2.5"),
+    "bool_parsing": ("expected true or false", "write true or false"),
+    "bool_type": ("expected true or false", "write true or false"),
+    "string_type": ("expected text", "write the text (quote it if it looks like a number or a list)"),
+    "list_type": ("expected a list", "write a list: [a, b] or one `- item` per line"),
+    "dict_type": ("expected a mapping of keys", "write `key: value` lines indented under this key"),
+    "model_type": ("expected a mapping of keys", "write `key: value` lines indented under this key"),
+    "model_attributes_type": ("expected a mapping of keys", "write `key: value` lines indented under this key"),
+    "too_short": ("the list is empty", "add at least one item"),
+}
+
+
+def _problems_from_validation(exc: ValidationError, model: type[BaseModel], src: Source,
+                              data: Any = None) -> list[Problem]:
     out = []
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
-        path = " → ".join(str(p) for p in loc)
+        path = display_path(loc, data)
         line = src.line(loc)
         kind = err["type"]
         hint = ""
@@ -126,13 +175,28 @@ def _problems_from_validation(exc: ValidationError, model: type[BaseModel], src:
             hint = "e.g. `battle` or `power-tokens`; the printed name goes in `name:`"
             code = "bad-id"
         else:
-            msg = err["msg"]
-            if "input" in err and not isinstance(err["input"], (dict, list)):
-                msg += f" (got {err['input']!r})"
-            code = kind
+            got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], (dict, list)) else ""
+            ctx = err.get("ctx") or {}
             field_info = _field_info(model, loc)
-            if field_info is not None and field_info.description:
-                hint = field_info.description
+            about = field_info.description if field_info is not None and field_info.description else ""
+            if kind in _TYPE_WORDS:
+                msg, hint = _TYPE_WORDS[kind]
+                msg += got
+                hint = f"{hint}. {about}" if about else hint
+            elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+                word = {"greater_than_equal": "at least", "greater_than": "more than",
+                        "less_than_equal": "at most", "less_than": "less than"}[kind]
+                bound = next(iter(ctx.values()), "?")
+                msg, hint = f"must be {word} {bound}{got}", about
+            elif kind == "literal_error":
+                expected = str(ctx.get("expected", ""))
+                options = [o.strip(" '") for o in expected.replace(" or ", ",").split(",") if o.strip(" '")]
+                close = difflib.get_close_matches(str(err.get("input")), options, n=1)
+                msg = f"must be one of {expected}{got}" + (f"; did you mean {close[0]!r}?" if close else "")
+                hint = about
+            else:
+                msg, hint = err["msg"] + got, about
+            code = kind
         out.append(Problem(src.file, line, path, msg, hint, code=code))
     return out
 
@@ -345,7 +409,7 @@ def load_game(game_dir: Path | str) -> Game:
     try:
         manifest = Manifest.model_validate(loaded.data)
     except ValidationError as exc:
-        raise CardgenError(_problems_from_validation(exc, Manifest, loaded.source))
+        raise CardgenError(_problems_from_validation(exc, Manifest, loaded.source, loaded.data))
     problems = ProblemList()
     src = loaded.source
     _check_references(manifest, src, problems)

@@ -143,7 +143,7 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
         template = Template.model_validate(loaded.data or {})
     except ValidationError as exc:
         from cardgen.schema import _problems_from_validation
-        raise CardgenError(_problems_from_validation(exc, Template, loaded.source))
+        raise CardgenError(_problems_from_validation(exc, Template, loaded.source, loaded.data))
     template._file = loaded.source.file
     template._lines = [loaded.source.line(("elements", i)) for i in range(len(template.elements))]
     _check_expressions(template, loaded.source)
