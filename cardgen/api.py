@@ -43,6 +43,33 @@ def validate_game(game_dir: Path | str) -> Report:
     return load_and_validate(game_dir)[1]  # cardgen.project: validator + template/size checks
 
 
+def shared_output_problems(game_dirs: list[Path]) -> list[Problem]:
+    """Games of one build that would write the same ``output/<id>/`` folder (a copied game whose
+    ``game.id`` was not changed). Reads only each manifest's ``game.id``; unreadable manifests are
+    left to the build to report."""
+    from cardgen.errors import rel
+    from cardgen.load import load_yaml
+
+    first: dict[str, Path] = {}
+    problems = []
+    for d in game_dirs:
+        try:
+            loaded = load_yaml(Path(d) / "game.yaml", rel(Path(d) / "game.yaml"))
+            gid = loaded.data["game"]["id"]
+        except (CardgenError, KeyError, TypeError):
+            continue
+        if not isinstance(gid, str):
+            continue
+        if gid in first:
+            problems.append(Problem(loaded.source.file, loaded.source.line(("game", "id")), "game → id",
+                                    f"{gid!r} is also the id of {rel(first[gid])}; both would write output/{gid}/",
+                                    "give each game its own id (a copied game keeps the original's id)",
+                                    code="duplicate-game-id"))
+        else:
+            first[gid] = Path(d)
+    return problems
+
+
 def find_games(card_data: Path) -> list[Path]:
     """Game folders (holding game.yaml) directly under ``card_data``, sorted by name."""
     return sorted(p for p in Path(card_data).iterdir() if (p / "game.yaml").is_file()) if Path(card_data).is_dir() else []

@@ -316,6 +316,11 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     dirs = list(game_dirs) or find_games(card_data)
     if not dirs:
         _fail(UsageError(f"no games found in {card_data}/ (a game is a folder with game.yaml)"))
+    from cardgen.api import shared_output_problems
+
+    clashes = shared_output_problems(dirs)
+    if clashes:
+        _fail(CardgenError(clashes))
     failed = 0
     for d in dirs:
         try:
