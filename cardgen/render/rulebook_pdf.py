@@ -139,7 +139,9 @@ class StoryBuilder:
                 self._keys += 1
                 p._toc = (b.toc_level, (b.number + " " if b.number else "") + b.text, f"h{self._keys}")
             if ts.rule:
-                out.append(_Rule(self.width, HexColor(ts.rule)))
+                rule = _Rule(self.width, HexColor(ts.rule))
+                rule.keepWithNext = 1  # the chain heading → rule → first text stays on one page
+                out.append(rule)
             return out
         if isinstance(b, L.Para):
             return [self.para(b.runs, d.body)]
