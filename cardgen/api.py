@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from cardgen.errors import CardgenError, Problem
+from cardgen.duplex import write_calibration
 from cardgen.expand import printable_components
 from cardgen.pipeline import (ComponentPlans, SheetOptions, fonts_for, layout_problems, load_and_validate,
                               plan_component, write_rulebook, write_sheets)
@@ -93,23 +94,6 @@ def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, re
             result.files.extend(out_dir / name for name in writers[step](game, fonts, plans, out, exports, progress))
 
 
-def write_calibration(fonts, options: SheetOptions, path: Path) -> int:
-    """The duplex calibration sheet (front + back page) on ``options.paper``, flipped like
-    ``options.duplex``, backs shifted by ``options.back_offset`` (to check a correction)."""
-    from cardgen.layout.calibration import calibration_pages
-    from cardgen.presets import paper_mm
-    from cardgen.render.calibration_pdf import render_calibration
-    from cardgen.units import MM
-
-    try:
-        w, h = paper_mm(options.paper)
-    except KeyError:
-        raise CardgenError(Problem("", None, "--paper", f"unknown paper {options.paper!r}", "use a4, letter or b5",
-                                   code="unknown-paper"))
-    return render_calibration(path, calibration_pages(w * MM, h * MM, options.duplex,
-                                                      back_offset=options.back_offset), fonts)
-
-
 def _preflight(game, fonts, plans, report) -> "Preflight":
     from cardgen.preflight import preflight
     from cardgen.render.images import image_size
@@ -181,7 +165,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             result.files.append(out_dir / SHEETS_PDF)
         _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result)
         if "calibration" in steps:
-            write_calibration(fonts, options, out.path(CALIBRATION_PDF))
+            write_calibration(game, fonts, options, out.path(CALIBRATION_PDF))
             result.files.append(out_dir / CALIBRATION_PDF)
         if "rulebook" in steps and (explicit_rulebook or (game.root / "rules").is_dir()):
             write_rulebook(game, report, fonts, out.path(RULEBOOK_PDF), paper=rulebook_paper)

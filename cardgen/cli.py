@@ -23,14 +23,16 @@ def _fail(exc) -> None:
     sys.exit(exc.exit_code)
 
 
-def _sheet_options(f):
+def _sheet_options(f, calibration: bool = False):
+    """Print-sheet options; ``calibration`` leaves out those that mean nothing for the
+    calibration sheet (--marks, --no-backs, --sides)."""
     f = click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="a4", show_default=True,
                      help="Paper size of the print sheets.")(f)
-    f = click.option("--marks", type=click.Choice(["japanese", "western", "none"]), default="japanese",
+    f = f if calibration else click.option("--marks", type=click.Choice(["japanese", "western", "none"]), default="japanese",
                      show_default=True, help="Crop marks: Japanese トンボ (double corner + centre marks), Western corner marks, or none.")(f)
     f = click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
                      show_default=True, help="How the printer flips the sheet for the backs.")(f)
-    f = click.option("--no-backs", is_flag=True, help="Leave the back pages out.")(f)
+    f = f if calibration else click.option("--no-backs", is_flag=True, help="Leave the back pages out.")(f)
     f = click.option("--margin", type=float, default=5.0, show_default=True,
                      help="Printer margin in mm (area the printer cannot reach).")(f)
     f = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
@@ -38,9 +40,13 @@ def _sheet_options(f):
     f = click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
                      help="Shift the back pages by X,Y mm (x right, y down, as seen on the back) to cancel "
                           "your printer's duplex shift; measure it with `cardgen calibration`.")(f)
-    f = click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
+    f = f if calibration else click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
                      help="Faces in the PDF outputs: fronts only, backs only, or both.")(f)
     return f
+
+
+def _calibration_options(f):
+    return _sheet_options(f, calibration=True)
 
 
 def _offset(value: str) -> tuple[float, float]:
@@ -52,7 +58,7 @@ def _offset(value: str) -> tuple[float, float]:
     return x, y
 
 
-def _options(paper, marks, duplex, no_backs, margin, back_offset="0,0", sides="both"):
+def _options(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both"):
     from cardgen.pipeline import SheetOptions
     return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
                         sides="front" if no_backs else sides, back_offset=_offset(back_offset))
@@ -232,7 +238,7 @@ def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
 @cli.command()
 @_quiet
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@_sheet_options
+@_calibration_options
 def calibration(game_dir: Path, out: Path, **kw) -> None:
     """Write OUT/<game>/duplex-calibration.pdf: print it double-sided to measure --back-offset."""
     from cardgen.api import build_game

@@ -26,11 +26,12 @@ def _zero_ticks(page, cx, cy):
     return vertical.x1, horizontal.y1
 
 
+@pytest.mark.parametrize("page", [A4, A4[::-1]], ids=["portrait", "landscape"])
 @pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
-def test_back_scales_sit_behind_front_crosshairs(duplex):
-    front, back = calibration_pages(*A4, duplex=duplex)
-    for t in targets(*A4):
-        bx, by = mirror(t, *A4, duplex)
+def test_back_scales_sit_behind_front_crosshairs(duplex, page):
+    front, back = calibration_pages(*page, duplex=duplex)
+    for t in targets(*page):
+        bx, by = mirror(t, *page, duplex)
         x0, y0 = _zero_ticks(back, bx, by)
         assert abs(x0 - bx) < 1e-6 and abs(y0 - by) < 1e-6
         # the front has a vertical and a horizontal line through the target
@@ -75,5 +76,31 @@ def test_calibration_pdf_and_back_offset_in_sheets(tmp_path):
     res = build_game(TENJANPAI, tmp_path, SheetOptions(back_offset=(0.5, 1.0)), steps=("calibration", "sheets"))
     cal = PdfReader(res.out_dir / "duplex-calibration.pdf")
     assert len(cal.pages) == 2
-    assert [round(float(v) / MM) for v in cal.pages[0].mediabox[2:]] == [210, 297]
+    sheets = PdfReader(res.out_dir / "print-sheets.pdf")
+    # poker cards on A4 print 4 × 2 on landscape sheets: the calibration sheet goes through the
+    # printer the same way, and says so on both sides
+    assert [round(float(v) / MM) for v in sheets.pages[0].mediabox[2:]] == [297, 210]
+    for page in cal.pages:
+        assert [round(float(v) / MM) for v in page.mediabox[2:]] == [297, 210]
+        assert "LANDSCAPE page" in page.extract_text() and "like the print sheets of" in page.extract_text()
     assert "--back-offset" in cal.pages[1].extract_text()
+
+
+def test_mirror_follows_the_flip_axis_of_the_page():
+    """Long-edge flip: a portrait page mirrors x, a landscape page mirrors y (as the sheets do)."""
+    w, h = A4
+    assert mirror((10, 20), w, h, "long-edge") == (w - 10, 20)
+    assert mirror((10, 20), h, w, "long-edge") == (10, w - 20)
+    assert mirror((10, 20), h, w, "short-edge") == (h - 10, 20)
+
+
+def test_calibration_command_has_no_sheet_only_options(tmp_path):
+    from click.testing import CliRunner
+
+    from cardgen.cli import cli
+
+    for opt in (["--sides", "front"], ["--no-backs"], ["--marks", "none"]):
+        res = CliRunner().invoke(cli, ["calibration", str(TENJANPAI), "--out", str(tmp_path), *opt])
+        assert res.exit_code == 2 and "No such option" in res.output, (opt, res.output)
+    res = CliRunner().invoke(cli, ["calibration", str(TENJANPAI), "--out", str(tmp_path), "--paper", "a4"])
+    assert res.exit_code == 0, res.output

@@ -34,16 +34,20 @@ def targets(width: float, height: float, inset: float = 30 * MM) -> list[tuple[f
 
 
 def mirror(point: tuple[float, float], width: float, height: float, duplex: str) -> tuple[float, float]:
-    """Where a front point lies on the (portrait) back page: long-edge mirrors x, short-edge y."""
+    """Where a front point lies on the back page. A long-edge flip mirrors across the long edge's
+    axis: x on a portrait page, y on a landscape one (``width > height``); short-edge the other."""
     x, y = point
-    return (width - x, y) if duplex == "long-edge" else (x, height - y)
+    mirrors_x = (duplex == "long-edge") != (width > height)
+    return (width - x, y) if mirrors_x else (x, height - y)
 
 
 def calibration_pages(width: float, height: float, duplex: str = "long-edge", font: str = "body",
-                      back_offset: tuple[float, float] = (0.0, 0.0)) -> list[CalibrationPage]:
-    """Front and back page of the calibration sheet for portrait paper ``width × height`` (pt).
-    ``back_offset`` (mm, x right, y down) shifts the back like ``--back-offset`` would, so a
-    corrected printer can be checked with a second print."""
+                      back_offset: tuple[float, float] = (0.0, 0.0), note: str = "") -> list[CalibrationPage]:
+    """Front and back page of the calibration sheet for paper ``width × height`` (pt; landscape
+    when ``width > height``, which both pages then say). ``back_offset`` (mm, x right, y down)
+    shifts the back like ``--back-offset`` would, so a corrected printer can be checked with a
+    second print. ``note``: a line under the heading, e.g. which print sheets share the orientation."""
+    way = "LANDSCAPE" if width > height else "PORTRAIT"
     dx, dy = back_offset[0] * MM, -back_offset[1] * MM
     front = CalibrationPage("front", width, height)
     back = CalibrationPage("back", width, height)
@@ -54,12 +58,14 @@ def calibration_pages(width: float, height: float, duplex: str = "long-edge", fo
         bx, by = mirror((tx, ty), width, height, duplex)
         back.ops += _scales(bx + dx, by + dy, font)
     front.ops += _notes(width, height, font, [
-        "cardgen duplex calibration — FRONT",
+        f"cardgen duplex calibration — FRONT — {way} page",
+        *([note] if note else []),
         "Print this PDF double-sided at 100 % (actual size), with the same duplex setting you use for the print sheets.",
         "Then look at the back against a light.",
     ])
     back.ops += _notes(width, height, font, [
-        "cardgen duplex calibration — BACK",
+        f"cardgen duplex calibration — BACK — {way} page",
+        *([note] if note else []),
         "Against the light, each front line crosses a scale: read X on the horizontal scales, Y on the vertical ones.",
         "Build with --back-offset X,Y (mm; x right, y down as seen here). Both 0: your printer needs no correction.",
     ])
