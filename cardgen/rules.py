@@ -319,6 +319,8 @@ def _design_rules(game: Game, problems: ProblemList) -> None:
                            code="rule-syntax")
             continue
 
+        used = _card_columns(env, rule.when, rule.check)
+
         def why(ctx) -> str:
             if explain is None:
                 return ""
@@ -339,8 +341,10 @@ def _design_rules(game: Game, problems: ProblemList) -> None:
                 if when is not None and not when(**ctx):
                     continue
                 if not check(**ctx):
+                    values = ", ".join(f"{k} = {_shown(v)}" for k, v in r.values.items() if k in used)
                     report(r.file, r.line, f"{rule.deck} → {r.id}",
-                           f"breaks the design rule {rule.id!r}: {rule.description} ({rule.check}){why(ctx)}",
+                           f"breaks the design rule {rule.id!r}: {rule.description} ({rule.check}){why(ctx)}"
+                           + (f"; this card has {values}" if values else ""),
                            f"fix this row of {r.file} or the rule in {src.file}", code="design-rule")
         except SecurityError as exc:
             problems.error(src.file, where, label, f"the rule uses something design rules may not touch: {exc}",
@@ -350,6 +354,31 @@ def _design_rules(game: Game, problems: ProblemList) -> None:
             problems.error(src.file, where, label, f"the rule cannot be evaluated: {_exc_text(exc)}",
                            "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
                            + ", ".join(RULE_HELPERS), code="rule-eval")
+
+
+def _card_columns(env, *exprs: str | None) -> set[str]:
+    """Columns that the jinja2 expressions read as ``card.COLUMN`` or ``card['COLUMN']``."""
+    from jinja2 import nodes
+
+    cols: set[str] = set()
+    for expr in exprs:
+        if not expr:
+            continue
+        tree = env.parse("{{ " + expr + " }}")
+        for n in tree.find_all(nodes.Getattr):
+            if isinstance(n.node, nodes.Name) and n.node.name == "card":
+                cols.add(n.attr)
+        for n in tree.find_all(nodes.Getitem):
+            if isinstance(n.node, nodes.Name) and n.node.name == "card" and isinstance(n.arg, nodes.Const):
+                cols.add(str(n.arg.value))
+    return cols
+
+
+def _shown(value: Any) -> str:
+    """A card value as the designer wrote it: numbers bare, booleans true/false, text as is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if value not in (None, "") else "(empty)"
 
 
 def _exc_text(exc: Exception) -> str:

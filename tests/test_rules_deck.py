@@ -42,6 +42,8 @@ def test_design_rule_failure_names_the_card_row(game_copy):
     row = next(p for p in errs if "b3-pon" in p.path)
     assert row.file.endswith("battle.csv") and row.line == line_of(csv, "b3-pon")
     assert "power-equals-icons" in row.message
+    # the values of the columns the rule reads (when + check), in table order
+    assert row.message.endswith("; this card has number = 3, pon = 1, chi = 0, power = 2"), row.message
     assert row.format().startswith(f"{row.file}:{row.line}: error: battle → b3-pon → ")
 
 
