@@ -267,6 +267,24 @@ def decode_table_bytes(raw: bytes) -> tuple[str, str]:
         return raw.decode("cp932"), "cp932"
 
 
+def undecodable_at(raw: bytes, encoding: str) -> tuple[int, int]:
+    """``(line, byte)`` of the first byte of ``raw`` that ``encoding`` cannot decode, both
+    1-based (byte counted from the start of that line); ``(0, 0)`` when it all decodes."""
+    try:
+        raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        pos = exc.start
+        return raw.count(b"\n", 0, pos) + 1, pos - (raw.rfind(b"\n", 0, pos) + 1) + 1
+    return 0, 0
+
+
+def _line_start(raw: bytes, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        pos = raw.index(b"\n", pos) + 1
+    return pos
+
+
 def load_csv(path: Path, shown: str | None = None) -> Loaded:
     """Read a card table.
 
@@ -291,8 +309,14 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
     try:
         text, _enc = decode_table_bytes(raw)
     except UnicodeDecodeError:
-        raise CardgenError(Problem(file, None, "", "the file is neither UTF-8 nor Shift_JIS (CP932) text",
-                                   "export it from your spreadsheet as 'CSV UTF-8'", code="encoding"))
+        line, col = undecodable_at(raw, "utf-8")
+        cp_line, cp_col = undecodable_at(raw, "cp932")
+        mixed = f"; as CP932 it breaks at line {cp_line}, byte {cp_col}" if cp_line != line else ""
+        raise CardgenError(Problem(
+            file, line, "", f"the file is neither UTF-8 nor Shift_JIS (CP932) text: byte {col} of line {line} "
+            f"(0x{raw[_line_start(raw, line) + col - 1]:02X}) is not UTF-8{mixed}",
+            "part of the file was probably pasted or saved in another encoding: retype that line, or export "
+            "the whole table from your spreadsheet as 'CSV UTF-8'", code="encoding"))
     src = Source(file)
     # strict: a quoted cell that is never closed is an error instead of swallowing the rest
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
