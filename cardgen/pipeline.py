@@ -13,7 +13,7 @@ from typing import Any, Callable
 from cardgen.errors import CardgenError, Problem, rel
 from cardgen.expand import PhysicalCard, expand, printable_components
 from cardgen.fonts import FontSet, load_fontset
-from cardgen.layout.card import CardFinding, Frame, plan_card
+from cardgen.layout.card import CardFinding, Frame, plan_card, shared_face_findings
 from cardgen.layout.ops import CardPlan
 from cardgen.layout.sheet import SheetSpec, impose
 from cardgen.presets import paper_mm
@@ -158,6 +158,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     front_keys: dict[str, str] = {}
     back_keys: dict[str, str] = {}
     back_sigs: dict[str, str] = {}
+    back_found: list[list[CardFinding]] = []
     for card in cards:
         rid = card.row.id
         if rid in front_keys:
@@ -170,9 +171,13 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         if back_t is not None:
             back = plan_card(back_t, ctx, frame, fonts.width, card.label.split(" (copy")[0] + " back",
                              resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars)
-            findings.extend(back.findings)
+            back_found.append(back.findings)
             # identical backs share one key so the PDF stores the drawing once
             back_keys[rid] = back_sigs.setdefault(repr(back.plan.ops), back.plan.key)
+    if back_t is not None and len(back_sigs) == 1 and len(back_found) > 1:  # one back for every card: say it once
+        findings.extend(shared_face_findings(back_t, cid, "back", back_found[0]))
+    else:
+        findings.extend(f for found in back_found for f in found)
     fronts = LazyPlans(cards, make_front, front_keys)
     backs = LazyPlans(cards, make_back, back_keys) if back_t is not None else [None] * len(cards)
     return ComponentPlans(cid, comp.name, cards, fronts, backs, (w, h), findings)
@@ -202,7 +207,9 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
     for (file, line, comp, fld, message, severity, code), hits in groups.items():
         f, card_id, row = hits[0]
         cards = list(dict.fromkeys(h[1] for h in hits))
-        if len(cards) > 1 or file:
+        if cards == ["back"]:  # a back shared by every card (shared_face_findings)
+            message = f"{message} (the back shared by every card of {comp})"
+        elif len(cards) > 1 or file:
             shown = ", ".join(cards[:3]) + (f" and {len(cards) - 3} more" if len(cards) > 3 else "")
             message = f"{message} (card{'s' if len(cards) > 1 else ''} {shown})"
         if file:

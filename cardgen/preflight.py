@@ -133,7 +133,7 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
             rid = f.card.split(" ", 1)[-1].removesuffix(" back")
             row = rows.get(rid)
             out.findings.append(Finding(f.severity, f.code, f.card, f.field, f.message,
-                                        row.file if row else "", row.line if row else None))
+                                        row.file if row else f.file, row.line if row else f.line))
         seen: set[tuple] = set()
         for card, front, back in zip(cp.cards, cp.fronts, cp.backs):
             for plan, suffix in ((front, ""), (back, " back")):

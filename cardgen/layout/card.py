@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jinja2 import TemplateError
@@ -30,6 +30,21 @@ class CardFinding:
     code: str
     file: str = ""  #: where the problem is, when it is in the template rather than the card row
     line: int | None = None
+
+
+def shared_face_findings(template: Template, component: str, side: str,
+                         findings: list[CardFinding]) -> list[CardFinding]:
+    """Findings of a face that is the same on every card of ``component`` (e.g. one back for the
+    whole deck), said once: named ``"<component> <side>"`` and placed at the template element
+    (file and line of ``templates/cards/<name>.yaml``) instead of at a card row."""
+    names = [el.name or el.kind for el in template.elements]
+    out = []
+    for f in findings:
+        file, line = f.file, f.line
+        if not file:
+            file, line = template.source(names.index(f.field)) if f.field in names else (template.source(0)[0], None)
+        out.append(replace(f, card=f"{component} {side}", file=file, line=line))
+    return out
 
 
 @dataclass
