@@ -28,4 +28,4 @@ def expand(game: Game, component: str) -> list[PhysicalCard]:
 def printable_components(game: Game) -> list[str]:
     """Ids of components that have a template and a card table (in manifest order)."""
     return [c.id for c in game.manifest.components
-            if c.kind != "not_included" and c.template and game.tables.get(c.id)]
+            if c.kind not in ("not_included", "data") and c.template and game.tables.get(c.id)]

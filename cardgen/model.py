@@ -74,8 +74,8 @@ class Component(Strict):
 
     id: str = Field(description="Short machine name, e.g. `battle`.", pattern=r"^[a-z0-9][a-z0-9_-]*$")
     name: str = Field(description="Name as printed, e.g. `闘牌カード`.")
-    kind: Literal["deck", "tokens", "tiles", "strips", "reference", "not_included"] = Field(
-        "deck", description="`deck` (cards with fronts and backs), `tokens` (punch-out tokens), `tiles` (stickers for tiles), `strips` (point-stick strips), `reference` (a reference card), `not_included` (listed, never printed).")
+    kind: Literal["deck", "tokens", "tiles", "strips", "reference", "not_included", "data"] = Field(
+        "deck", description="`deck` (cards with fronts and backs), `tokens` (punch-out tokens), `tiles` (stickers for tiles), `strips` (point-stick strips), `reference` (a reference card), `not_included` (listed, never printed), `data` (a table the rules, templates and rulebook read, e.g. a yaku list; never printed).")
     count: int | None = Field(None, ge=0, description="Declared number of physical pieces; the validator checks the table adds up to it.")
     cards: Union[str, list[dict[str, Any]], None] = Field(None, description="Card table: a CSV file name in the game folder, or a list of rows inline. Each row needs `id`; a `count` column gives copies per row (default 1).")
     quantity: str = Field("count", description="Column holding copies per row.")

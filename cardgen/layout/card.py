@@ -107,12 +107,16 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     findings: list[CardFinding] = []
     if template.background:
         b = frame.bleed
-        ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=template.background))
+        bg = render_text(template.background, ctx).strip() if "{" in template.background else template.background
+        ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=bg))
     for index, el in enumerate(template.elements):
         name = el.name or el.kind
         try:
             if el.show_if is not None and not eval_expr(el.show_if, ctx):
                 continue
+            if any("{" in (v or "") for v in (el.fill, el.stroke, el.color)):  # per-card colours, e.g. "{{ card.color }}"
+                el = el.model_copy(update={k: render_text(v, ctx).strip() for k in ("fill", "stroke", "color")
+                                           if (v := getattr(el, k)) and "{" in v})
             X, Y, W, H = _box(el, frame)
             if el.kind == "rect":
                 ops.append(Rect(X, Y, W, H, el.fill, el.stroke, el.stroke_width, el.radius * MM))

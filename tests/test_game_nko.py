@@ -1,0 +1,114 @@
+"""NKO麻雀 (seed 002): tiles, sticker sheet, point sticks, yaku reference, validator numbers."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from cardgen.api import build_game, validate_game
+from cardgen.pipeline import fonts_for, plan_component
+from cardgen.schema import load_game
+from tests.pdfread import CARD_DATA, page_sizes_mm, page_texts
+
+GAME = CARD_DATA / "nko_mahjong"
+SEED_TILES = {"お": 2, "う": 4, "ま": 4, "ち": 4, "こ": 4, "ん": 18}
+
+
+@pytest.fixture(scope="module")
+def report():
+    return validate_game(GAME).to_json()
+
+
+@pytest.fixture(scope="module")
+def pdf(tmp_path_factory):
+    out = tmp_path_factory.mktemp("out")
+    build_game(GAME, out)
+    path = out / "nko_mahjong" / "print-sheets.pdf"
+    return page_texts(path), page_sizes_mm(path)
+
+
+def _pages(texts, label):
+    return [t for t in texts if f"· {label} · 表 front" in t]
+
+
+def test_report_numbers(report):
+    assert report["ok"], report["errors"]
+    pcs = {pc["players"]: pc for pc in report["player_counts"]}
+    assert (pcs[3]["deck"], pcs[3]["hand"], pcs[3]["draw_pile"], pcs[3]["turns"]) == (36, 5, 21, 7)
+    assert (pcs[4]["deck"], pcs[4]["hand"], pcs[4]["draw_pile"], pcs[4]["turns"]) == (36, 5, 16, 4)
+    comps = {c["id"]: c for c in report["components"]}
+    assert comps["tiles"]["count"] == comps["tile_cards"]["count"] == 36
+    assert comps["point_sticks"]["count"] == 36 and comps["yaku_ref"]["count"] == 4
+
+
+def test_omanko_with_a_pair_of_o_is_reported(report):
+    warns = [w for w in report["warnings"] if w["code"] == "design-rule"]
+    assert len(warns) == 1
+    assert warns[0]["path"] == "yaku → omanko"
+    assert "おまんこおお (お × 3 needed, 2 exist)" in warns[0]["message"]
+    assert warns[0]["file"].endswith("yaku.csv") and warns[0]["line"] == 5
+
+
+def test_sticker_sheet(pdf):
+    texts, sizes = pdf
+    page = _pages(texts, "牌シール")
+    assert len(page) == 1
+    body = page[0].split("NKO麻雀 ver21.6.13 ·")[0]
+    assert {k: body.count(k) for k in SEED_TILES} == SEED_TILES
+    game = load_game(GAME)
+    plans = plan_component(game, "tiles", fonts_for(game))
+    assert plans.size_mm == (20.0, 27.0) and len(plans.fronts) == 36
+    assert sizes[texts.index(page[0])] == (210.0, 297.0)
+
+
+def test_tile_cards_have_backs(pdf):
+    texts, _ = pdf
+    fronts = _pages(texts, "牌カード")
+    assert len(fronts) == 4  # 36 mini cards, 10 a sheet
+    # each card shows its kana twice (corner and centre)
+    assert sum(t.split("NKO麻雀 ver")[0].count("ん") for t in fronts) == 36
+    assert sum("· 牌カード · 裏 back" in t for t in texts) == 4
+
+
+def test_point_sticks(pdf):
+    texts, _ = pdf
+    pages = _pages(texts, "点棒")
+    joined = "\n".join(pages)
+    n10 = joined.count("10,000")
+    assert n10 == 4
+    assert joined.count("5,000") == 12
+    assert joined.count("1,000") == 20  # "10,000" does not contain "1,000"
+
+
+def test_yaku_reference_card(pdf):
+    texts, _ = pdf
+    pages = _pages(texts, "役一覧カード")
+    assert len(pages) == 1
+    t = pages[0].replace(" ", "").replace("\u3000", "")
+    for line in ("Standard1,000点", "CHINCHIN3,000点", "OMANKO4,000点", "OCHINCHIN8,000点", "Doubleword+1,000"):
+        assert t.count(line) == 4, line
+
+
+def _copy(tmp_path):
+    dst = tmp_path / "nko"
+    shutil.copytree(GAME, dst)
+    return dst
+
+
+def test_yaku_check_reads_the_tile_table(tmp_path):
+    g = _copy(tmp_path)
+    csv = (g / "tiles.csv").read_text(encoding="utf-8").replace("o,お,O,", "o,う,O,")
+    (g / "tiles.csv").write_text(csv, encoding="utf-8")
+    rep = validate_game(g).to_json()
+    bad = {e["path"] for e in rep["errors"] if e["code"] == "design-rule"}
+    assert {"yaku → omanko", "yaku → ochinchin"} <= bad
+    assert any(e["path"] == "design_rules → tile-counts" and "お: 0 (expected 2)" in e["message"] for e in rep["errors"])
+
+
+def test_stick_kit_must_add_up(tmp_path):
+    g = _copy(tmp_path)
+    csv = (g / "sticks.csv").read_text(encoding="utf-8").replace('"1,000",5,#ffffff,1,20', '"1,000",4,#ffffff,1,16')
+    (g / "sticks.csv").write_text(csv, encoding="utf-8")
+    rep = validate_game(g).to_json()
+    msgs = [e["message"] for e in rep["errors"] if e["path"] == "design_rules → sticks-start-points"]
+    assert msgs and msgs[0].endswith(": 29000")
