@@ -140,6 +140,8 @@ class RulebookSettings(Strict):
         "plain", description="Heading numbers: `plain` (none), `decimal` (1. / 1.1), `statute` (第1章 / 第1条 / 1項; see `item_style`).")
     number_from: int = Field(2, ge=1, le=6, description="Markdown heading level that gets the first number (2: `#` is the book title, `##` are chapters).")
     depth: int = Field(2, ge=1, le=4, description="How many heading levels, from `number_from` down, are numbered.")
+    first_chapter: int = Field(1, ge=1, description="Statute style: number of the first chapter, e.g. `4` when the rules restate chapter 4 of a longer code (第4章).")
+    first_article: int = Field(1, ge=1, description="Statute style: number of the first article (第19条); articles count on from it across chapters.")
     item_style: Literal["ko", "circled"] = Field("ko", description="Statute style, third level: `ko` (1項) or `circled` (①).")
     toc: bool = Field(True, description="Print a table of contents after the title.")
     toc_depth: int = Field(2, ge=1, le=4, description="Heading levels listed in the table of contents, from `number_from` down.")

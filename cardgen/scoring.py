@@ -28,6 +28,7 @@ class PaymentRules:
     def from_design(cls, scoring: Mapping[str, Any]) -> "PaymentRules":
         """Build from ``design.scoring``. Raises ValueError naming an unknown key or tsumo rule."""
         known = set(cls.__dataclass_fields__)
+        scoring = {k: v for k, v in scoring.items() if k != "yaku"}  # the yaku table's id, not a rule
         unknown = set(scoring) - known
         if unknown:
             raise ValueError(f"unknown scoring key(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(known))})")

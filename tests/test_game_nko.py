@@ -1,7 +1,10 @@
 """NKO麻雀 (seed 002): tiles, sticker sheet, point sticks, yaku reference, validator numbers."""
 from __future__ import annotations
 
+import math
+import re
 import shutil
+from fractions import Fraction
 
 import pytest
 
@@ -22,9 +25,9 @@ def report():
 @pytest.fixture(scope="module")
 def pdf(tmp_path_factory):
     out = tmp_path_factory.mktemp("out")
-    build_game(GAME, out)
+    build_game(GAME, out, steps=("sheets", "rulebook"))
     path = out / "nko_mahjong" / "print-sheets.pdf"
-    return page_texts(path), page_sizes_mm(path)
+    return page_texts(path), page_sizes_mm(path), out / "nko_mahjong" / "rulebook.pdf"
 
 
 def _pages(texts, label):
@@ -50,7 +53,7 @@ def test_omanko_with_a_pair_of_o_is_reported(report):
 
 
 def test_sticker_sheet(pdf):
-    texts, sizes = pdf
+    texts, sizes, _ = pdf
     page = _pages(texts, "牌シール")
     assert len(page) == 1
     body = page[0].split("NKO麻雀 ver21.6.13 ·")[0]
@@ -62,7 +65,7 @@ def test_sticker_sheet(pdf):
 
 
 def test_tile_cards_have_backs(pdf):
-    texts, _ = pdf
+    texts, _, _ = pdf
     fronts = _pages(texts, "牌カード")
     assert len(fronts) == 4  # 36 mini cards, 10 a sheet
     # each card shows its kana twice (corner and centre)
@@ -71,7 +74,7 @@ def test_tile_cards_have_backs(pdf):
 
 
 def test_point_sticks(pdf):
-    texts, _ = pdf
+    texts, _, _ = pdf
     pages = _pages(texts, "点棒")
     joined = "\n".join(pages)
     n10 = joined.count("10,000")
@@ -81,7 +84,7 @@ def test_point_sticks(pdf):
 
 
 def test_yaku_reference_card(pdf):
-    texts, _ = pdf
+    texts, _, _ = pdf
     pages = _pages(texts, "役一覧カード")
     assert len(pages) == 1
     t = pages[0].replace(" ", "").replace("\u3000", "")
@@ -112,3 +115,59 @@ def test_stick_kit_must_add_up(tmp_path):
     rep = validate_game(g).to_json()
     msgs = [e["message"] for e in rep["errors"] if e["path"] == "design_rules → sticks-start-points"]
     assert msgs and msgs[0].endswith(": 29000")
+
+
+SEED_YAKU = [("Standard", 1000), ("CHINCHIN", 3000), ("OMANKO", 4000), ("OCHINCHIN", 8000)]
+
+
+def _independent(points: int, players: int) -> dict:
+    """Seed 002 ⑦ and 概要, computed here without cardgen: ron in full (+1,000 from a dealer who
+    deals in, +1,000 Oya agari when the dealer wins); tsumo shared by the others, up to 1,000s."""
+    def share(total):
+        return math.ceil(Fraction(total, players - 1) / 1000) * 1000
+    return {"ron": points, "ron_dealer_pays": points + 1000, "ron_dealer_wins": points + 1000,
+            "tsumo": (share(points), share(points) * (players - 1)),
+            "tsumo_dealer": (share(points + 1000), share(points + 1000) * (players - 1))}
+
+
+def _num(cell: str) -> tuple[int, ...]:
+    return tuple(int(x.replace(",", "")) for x in re.findall(r"[\d,]+", cell))
+
+
+def test_rulebook_payment_tables_match_independent_calculation(pdf):
+    import pdfplumber
+
+    *_, rulebook = pdf
+    with pdfplumber.open(str(rulebook)) as doc:
+        tables = [t for p in doc.pages for t in p.extract_tables()]
+    ron = next(t for t in tables if t[0][0] == "役" and "子の和了・子が払う" in t[0])
+    tsumo = next(t for t in tables if t[0][0] == "役" and "3人・子の和了" in t[0])
+    assert [r[0] for r in ron[1:]] == [n for n, _ in SEED_YAKU]
+    assert [r[0] for r in tsumo[1:]] == [n for n, _ in SEED_YAKU]
+    assert tsumo[0][1:] == ["3人・子の和了", "3人・親の和了", "4人・子の和了", "4人・親の和了"]
+    for (name, pts), rrow, trow in zip(SEED_YAKU, ron[1:], tsumo[1:]):
+        exp = _independent(pts, 3)
+        assert _num(rrow[1]) == (pts,)
+        assert (_num(rrow[2]), _num(rrow[3]), _num(rrow[4])) == ((exp["ron"],), (exp["ron_dealer_pays"],),
+                                                                 (exp["ron_dealer_wins"],))
+        for i, n in enumerate((3, 4)):
+            exp = _independent(pts, n)
+            assert _num(trow[1 + 2 * i]) == exp["tsumo"], (name, n)
+            assert _num(trow[2 + 2 * i]) == exp["tsumo_dealer"], (name, n)
+    # the seed's own example: 4 players, 2,000 points → 1,000 each (the table has no 2,000 yaku; check the rule)
+    assert _independent(2000, 4)["tsumo"] == (1000, 3000)
+
+
+def test_rulebook_tables_come_from_the_data(pdf):
+    import pdfplumber
+
+    *_, rulebook = pdf
+    with pdfplumber.open(str(rulebook)) as doc:
+        tables = [t for p in doc.pages for t in p.extract_tables()]
+        text = "".join(p.extract_text() or "" for p in doc.pages)
+    tiles = next(t for t in tables if t[0][:2] == ["牌", "読み"])
+    assert {r[0]: int(r[2]) for r in tiles[1:-1]} == SEED_TILES and tiles[-1][2] == "36"
+    sticks = [r for t in tables if t[0][0] == "点棒" for r in t[1:]]  # a table may run over a page break
+    assert [(r[0], int(r[1]), int(r[2])) for r in sticks] == [("1,000", 5, 20), ("5,000", 3, 12), ("10,000", 1, 4)]
+    assert "合計30,000点分" in text
+    assert "{{" not in text

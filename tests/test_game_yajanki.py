@@ -95,3 +95,17 @@ def test_cli_force_prints_the_mismatches(tmp_path):
     assert (tmp_path / "yajanki" / "print-sheets.pdf").is_file()
     r = CliRunner().invoke(cli, ["build", str(GAME), "--out", str(tmp_path / "x")])
     assert r.exit_code == 1
+
+
+def test_forced_rulebook_shows_declared_and_computed_turns(tmp_path):
+    import pdfplumber
+
+    build_game(GAME, tmp_path, force=True, steps=("rulebook",))
+    with pdfplumber.open(str(tmp_path / "yajanki" / "rulebook.pdf")) as doc:
+        tables = [t for p in doc.pages for t in p.extract_tables()]
+    turns = next(t for t in tables if t[0][1:] == ["手番（枚数から計算）", "手番（草案の記載）"])
+    assert turns[1:] == [["3人", "6", "7"], ["4人", "8", "7"]]
+    breakdown = next(t for t in tables if t[0][:2] == ["数字", "枚数"])
+    assert [int(r[1]) for r in breakdown[1:-1]] == [10, 7, 7, 6, 6, 5, 5]
+    assert [int(r[2]) for r in breakdown[1:-1]] == [0, 1, 1, 2, 2, 1, 0]
+    assert breakdown[-1][1:] == ["46", "7"]

@@ -153,9 +153,9 @@ class Numberer:
             return (f"{nums[0]}." if d == 0 else ".".join(str(n) for n in nums)), d
         # statute
         if d == 0:
-            return f"第{self.counts[0]}章", d
+            return f"第{self.counts[0] + self.s.first_chapter - 1}章", d
         if d == 1:
-            return f"第{self.article}条", d
+            return f"第{self.article + self.s.first_article - 1}条", d
         n = self.counts[d]
         if self.s.item_style == "circled" and n <= len(_CIRCLED):
             return _CIRCLED[n - 1], d

@@ -140,6 +140,51 @@ def _card_image(data: RulebookData) -> tuple[Callable, Callable]:
     return one, many
 
 
+def _fmt(value: Any) -> str:
+    """A cell: whole numbers of 1,000 and more with thousands separators, booleans as ○/—."""
+    if isinstance(value, bool):
+        return "○" if value else "—"
+    if isinstance(value, int) and abs(value) >= 1000:
+        return f"{value:,}"
+    return "—" if value is None else str(value)
+
+
+def _table_of(data: RulebookData) -> Callable:
+    def table_of(component: str, columns: dict, where: str | None = None, total: str | None = None) -> str:
+        """A pipe table of a component's rows: ``columns`` maps column → header (``count`` = copies);
+        ``where`` keeps rows whose column is true; ``total`` adds a 計 row summing that column."""
+        if component not in data.game.tables:
+            raise missing(data, f"table_of: no component {component!r} with a card table",
+                          "name one of: " + ", ".join(data.game.tables))
+        rows = [r for r in data.rows(component) if where is None or r.get(where)]
+        for col in columns:
+            if rows and col not in rows[0]:
+                raise missing(data, f"table_of: the table {component!r} has no column {col!r}",
+                              "columns: " + ", ".join(rows[0]))
+        body = [[_fmt(r[c]) for c in columns] for r in rows]
+        if total is not None:
+            body.append(["計" if i == 0 else (_fmt(sum(r[c] for r in rows)) if c == total else "")
+                         for i, c in enumerate(columns)])
+        return "\n" + md_table([str(h) for h in columns.values()], body) + "\n"
+    return table_of
+
+
+def _player_count_table(data: RulebookData) -> Callable:
+    def player_count_table(columns: dict) -> str:
+        """Per player count: ``columns`` maps a name of the validator's numbers (deck, hand, turns…)
+        or of ``setup.derive`` (e.g. ``wins_per_round``) → header."""
+        rows = []
+        for pc in sorted(data.report.player_counts, key=lambda p: p.players):
+            values = {**asdict(pc), **pc.derived}
+            for col in columns:
+                if col not in values:
+                    raise missing(data, f"player_count_table: no number {col!r} per player count",
+                                  "use one of: " + ", ".join(values))
+            rows.append([f"{pc.players}人", *[_fmt(values[c]) for c in columns]])
+        return "\n" + md_table(["人数", *[str(h) for h in columns.values()]], rows) + "\n"
+    return player_count_table
+
+
 def build_context(game: Game, report: Report) -> dict[str, Any]:
     """The names the rules text can use (see the module doc). Tables are built lazily."""
     from cardgen.layout import rulebook_tables  # noqa: F401  (registers the builders)
@@ -159,6 +204,8 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         "deck_size": data.count(m.setup.deck) if m.setup else None,
         "card_image": one,
         "card_images": many,
+        "table_of": _table_of(data),
+        "player_count_table": _player_count_table(data),
     })
     ctx.update({name: _Lazy(name, fn, data) for name, fn in TABLES.items()})
     env = environment()

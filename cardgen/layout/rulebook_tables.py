@@ -21,6 +21,8 @@ def component_table(data: RulebookData) -> str:
     """内容物 | 数量 | 備考: every component in manifest order; counts from the tables."""
     rows = []
     for c in data.manifest.components:
+        if c.kind == "data":  # a table the rules read (e.g. yaku), not a physical component
+            continue
         n = data.count(c.id)
         qty = "付属しません" if c.kind == "not_included" else (f"{n}{UNITS.get(c.kind, '')}" if n is not None else "—")
         rows.append([c.name, qty, c.note])
@@ -95,3 +97,56 @@ def scoring_table(data: RulebookData) -> str:
     cap, flat = int(d["power_bonus_cap"]), int(d["power_bonus_flat"])
     rows = [[f"{n}個", f"{n}点"] for n in range(cap + 1)] + [[f"{cap + 1}個以上", f"{flat}点"]]
     return md_table(["持っている :power:", "パワーボーナス"], rows, ["c", "c"])
+
+
+def _payments(data: RulebookData):
+    """(rows from :func:`cardgen.scoring.payment_table`, player counts) for the game's base yaku."""
+    from cardgen.scoring import PaymentRules, payment_table as compute
+
+    scoring = dict(data.design.get("scoring") or {})
+    table_id = scoring.get("yaku")
+    if not table_id or table_id not in data.game.tables:
+        raise missing(data, "payment tables need design.scoring.yaku naming the yaku table",
+                      "add `scoring: {yaku: COMPONENT, unit: 1000, …}` under design:")
+    try:
+        rules = PaymentRules.from_design(scoring)
+    except (ValueError, TypeError) as exc:
+        raise missing(data, f"design.scoring: {exc}", "see cardgen/scoring.py for the keys")
+    yaku = [(r["name"], int(r["points"])) for r in data.rows(table_id) if not r.get("bonus")]
+    players = sorted(data.manifest.game.players)
+    return compute(yaku, players, rules), players
+
+
+@table("ron_table")
+def ron_table(data: RulebookData) -> str:
+    """What the discarder pays on a ron, per base yaku (the same at every player count)."""
+    rows, players = _payments(data)
+    first = [r for r in rows if r.players == players[0]]
+    return md_table(["役", "点数", "子の和了・子が払う", "子の和了・親が払う", "親の和了"],
+                    [[r.yaku, f"{r.points:,}", f"{r.ron:,}", f"{r.ron_dealer_pays:,}", f"{r.ron_dealer_wins:,}"]
+                     for r in first])
+
+
+@table("tsumo_table")
+def tsumo_table(data: RulebookData) -> str:
+    """What each other player pays on a tsumo, per base yaku and player count (total in brackets)."""
+    rows, players = _payments(data)
+    by = {(r.players, r.yaku): r for r in rows}
+    names = list(dict.fromkeys(r.yaku for r in rows))
+    head = ["役"] + [f"{n}人・{who}" for n in players for who in ("子の和了", "親の和了")]
+    body = []
+    for name in names:
+        cells = [name]
+        for n in players:
+            r = by[(n, name)]
+            cells += [f"{r.tsumo_share:,}（{r.tsumo_total:,}）", f"{r.tsumo_dealer_share:,}（{r.tsumo_dealer_total:,}）"]
+        body.append(cells)
+    return md_table(head, body)
+
+
+@table("payment_table")
+def payment_table(data: RulebookData) -> str:
+    """Ron and tsumo payments computed by :mod:`cardgen.scoring` from ``design.scoring`` (rules)
+    and the yaku table it names (``design.scoring.yaku``: ``name``, ``points``, ``bonus`` columns)."""
+    return ("**ロン**（放銃者が払う点数）\n\n" + ron_table(data)
+            + "\n\n**ツモ**（ほかの1人あたりが払う点数。かっこ内はアガった人が受け取る合計）\n\n" + tsumo_table(data))

@@ -248,18 +248,18 @@ class StoryBuilder:
 
 
 def _fit_widths(widths: list[float], avail: float) -> list[float]:
-    """Natural column widths, the widest shrunk first until the table fits ``avail`` pt."""
+    """Natural column widths; when they are too wide, the widest are capped at one common width
+    (water-filling) so the table fits ``avail`` pt exactly and narrow columns keep their width."""
     widths = list(widths)
-    if sum(widths) <= avail:
+    if sum(widths) <= avail or not widths:
         return widths
-    floor = avail / len(widths) * 0.5
-    while sum(widths) > avail + 0.01:
-        i = max(range(len(widths)), key=lambda k: widths[k])
-        others = sum(widths) - widths[i]
-        widths[i] = max(floor, avail - others, max(w for k, w in enumerate(widths) if k != i) if len(widths) > 1 else 0)
-        if sum(widths) > avail + 0.01 and all(w <= floor + 0.01 or w == widths[i] for w in widths):
-            widths = [avail / len(widths)] * len(widths)
-    return widths
+    rest, n = avail, len(widths)
+    for k, w in enumerate(sorted(widths)):  # the cap: narrow columns fit whole, the others share the rest
+        cap = rest / (n - k)
+        if w >= cap:
+            break
+        rest -= w
+    return [min(w, cap) for w in widths]
 
 
 class _Rule(Flowable):
