@@ -4,7 +4,6 @@ The CLI calls these functions; each raises :class:`CardgenError` for expected fa
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,18 +37,16 @@ class SheetOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  #: mm, added to back pages (x right, y down), see duplex calibration
 
 
-class LazyPlans(Sequence):
-    """The face plans of a component's physical cards, made on demand (a read-only sequence).
+class FacePlans(Sequence):
+    """The face plans of a component's physical cards (a read-only sequence, one item per card).
 
-    ``make(card)`` lays out one card; plans are cached per face key for a few faces (copies of a row
-    sit next to each other; identical backs share a key), so memory stays flat however long the deck is. ``key_at(i)`` gives
-    the face key without laying the card out (the PDF renderer uses it to reuse a drawn face).
+    Plans are stored once per distinct face key (copies of a row share a face; identical backs
+    share one key), made by the single planning pass of :func:`plan_component`. ``key_at(i)``
+    gives the face key of card ``i`` (the PDF renderer uses it to reuse a drawn face).
     """
 
-    def __init__(self, cards: list[PhysicalCard], make: Callable[[PhysicalCard], CardPlan | None],
-                 keys: dict[str, str], keep: int = 8):
-        self.cards, self.make, self.keys, self.keep = cards, make, keys, keep
-        self._cache: OrderedDict[str, CardPlan | None] = OrderedDict()
+    def __init__(self, cards: list[PhysicalCard], keys: dict[str, str], plans: dict[str, CardPlan]):
+        self.cards, self.keys, self.plans = cards, keys, plans
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -60,19 +57,7 @@ class LazyPlans(Sequence):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        card = self.cards[i]
-        key = self.keys[card.row.id]
-        if key not in self._cache:  # cached per face key: identical faces (one back) are laid out once
-            plan = self.make(card)
-            if plan is not None:
-                plan.key = key
-            self._cache[key] = plan
-            if len(self._cache) > self.keep:
-                self._cache.popitem(last=False)
-        else:
-            plan = self._cache[key]
-            self._cache.move_to_end(key)
-        return plan
+        return self.plans[self.keys[self.cards[i].row.id]]
 
 
 @dataclass
@@ -82,7 +67,7 @@ class ComponentPlans:
     component: str
     name: str
     cards: list[PhysicalCard]
-    fronts: Sequence[CardPlan]  #: a LazyPlans: plans are made when read
+    fronts: Sequence[CardPlan]  #: a FacePlans: one stored plan per distinct face
     backs: Sequence[CardPlan | None]
     size_mm: tuple[float, float]
     findings: list[CardFinding] = field(default_factory=list)
@@ -141,45 +126,48 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
             checked[name] = str(path)
         return checked[name]
 
-    def make_front(card: PhysicalCard) -> CardPlan:
-        ctx = ctx_of(card)
-        return plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve,
-                         exists=_is_file).plan
-
-    def make_back(card: PhysicalCard) -> CardPlan | None:
-        if back_t is None:
-            return None
-        ctx = ctx_of(card)
-        return plan_card(back_t, ctx, frame, fonts.width, card.label.split(" (copy")[0] + " back",
-                         resolve_file=resolve, exists=_is_file).plan
-
-    # One pass over the distinct rows collects findings and face keys; the plans themselves are
-    # made again on demand (LazyPlans), so a 4,000-card deck never holds 4,000 plans at once.
+    # One pass over the distinct rows lays every face out once: it collects the findings and keeps
+    # one plan per distinct face key; preflight and drawing read those plans (nothing is laid out
+    # twice). Memory grows with the number of distinct faces (see benchmarks/README.md).
     front_keys: dict[str, str] = {}
     back_keys: dict[str, str] = {}
+    front_plans: dict[str, CardPlan] = {}
+    back_plans: dict[str, CardPlan] = {}
     back_sigs: dict[str, str] = {}
     back_found: list[list[CardFinding]] = []
+    shared: dict = {}  # op → the first equal op: template-fixed ops (frames, labels) are stored once
+
+    def compact(plan: CardPlan) -> CardPlan:
+        plan.ops = [shared.setdefault(op, op) for op in plan.ops]
+        return plan
+
     for card in cards:
         rid = card.row.id
         if rid in front_keys:
             continue
         ctx = ctx_of(card)
-        res = plan_card(front_t, ctx, frame, fonts.width, card.label.split(" (copy")[0], resolve_file=resolve,
+        label = card.label.split(" (copy")[0]
+        res = plan_card(front_t, ctx, frame, fonts.width, label, resolve_file=resolve,
                         exists=_is_file, missing_chars=fonts.missing_chars)
         findings.extend(res.findings)
         front_keys[rid] = res.plan.key
+        if res.plan.key not in front_plans:
+            front_plans[res.plan.key] = compact(res.plan)
         if back_t is not None:
-            back = plan_card(back_t, ctx, frame, fonts.width, card.label.split(" (copy")[0] + " back",
+            back = plan_card(back_t, ctx, frame, fonts.width, label + " back",
                              resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars)
             back_found.append(back.findings)
             # identical backs share one key so the PDF stores the drawing once
-            back_keys[rid] = back_sigs.setdefault(repr(back.plan.ops), back.plan.key)
+            key = back_keys[rid] = back_sigs.setdefault(repr(back.plan.ops), back.plan.key)
+            if key not in back_plans:
+                back.plan.key = key
+                back_plans[key] = compact(back.plan)
     if back_t is not None and len(back_sigs) == 1 and len(back_found) > 1:  # one back for every card: say it once
         findings.extend(shared_face_findings(back_t, cid, "back", back_found[0]))
     else:
         findings.extend(f for found in back_found for f in found)
-    fronts = LazyPlans(cards, make_front, front_keys)
-    backs = LazyPlans(cards, make_back, back_keys) if back_t is not None else [None] * len(cards)
+    fronts = FacePlans(cards, front_keys, front_plans)
+    backs = FacePlans(cards, back_keys, back_plans) if back_t is not None else [None] * len(cards)
     return ComponentPlans(cid, comp.name, cards, fronts, backs, (w, h), findings)
 
 

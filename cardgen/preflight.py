@@ -88,8 +88,9 @@ class Preflight:
     def to_json(self, base: Path | None = None) -> dict:
         """The report as JSON data. With ``base`` (the game folder), file names are relative to
         it, so report.json does not depend on the folder the build was run from."""
-        def where(f: Finding) -> dict:
-            d = {**asdict(f), "category": f.category}
+        def where(f: Finding) -> dict:  # the fields of asdict(f), without its deep copy (4,000 findings)
+            d = {"severity": f.severity, "code": f.code, "card": f.card, "field": f.field, "message": f.message,
+                 "file": f.file, "line": f.line, "detail": f.detail, "category": f.category}
             if base is not None and f.file:
                 d["file"] = rel(f.file, base)
             return d
@@ -122,6 +123,7 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
         out.findings.append(Finding(p.severity, p.code or "validation", "", p.path, p.message, p.file, p.line))
     out.deck_math = [asdict(pc) for pc in report.player_counts]
     sizes: dict[str, tuple[int, int] | CardgenError] = {}
+    named: set[str] = set()  #: cards that already have a missing-glyph finding
     for cp in plans:
         out.cards[cp.component] = len(cp.cards)
         rows = {c.row.id: c.row for c in cp.cards}
@@ -134,21 +136,32 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
             row = rows.get(rid)
             out.findings.append(Finding(f.severity, f.code, f.card, f.field, f.message,
                                         row.file if row else f.file, row.line if row else f.line))
+            if f.code == "missing-glyph":
+                named.add(f.card)
         seen: set[tuple] = set()
-        for card, front, back in zip(cp.cards, cp.fronts, cp.backs):
-            for plan, suffix in ((front, ""), (back, " back")):
-                if plan is None or (plan.key, suffix) in seen:
-                    continue
+        key_front = getattr(cp.fronts, "key_at", None)
+        key_back = getattr(cp.backs, "key_at", None)
+        for i, card in enumerate(cp.cards):  # each distinct face once, in deck order
+            for faces, key_at, suffix in ((cp.fronts, key_front, ""), (cp.backs, key_back, " back")):
+                if key_at is not None:
+                    if (key_at(i), suffix) in seen:
+                        continue
+                    plan = faces[i]
+                else:
+                    plan = faces[i]
+                    if plan is None or (plan.key, suffix) in seen:
+                        continue
                 seen.add((plan.key, suffix))
                 label = f"{cp.component} {card.row.id}{suffix}"
-                _check_plan(plan, label, card.row, missing_chars, image_size, sizes, min_dpi, out, effective_dpi)
+                _check_plan(plan, label, card.row, missing_chars, image_size, sizes, min_dpi, out, effective_dpi,
+                            named)
     return out
 
 
-def _check_plan(plan, label, row, missing_chars, image_size, sizes, min_dpi, out, effective_dpi) -> None:
+def _check_plan(plan, label, row, missing_chars, image_size, sizes, min_dpi, out, effective_dpi, named) -> None:
     chars: dict[str, list[str]] = {}
     for op in plan.ops:
-        if isinstance(op, Text):
+        if isinstance(op, Text) and label not in named:
             for ch in missing_chars(op.font, op.text):
                 chars.setdefault(op.font, [])
                 if ch not in chars[op.font]:
@@ -171,10 +184,10 @@ def _check_plan(plan, label, row, missing_chars, image_size, sizes, min_dpi, out
                     f"{op.path.rsplit('/', 1)[-1]} prints at {dpi:.0f} dpi ({size[0]} × {size[1]} px over "
                     f"{op.w / 72 * 25.4:.1f} × {op.h / 72 * 25.4:.1f} mm); {min_dpi:.0f} dpi or more looks sharp",
                     row.file, row.line, {"dpi": round(dpi, 1), "pixels": list(size), "path": op.path}))
-    named = {f.card for f in out.findings if f.code == "missing-glyph"}
     if label in named:
         return
     for role, missing in chars.items():
+        named.add(label)
         shown = " ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
         out.findings.append(Finding("error", "missing-glyph", label, f"font {role}",
                                     f"the {role} font has no glyph for {shown}", row.file, row.line,

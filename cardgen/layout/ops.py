@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Union
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rect:
     x: float
     y: float
@@ -23,7 +23,7 @@ class Rect:
     op: str = "rect"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Circle:
     cx: float
     cy: float
@@ -34,7 +34,7 @@ class Circle:
     op: str = "circle"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     x1: float
     y1: float
@@ -45,7 +45,7 @@ class Line:
     op: str = "line"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """One run of text on one line; ``x, y`` is the start of the baseline."""
 
@@ -58,7 +58,7 @@ class Text:
     op: str = "text"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Icon:
     """A built-in vector icon (``pon``, ``chi``, ``power``…) in the square ``x, y, size``."""
 
@@ -69,7 +69,7 @@ class Icon:
     op: str = "icon"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Image:
     """A raster image for the box ``x, y, w, h``, clipped to ``clip``.
 

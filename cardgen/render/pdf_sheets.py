@@ -192,7 +192,7 @@ def _render(path, runs, fonts, label, margin, draft, images, metadata, on_page) 
             faces = run.fronts if page.side == "front" else run.backs
             key_at = getattr(faces, "key_at", None)
             for slot, idx in zip(page.slots, page.card_indexes):
-                if key_at is not None:  # a LazyPlans: lay the card out only if its face is new
+                if key_at is not None:  # a FacePlans: read the plan only if its face is new
                     forms.place(lambda i=idx: faces[i], slot.x, slot.y, key=key_at(idx))
                     continue
                 plan = faces[idx]
