@@ -233,3 +233,27 @@ def _plan_text(el: Element, text: str, X: float, Y: float, W: float, H: float, f
             else:
                 ops.append(Text(x, base, value, el.font, s, el.color))
                 x += measure(value, el.font, s)
+    if not fitted.fits:  # a forced build prints the card: the proof shows where the text does not fit
+        ops.extend(overflow_mark(X, Y, W, H))
+
+
+OVERFLOW_COLOR = "#e0001b"  #: dashes of the outline around a text box whose text does not fit
+OVERFLOW_GAP_COLOR = "#ffffff"  #: the dashes between them, so the outline shows on any background
+_DASH = 1.5 * MM
+
+
+def overflow_mark(x: float, y: float, w: float, h: float, width: float = 1.0) -> list[Line]:
+    """A dashed outline (``Line`` dashes, pt), red and white in turn so it shows on a light or a
+    dark card, around the box ``x, y, w, h`` (pt, y up): drawn on top of a card whose text
+    overflows its box, so the sheets and PNGs of a forced build show where."""
+    out: list[Line] = []
+    for (x0, y0, x1, y1) in ((x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h), (x, y + h, x, y)):
+        length = abs(x1 - x0) + abs(y1 - y0)
+        dx, dy = (x1 - x0) / length, (y1 - y0) / length
+        t, k = 0.0, 0
+        while t < length - EPS:
+            e = min(t + _DASH, length)
+            out.append(Line(x0 + dx * t, y0 + dy * t, x0 + dx * e, y0 + dy * e, width,
+                            OVERFLOW_GAP_COLOR if k % 2 else OVERFLOW_COLOR))
+            t, k = e, k + 1
+    return out
