@@ -195,7 +195,8 @@ def _print_report(report) -> None:
         click.echo(f"{report.title or report.game} {report.version}: deck math")
         for pc in report.player_counts:
             mark = "ok" if pc.ok else "MISMATCH"
-            click.echo(f"  {pc.players} players: {pc.arithmetic}"
+            derived = "; ".join(f"{k} = {v}" for k, v in pc.derived.items())
+            click.echo(f"  {pc.players} players: " + "; ".join(x for x in (pc.arithmetic, derived) if x)
                        + (f" (declared {pc.declared_turns})" if pc.declared_turns is not None else "") + f"  [{mark}]")
     click.echo(f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")
 
