@@ -19,7 +19,7 @@ from cardgen.units import MM, parse_length
 
 def sheet_orientation(game: Game, options: SheetOptions) -> tuple[bool, str]:
     """``(landscape, note)``: the page orientation of the print sheets of the game's first printed
-    deck on ``options.paper`` and a sentence naming that deck. Portrait when the game prints no
+    deck with backs (else its first printed component) on ``options.paper`` and a sentence naming that deck. Portrait when the game prints no
     card or the card does not fit (the sheets step reports that).
 
     Raises:
@@ -29,7 +29,9 @@ def sheet_orientation(game: Game, options: SheetOptions) -> tuple[bool, str]:
 
     paper = options.paper.upper()
     comps = {c.id: c for c in game.manifest.components}
-    for cid in printable_components(game):
+    printed = printable_components(game)
+    two_sided = [cid for cid in printed if comps[cid].back]  # duplex matters only where there are backs
+    for cid in (two_sided or printed)[:1]:
         comp = comps[cid]
         w, h = piece_size_mm(game, comp.size)
         try:

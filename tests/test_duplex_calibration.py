@@ -104,3 +104,13 @@ def test_calibration_command_has_no_sheet_only_options(tmp_path):
         assert res.exit_code == 2 and "No such option" in res.output, (opt, res.output)
     res = CliRunner().invoke(cli, ["calibration", str(TENJANPAI), "--out", str(tmp_path), "--paper", "a4"])
     assert res.exit_code == 0, res.output
+
+
+def test_orientation_follows_the_first_deck_with_backs():
+    """NKO麻雀 prints tile stickers first (one-sided); the duplex sheet follows its two-sided deck."""
+    from cardgen.duplex import sheet_orientation
+    from cardgen.schema import load_game
+
+    landscape, note = sheet_orientation(load_game(TENJANPAI.parent / "nko_mahjong"), SheetOptions())
+    assert "牌カード" in note and "牌シール" not in note
+    assert landscape == note.startswith("Landscape")
