@@ -394,6 +394,41 @@ for _name, _text in SHORT_HELP.items():
         cli.commands[_name].short_help = _text
 
 
+@cli.command("new")
+@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.option("--title", help="Title as printed (default: the folder name).")
+def new(game_dir: Path, title: str | None) -> None:
+    """Start a game: GAME_DIR/game.yaml, a card table, templates and a rules page that build as they stand."""
+    from cardgen.errors import CardgenError
+    from cardgen.newgame import new_game
+
+    try:
+        files = new_game(game_dir, title)
+    except CardgenError as exc:
+        _fail(exc)
+    for f in files:
+        click.echo(f"wrote {f}")
+    click.echo(f"next: cardgen build {game_dir}")
+
+
+@cli.command("docs")
+@click.option("--check", is_flag=True, help="Exit 1 when docs/manifest.md is not up to date (CI).")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=Path("docs/manifest.md"),
+              show_default=True, help="Where the manifest reference is written.")
+def docs(check: bool, out: Path) -> None:
+    """Write docs/manifest.md, the manifest reference, from the model's field descriptions."""
+    from cardgen.docs import manifest_reference
+
+    text = manifest_reference()
+    if check:
+        same = out.is_file() and out.read_text(encoding="utf-8") == text
+        click.echo(f"{out} is {'up to date' if same else 'out of date: run `cardgen docs`'}")
+        sys.exit(0 if same else 1)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {out}")
+
+
 def main() -> None:
     """Console entry point."""
     cli(prog_name="cardgen")
