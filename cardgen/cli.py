@@ -134,7 +134,9 @@ def _print_preflight(pf) -> None:
     console.print(t)
     for pc in pf.deck_math:
         mark = "ok" if pc["ok"] else "[red]MISMATCH[/red]"
-        console.print(f"  {pc['players']} players: {pc['arithmetic']}  \\[{mark}]")
+        derived = "; ".join(f"{k} = {v}" for k, v in (pc.get("derived") or {}).items())
+        console.print(f"  {pc['players']} players: " + "; ".join(x for x in (pc["arithmetic"], derived) if x)
+                      + f"  \\[{mark}]")
     console.print(f"  {len(pf.errors)} error(s), {len(pf.warnings)} warning(s); details in report.json")
 
 
