@@ -56,3 +56,17 @@ def test_new_game_validates_and_builds(tmp_path):
         assert r.exit_code == 2 and "not empty" in r.output
     finally:
         shutil.rmtree(game, ignore_errors=True)
+
+
+def test_new_game_outside_a_checkout_builds_with_the_builtin_rulebook_design(tmp_path, monkeypatch):
+    """A game started anywhere (no templates/rulebook/ around it) still gets its rulebook."""
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["new", "solo"]).exit_code == 0
+    result = build_game(tmp_path / "solo", tmp_path / "out", steps=("sheets", "rulebook"))
+    assert (tmp_path / "out" / result.game / "rulebook.pdf").is_file()
+
+
+def test_builtin_rulebook_design_matches_the_project_default():
+    from cardgen.render.rulebook_style import BUILTIN_DESIGN
+
+    assert BUILTIN_DESIGN.read_bytes() == (ROOT / "templates" / "rulebook" / "default.yaml").read_bytes()

@@ -87,10 +87,21 @@ class PageDesign(_M):
         return self.headings[min(depth, len(self.headings) - 1)]
 
 
+#: The built-in page design, used when no templates/rulebook/default.yaml is found (a game made
+#: with `cardgen new` outside a checkout). A test keeps it equal to templates/rulebook/default.yaml.
+BUILTIN_DESIGN = Path(__file__).resolve().parent.parent / "presets" / "rulebook-default.yaml"
+
+
 def load_design(dirs: list[Path], name: str) -> tuple[PageDesign, Path]:
-    """Find ``<name>.yaml`` in ``dirs`` (first hit) and read it. Raises CardgenError."""
+    """Find ``<name>.yaml`` in ``dirs`` (first hit; for ``default``, the built-in design last)
+    and read it. Raises CardgenError."""
+    if name == "default":
+        dirs = [*dirs, BUILTIN_DESIGN.parent]
+        name_for = {BUILTIN_DESIGN.parent: BUILTIN_DESIGN.stem}
+    else:
+        name_for = {}
     for d in dirs:
-        path = Path(d) / f"{name}.yaml"
+        path = Path(d) / f"{name_for.get(Path(d), name)}.yaml"
         if path.is_file():
             loaded = load_yaml(path)
             try:
@@ -99,7 +110,8 @@ def load_design(dirs: list[Path], name: str) -> tuple[PageDesign, Path]:
                 raise CardgenError([Problem(rel(path), None, " → ".join(map(str, e["loc"])), e["msg"],
                                             code="rulebook-design") for e in exc.errors()])
     raise CardgenError(Problem("", None, "rulebook → template", f"no page design {name!r} in "
-                               + ", ".join(rel(d) for d in dirs), "add templates/rulebook/<name>.yaml",
+                               + (", ".join(rel(d) for d in dirs) or "any templates/rulebook folder"),
+                               "add templates/rulebook/<name>.yaml",
                                code="rulebook-design"))
 
 
