@@ -14,7 +14,7 @@ from typing import Callable
 
 from cardgen.fonts import FontSet
 from cardgen.layout.ops import CardPlan
-from cardgen.render.png_cards import FaceTask, face_id, px, render_faces
+from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files, render_faces
 from cardgen.schema import Game
 from cardgen.units import MM
 
@@ -83,9 +83,10 @@ def write_pngs(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
                 names.append(card_file(p.component, i, card.row.id, is_back))
     uniq, where = _distinct(tasks)
     tick = progress("png", len(uniq)) if progress else None
-    data = render_faces(uniq, fonts, game.root, opts.jobs, on_done=tick)
+    dests: list[list] = [[] for _ in uniq]
     for name, w in zip(names, where):
-        out.path(name).write_bytes(data[w])
+        dests[w].append(out.path(name))
+    render_face_files(uniq, dests, fonts, game.root, opts.jobs, on_done=tick)
     return names
 
 

@@ -89,6 +89,56 @@ def _work(task: FaceTask) -> bytes:
     return render_face(task, _WORKER["fonts"], _WORKER["images"])
 
 
+def _work_write(item: tuple[FaceTask, tuple[str, ...]]) -> None:
+    task, dests = item
+    data = render_face(task, _WORKER["fonts"], _WORKER["images"])
+    for d in dests:
+        Path(d).write_bytes(data)
+
+
+def _pool(jobs: int, n: int, fonts: FontSet, game_dir: Path) -> ProcessPoolExecutor:
+    """Worker processes. Forked workers inherit this process's fonts (already registered with
+    reportlab); other start methods load them from ``game_dir``."""
+    import multiprocessing as mp
+
+    if mp.get_start_method() == "fork":
+        from cardgen.render.images import ImageCache
+        _WORKER.update(fonts=fonts, images=ImageCache())
+        return ProcessPoolExecutor(max_workers=min(jobs, n))
+    return ProcessPoolExecutor(max_workers=min(jobs, n), initializer=_init_worker, initargs=(str(game_dir),))
+
+
+def render_face_files(tasks: Sequence[FaceTask], dests: Sequence[Sequence[str]], fonts: FontSet, game_dir: Path,
+                      jobs: int | None = None, on_done: Callable[[], None] | None = None) -> None:
+    """Render each task once and write its PNG to every path in ``dests[i]`` (copies of a face).
+
+    Workers write the files themselves, so PNG bytes never travel back to this process and are
+    never all held in memory. ``jobs``: worker processes (default ``os.cpu_count()``); 1 renders
+    here. Tasks are handed out in contiguous chunks of about ``len(tasks) / (4 × jobs)``.
+
+    Raises:
+        CardgenError: from image loading (missing, unreadable, too large).
+    """
+    from cardgen.render.images import ImageCache
+
+    jobs = jobs or os.cpu_count() or 1
+    items = [(t, tuple(str(d) for d in ds)) for t, ds in zip(tasks, dests)]
+    if jobs <= 1 or len(items) <= 1:
+        images = ImageCache()
+        for t, ds in items:
+            data = render_face(t, fonts, images)
+            for d in ds:
+                Path(d).write_bytes(data)
+            if on_done:
+                on_done()
+        return
+    chunk = max(1, len(items) // (jobs * 4))
+    with _pool(jobs, len(items), fonts, game_dir) as ex:
+        for _ in ex.map(_work_write, items, chunksize=chunk):
+            if on_done:
+                on_done()
+
+
 def render_faces(tasks: Sequence[FaceTask], fonts: FontSet, game_dir: Path, jobs: int | None = None,
                  on_done: Callable[[], None] | None = None) -> list[bytes]:
     """PNG bytes per task, in task order.
@@ -112,8 +162,7 @@ def render_faces(tasks: Sequence[FaceTask], fonts: FontSet, game_dir: Path, jobs
                 on_done()
         return out
     chunk = max(1, len(tasks) // (jobs * 4))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_init_worker,
-                             initargs=(str(game_dir),)) as ex:
+    with _pool(jobs, len(tasks), fonts, game_dir) as ex:
         for data in ex.map(_work, tasks, chunksize=chunk):
             out.append(data)
             if on_done:
