@@ -137,7 +137,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if report.errors and not force:
         raise CardgenError(report.errors + [Problem(
             game.manifest_file, None, "", f"validation failed with {len(report.errors)} error(s); "
-            f"nothing was written for {game.id!r}",
+            f"nothing was written for {game.id!r} (its output folder keeps the files of the last build)",
             "fix the errors above, or build with --force to print the draft anyway (sheets are marked DRAFT)",
             code="validation-failed")])
     if report.errors:
