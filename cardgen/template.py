@@ -104,8 +104,13 @@ class SafeSandbox(ImmutableSandboxedEnvironment):
 
 @lru_cache(maxsize=1)
 def sandbox() -> ImmutableSandboxedEnvironment:
-    """The one jinja2 sandbox used for template expressions."""
-    return SafeSandbox(undefined=StrictUndefined, autoescape=False)
+    """The one jinja2 sandbox used for template expressions (with the ``num`` filter of
+    :mod:`cardgen.numfmt`: ``{{ card.points | num }}`` → ``1,000``)."""
+    from cardgen.numfmt import FILTERS
+
+    env = SafeSandbox(undefined=StrictUndefined, autoescape=False)
+    env.filters.update(FILTERS)
+    return env
 
 
 @lru_cache(maxsize=4096)

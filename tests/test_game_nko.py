@@ -144,7 +144,12 @@ def test_rulebook_payment_tables_match_independent_calculation(pdf):
     tsumo = next(t for t in tables if t[0][0] == "役" and "3人・子の和了" in t[0])
     assert [r[0] for r in ron[1:]] == [n for n, _ in SEED_YAKU]
     assert [r[0] for r in tsumo[1:]] == [n for n, _ in SEED_YAKU]
-    assert tsumo[0][1:] == ["3人・子の和了", "3人・親の和了", "4人・子の和了", "4人・親の和了"]
+    # every heading says what its amounts already include (the +1,000s of design.scoring)
+    heads = [h.replace("\n", "") for h in tsumo[0][1:]]
+    assert heads == ["3人・子の和了", "3人・親の和了（親の加点＋1,000点を含む）",
+                     "4人・子の和了", "4人・親の和了（親の加点＋1,000点を含む）"]
+    assert [h.replace("\n", "") for h in ron[0][3:]] == ["子の和了・親が払う（親の払い増し＋1,000点を含む）",
+                                                        "親の和了（親の加点＋1,000点を含む）"]
     for (name, pts), rrow, trow in zip(SEED_YAKU, ron[1:], tsumo[1:]):
         exp = _independent(pts, 3)
         assert _num(rrow[1]) == (pts,)
@@ -171,3 +176,47 @@ def test_rulebook_tables_come_from_the_data(pdf):
     assert [(r[0], int(r[1]), int(r[2])) for r in sticks] == [("1,000", 5, 20), ("5,000", 3, 12), ("10,000", 1, 4)]
     assert "合計30,000点分" in text
     assert "{{" not in text
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_payment_text_says_which_bonuses_are_added_on_top(pdf):
+    """The tables include Oya agari; the text must not tell players to add it again."""
+    import pdfplumber
+
+    *_, rulebook = pdf
+    with pdfplumber.open(str(rulebook)) as doc:
+        text = _plain("".join(p.extract_text() or "" for p in doc.pages))
+    assert "「親の和了」の列には、親の加点（OyaAgari、1,000点）がすでに含まれています" in text.replace("Oyaagari", "OyaAgari")
+    assert "表に加えるのは、DoubleWord・LastWordと、連荘で増えた親の加点だけです" in \
+        text.replace("Doubleword", "DoubleWord").replace("Lastword", "LastWord")
+    assert "ボーナス役があれば、その分を加えて" not in text
+
+
+#: a number of four or more digits written without thousands separators (not part of 1,000 or 21.6.13)
+_BARE = re.compile(r"(?<![\d,.])\d{4,}(?![\d,])")
+
+
+def test_points_have_thousands_separators_on_card_and_in_rulebook(pdf):
+    import pdfplumber
+
+    texts, _, rulebook = pdf
+    card = _pages(texts, "役一覧カード")[0].split("NKO麻雀 ver")[0]
+    assert "+1,000" in card and not _BARE.findall(card), _BARE.findall(card)
+    with pdfplumber.open(str(rulebook)) as doc:
+        book = "".join(p.extract_text() or "" for p in doc.pages)
+    assert "（連荘ごとに+1,000）" in book and not _BARE.findall(book), _BARE.findall(book)
+
+
+def test_yaku_card_uses_its_space():
+    """The bonus and payment lines are 7 pt (were 6 pt in half the card) and nothing shrinks."""
+    from cardgen.layout.ops import Text
+
+    game = load_game(GAME)
+    plans = plan_component(game, "yaku_ref", fonts_for(game))
+    ops = [op for op in plans.fronts[0].ops if isinstance(op, Text)]
+    bonus = [op for op in ops if op.text.startswith(("Last word", "ツモ："))]
+    assert len(bonus) == 2 and all(op.size == 7 for op in bonus), [(op.text, op.size) for op in bonus]
+    assert not [f for f in plans.findings if "yaku_ref" in str(f)], plans.findings

@@ -46,6 +46,7 @@ from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.errors import CardgenError, Problem, rel
+from cardgen.numfmt import num
 from cardgen.rules import Report
 from cardgen.schema import Game
 
@@ -141,12 +142,10 @@ def _card_image(data: RulebookData) -> tuple[Callable, Callable]:
 
 
 def _fmt(value: Any) -> str:
-    """A cell: whole numbers of 1,000 and more with thousands separators, booleans as ○/—."""
+    """A cell: numbers with thousands separators (:func:`cardgen.numfmt.num`), booleans as ○/—."""
     if isinstance(value, bool):
         return "○" if value else "—"
-    if isinstance(value, int) and abs(value) >= 1000:
-        return f"{value:,}"
-    return "—" if value is None else str(value)
+    return "—" if value is None else num(value)
 
 
 def _table_of(data: RulebookData) -> Callable:
@@ -222,8 +221,13 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
 
 
 def environment(loader=None) -> ImmutableSandboxedEnvironment:
-    """The sandboxed jinja2 environment of rules text (strict undefined, no autoescape)."""
-    return ImmutableSandboxedEnvironment(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True)
+    """The sandboxed jinja2 environment of rules text (strict undefined, no autoescape), with the
+    ``num`` filter of :mod:`cardgen.numfmt` (``{{ starting_points | num }}`` → ``30,000``)."""
+    from cardgen.numfmt import FILTERS
+
+    env = ImmutableSandboxedEnvironment(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True)
+    env.filters.update(FILTERS)
+    return env
 
 
 def rule_files(rules_dir: Path) -> list[Path]:

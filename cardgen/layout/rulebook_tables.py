@@ -7,6 +7,7 @@ with ``@table("name")`` (see :mod:`cardgen.layout.rulebook_context`).
 from __future__ import annotations
 
 from cardgen.layout.rulebook_context import UNITS, RulebookData, md_table, missing, table
+from cardgen.numfmt import num
 from cardgen.render.icons import ICONS
 
 _ICONS = set(ICONS) | {"power"}
@@ -100,7 +101,7 @@ def scoring_table(data: RulebookData) -> str:
 
 
 def _payments(data: RulebookData):
-    """(rows from :func:`cardgen.scoring.payment_table`, player counts) for the game's base yaku."""
+    """(rows from :func:`cardgen.scoring.payment_table`, player counts, rules) for the game's base yaku."""
     from cardgen.scoring import PaymentRules, payment_table as compute
 
     scoring = dict(data.design.get("scoring") or {})
@@ -114,39 +115,57 @@ def _payments(data: RulebookData):
         raise missing(data, f"design.scoring: {exc}", "see cardgen/scoring.py for the keys")
     yaku = [(r["name"], int(r["points"])) for r in data.rows(table_id) if not r.get("bonus")]
     players = sorted(data.manifest.game.players)
-    return compute(yaku, players, rules), players
+    return compute(yaku, players, rules), players, rules
+
+
+def _incl(amount: int, what: str) -> str:
+    """A heading's note of what a column includes: ``（親の加点＋1,000点を含む）``; empty for 0."""
+    return f"（{what}＋{num(amount)}点を含む）" if amount else ""
+
+
+def ron_heads(rules) -> list[str]:
+    """Headings of :func:`ron_table`: each says what its amounts include (the dealer's extra
+    payment, the dealer win bonus), with the amounts from ``design.scoring``."""
+    return ["役", "点数", "子の和了・子が払う", "子の和了・親が払う" + _incl(rules.dealer_deal_in_extra, "親の払い増し"),
+            "親の和了" + _incl(rules.dealer_win_bonus, "親の加点")]
+
+
+def tsumo_heads(rules, players: list[int]) -> list[str]:
+    """Headings of :func:`tsumo_table` (the dealer columns include the dealer win bonus)."""
+    return ["役"] + [f"{n}人・" + (who if who == "子の和了" else who + _incl(rules.dealer_win_bonus, "親の加点"))
+                    for n in players for who in ("子の和了", "親の和了")]
 
 
 @table("ron_table")
 def ron_table(data: RulebookData) -> str:
     """What the discarder pays on a ron, per base yaku (the same at every player count)."""
-    rows, players = _payments(data)
+    rows, players, rules = _payments(data)
     first = [r for r in rows if r.players == players[0]]
-    return md_table(["役", "点数", "子の和了・子が払う", "子の和了・親が払う", "親の和了"],
-                    [[r.yaku, f"{r.points:,}", f"{r.ron:,}", f"{r.ron_dealer_pays:,}", f"{r.ron_dealer_wins:,}"]
-                     for r in first])
+    return md_table(ron_heads(rules), [[r.yaku, num(r.points), num(r.ron), num(r.ron_dealer_pays),
+                                        num(r.ron_dealer_wins)] for r in first])
 
 
 @table("tsumo_table")
 def tsumo_table(data: RulebookData) -> str:
     """What each other player pays on a tsumo, per base yaku and player count (total in brackets)."""
-    rows, players = _payments(data)
+    rows, players, rules = _payments(data)
     by = {(r.players, r.yaku): r for r in rows}
     names = list(dict.fromkeys(r.yaku for r in rows))
-    head = ["役"] + [f"{n}人・{who}" for n in players for who in ("子の和了", "親の和了")]
     body = []
     for name in names:
         cells = [name]
         for n in players:
             r = by[(n, name)]
-            cells += [f"{r.tsumo_share:,}（{r.tsumo_total:,}）", f"{r.tsumo_dealer_share:,}（{r.tsumo_dealer_total:,}）"]
+            cells += [f"{num(r.tsumo_share)}（{num(r.tsumo_total)}）",
+                      f"{num(r.tsumo_dealer_share)}（{num(r.tsumo_dealer_total)}）"]
         body.append(cells)
-    return md_table(head, body)
+    return md_table(tsumo_heads(rules, players), body)
 
 
 @table("payment_table")
 def payment_table(data: RulebookData) -> str:
     """Ron and tsumo payments computed by :mod:`cardgen.scoring` from ``design.scoring`` (rules)
-    and the yaku table it names (``design.scoring.yaku``: ``name``, ``points``, ``bonus`` columns)."""
+    and the yaku table it names (``design.scoring.yaku``: ``name``, ``points``, ``bonus`` columns).
+    Base yaku only; the headings say which bonuses a column already includes."""
     return ("**ロン**（放銃者が払う点数）\n\n" + ron_table(data)
             + "\n\n**ツモ**（ほかの1人あたりが払う点数。かっこ内はアガった人が受け取る合計）\n\n" + tsumo_table(data))
