@@ -2,10 +2,16 @@
 
 The floor draws what cardgen's plans say (same rectangles, same text runs at the same positions,
 same font files, same crop marks and page labels) with direct canvas calls: every front drawn in
-place, each distinct back once as a form, icons as plain circles. The drawing list is extracted
-from cardgen's layout *before* the clock starts, so the floor's time is only the reportlab work
-of putting those marks on pages: registering the fonts, drawing, subsetting, compressing, saving.
-Canvas settings match cardgen's (invariant, page compression, no ASCII85).
+place, each distinct back once as a form, icons as plain circles. Canvas settings match
+cardgen's (invariant, page compression, no ASCII85).
+
+What the floor's clock covers (``draw``): registering the fonts, **fitting every distinct text
+box** (the same kinsoku line breaking and shrink-to-fit as cardgen, :func:`cardgen.layout.text.fit_text`,
+with reportlab's ``stringWidth`` memoised like cardgen's), drawing, font subsetting, compression
+and saving. Not covered: reading the game, evaluating templates, imposition and the drawing list,
+which :func:`prepare` extracts from cardgen before the clock starts (a hand-written script would
+hard-code most of that). cardgen's clock additionally covers loading and validating the game,
+the preflight and report.json (see benchmarks/README.md for the per-phase split).
 """
 from __future__ import annotations
 
@@ -22,8 +28,17 @@ def prepare(game_dir: Path) -> dict:
     from cardgen.layout.sheet import impose
     from cardgen.units import parse_length
 
+    import cardgen.layout.card as card_mod
+
     game, _report = load_and_validate(game_dir)
     fonts = fonts_for(game)
+    boxes: dict[tuple, None] = {}  # every distinct text box cardgen fits: (text, w, h, role, size, min, leading)
+    real_fit = card_mod.fit_cached
+
+    def record(text, width, height, font, size, min_size, measure, leading):
+        boxes.setdefault((text, width, height, font, size, min_size, leading))
+        return real_fit(text, width, height, font, size, min_size, measure, leading)
+
     files = {}
     for role in fonts.roles() + ["body"]:
         f = pdfmetrics.getFont(fonts.name(role))
@@ -48,7 +63,12 @@ def prepare(game_dir: Path) -> dict:
     bleed = parse_length(game.manifest.print.bleed)
     pages = []
     cards = 0
-    for p in _plans(game, fonts):
+    card_mod.fit_cached = record
+    try:
+        plans = _plans(game, fonts)
+    finally:
+        card_mod.fit_cached = real_fit
+    for p in plans:
         cards += len(p.fronts)
         spec = sheet_spec(opts, p.size_mm, bleed)
         _grid, plan_pages = impose(len(p.fronts), spec, backs=any(b is not None for b in p.backs))
@@ -62,7 +82,7 @@ def prepare(game_dir: Path) -> dict:
                     items.append((slot.x, slot.y, b.key, (b.bleed, b.width, b.height, flat(b))))
             marks = [(ln.x1, ln.y1, ln.x2, ln.y2, ln.width, ln.color) for ln in page.marks]
             pages.append((page.width, page.height, items, marks, f"{game.manifest.game.title} · sheet {page.number}"))
-    return {"files": files, "pages": pages, "cards": cards}
+    return {"files": files, "pages": pages, "cards": cards, "boxes": list(boxes)}
 
 
 def draw(data: dict, path: Path) -> None:
@@ -73,11 +93,22 @@ def draw(data: dict, path: Path) -> None:
     from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.pdfgen.canvas import Canvas
 
+    from functools import lru_cache
+
+    from cardgen.layout.text import fit_text
+
     rl_config.useA85 = 0
     names = {}
     for role, (file, index) in data["files"].items():
         names[role] = f"Floor-{role}"
         pdfmetrics.registerFont(TTFont(names[role], file, subfontIndex=index))
+
+    @lru_cache(maxsize=65536)
+    def measure(text: str, role: str, size: float) -> float:
+        return pdfmetrics.stringWidth(text, names.get(role, names["body"]), size)
+
+    for text, w, h, role, size, min_size, leading in data["boxes"]:  # the line breaking cardgen does
+        fit_text(text, w, h, role, size, min_size, measure, leading)
     colors: dict = {}
 
     def col(v):

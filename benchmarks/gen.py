@@ -23,7 +23,7 @@ _EXTRA = ["この手番、", "山札が残り3枚以下なら、", "自分の手
           "他プレイヤーがポンしたとき、", ""]
 
 
-def _rows(n: int, seed: int = 7) -> list[dict[str, str]]:
+def _rows(n: int, seed: int = 7, unique: bool = False) -> list[dict[str, str]]:
     with SRC.open(encoding="utf-8") as fh:
         base = list(csv.DictReader(fh))
     rnd = random.Random(seed)
@@ -37,9 +37,9 @@ def _rows(n: int, seed: int = 7) -> list[dict[str, str]]:
             "name": rnd.choice(_SURNAMES) + rnd.choice(_GIVEN),
             "title": rnd.choice(_EPITHET) + "の天雀",
             "skill_name": a["skill_name"] + rnd.choice(["", "改", "・極", "弐"]),
-            "skill_text": rnd.choice(_EXTRA) + b["skill_text"],
+            "skill_text": (f"{i + 1}番、" if unique else "") + rnd.choice(_EXTRA) + b["skill_text"],
             "ougi_name": c["ougi_name"] + rnd.choice(["", "・真", "零"]),
-            "ougi_text": rnd.choice(_EXTRA) + d["ougi_text"],
+            "ougi_text": (f"{i + 1}番、" if unique else "") + rnd.choice(_EXTRA) + d["ougi_text"],
             "draft": "false",
         })
     return rows
@@ -68,15 +68,18 @@ components:
 """
 
 
-def make_game(dest: Path, n: int, seed: int = 7) -> Path:
-    """Write a game folder with ``n`` character cards into ``dest`` (created); returns it."""
+def make_game(dest: Path, n: int, seed: int = 7, unique: bool = False) -> Path:
+    """Write a game folder with ``n`` character cards into ``dest`` (created); returns it.
+
+    ``unique``: every skill and ougi text starts with the card's number, so no text line recurs
+    (the worst case for memory: nothing is shared between faces)."""
     dest = Path(dest)
     (dest / "templates" / "cards").mkdir(parents=True, exist_ok=True)
     (dest / "fonts").mkdir(exist_ok=True)
     for name in ("character", "character_back"):
         shutil.copy(ROOT / "templates" / "cards" / f"{name}.yaml", dest / "templates" / "cards")
     shutil.copy(ROOT / "fonts" / "fonts.yaml", dest / "fonts")
-    rows = _rows(n, seed)
+    rows = _rows(n, seed, unique)
     with (dest / "characters.csv").open("w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()
@@ -87,4 +90,4 @@ def make_game(dest: Path, n: int, seed: int = 7) -> Path:
 
 if __name__ == "__main__":  # pragma: no cover
     import sys
-    print(make_game(Path(sys.argv[1]), int(sys.argv[2])))
+    print(make_game(Path(sys.argv[1]), int(sys.argv[2]), unique="--unique" in sys.argv[3:]))

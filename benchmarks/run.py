@@ -9,7 +9,9 @@ maximum RSS, read with ``os.wait4`` (the child's own rusage). Each case runs ``-
 and the median is reported. Results go to benchmarks/results.json and a table on stdout.
 
 Also measured: ``cardgen --help`` and ``cardgen validate`` wall time including start-up, and
-per-card PNG export on 1 vs 2 processes (when the ``png`` step exists).
+per-card PNG export of the generated 1,000-card deck on 1 vs 2 processes. Every run also records
+the CPU other processes used meanwhile (``other_load_cores``, from /proc/stat): the cores are
+shared, and a figure taken under load says so. What each clock covers: benchmarks/README.md.
 """
 from __future__ import annotations
 
@@ -32,14 +34,19 @@ sys.path.insert(0, str(ROOT))
 # ----------------------------------------------------------------- child side
 
 def _child(kind: str, game: str, out: str) -> None:
-    """Run one build in this process and print {"seconds", "cards", "bytes"} as JSON."""
+    """Run one build in this process and print {"seconds", "cards", "bytes", …} as JSON."""
+    extra: dict = {}
     if kind == "cardgen":
         import cardgen.render.pdf_sheets  # noqa: F401  (imports are not timed)
+        import cardgen.api as api
         from cardgen.api import SHEETS_PDF, build_game
         from cardgen.pipeline import SheetOptions
+        phases = _time_phases(api)
         t = time.perf_counter()
         res = build_game(game, out, SheetOptions(), force=True, steps=("sheets",))
         dt = time.perf_counter() - t
+        phases["other"] = dt - sum(phases.values())  # report.json, imposition setup, atomic output
+        extra["phases_s"] = phases
         pdf = res.out_dir / SHEETS_PDF
         from cardgen.schema import load_game
         from cardgen.expand import expand, printable_components
@@ -56,22 +63,57 @@ def _child(kind: str, game: str, out: str) -> None:
         dt = time.perf_counter() - t
         cards = data["cards"]
     elif kind == "png":
+        import resource
+
+        import cardgen.api as api
         from cardgen.api import build_game
         from cardgen.exports import ExportOptions
         from cardgen.pipeline import SheetOptions
+        phases = _time_phases(api)
         t = time.perf_counter()
         build_game(game, out, SheetOptions(), force=True, steps=("png",),
                    exports=ExportOptions(jobs=int(os.environ.get("CARDGEN_JOBS", "1"))))
         dt = time.perf_counter() - t
+        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        extra.update(phases_s=phases, parent_cpu_s=me.ru_utime + me.ru_stime,
+                     workers_cpu_s=kids.ru_utime + kids.ru_stime)
         pdf, cards = None, 0
     else:
         raise SystemExit(f"unknown child kind {kind}")
-    print(json.dumps({"seconds": dt, "cards": cards, "bytes": pdf.stat().st_size if pdf else 0}))
+    print(json.dumps({"seconds": dt, "cards": cards, "bytes": pdf.stat().st_size if pdf else 0, **extra}))
+
+
+def _time_phases(api) -> dict:
+    """Wrap the build's phases in cardgen.api with timers; returns the (filled-in) seconds dict."""
+    phases: dict[str, float] = {}
+    names = {"load_and_validate": "load+validate", "_plans": "layout", "_preflight": "preflight",
+             "write_sheets": "pdf", "_export_steps": "exports"}
+    for attr, label in names.items():
+        fn = getattr(api, attr)
+
+        def timed(*a, _fn=fn, _label=label, **k):
+            t0 = time.perf_counter()
+            try:
+                return _fn(*a, **k)
+            finally:
+                phases[_label] = phases.get(_label, 0.0) + time.perf_counter() - t0
+        setattr(api, attr, timed)
+    return phases
 
 
 # ----------------------------------------------------------------- parent side
 
+def _busy_ticks() -> int:
+    """CPU ticks spent by the whole machine (all processes, all cores) since boot (/proc/stat)."""
+    try:
+        f = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+        return sum(int(v) for i, v in enumerate(f[:8]) if i not in (3, 4))  # not idle, not iowait
+    except OSError:
+        return 0
+
+
 def _run_child(kind: str, game: Path, out: Path, env: dict | None = None) -> dict:
+    busy0, t0 = _busy_ticks(), time.perf_counter()
     p = subprocess.Popen([sys.executable, __file__, "--child", kind, str(game), str(out)], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     stdout, stderr = p.stdout.read(), p.stderr.read()  # type: ignore[union-attr]
@@ -81,15 +123,26 @@ def _run_child(kind: str, game: Path, out: Path, env: dict | None = None) -> dic
         raise SystemExit(f"{kind} {game} failed:\n{stderr.decode()}")
     res = json.loads(stdout.decode().strip().splitlines()[-1])
     res["max_rss_mb"] = usage.ru_maxrss / 1024  # Linux: KiB
+    # CPU the rest of the machine used meanwhile (other users of the shared cores), in cores
+    wall = time.perf_counter() - t0
+    own = usage.ru_utime + usage.ru_stime
+    res["other_load_cores"] = max(0.0, ((_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") - own) / wall) if wall else 0.0
     return res
 
 
 def _median_runs(kind: str, game: Path, out: Path, repeat: int, env: dict | None = None) -> dict:
-    runs = [_run_child(kind, game, out, env) for _ in range(repeat)]
-    return {"cards": runs[0]["cards"], "bytes": runs[0]["bytes"],
-            "seconds": statistics.median(r["seconds"] for r in runs),
-            "max_rss_mb": statistics.median(r["max_rss_mb"] for r in runs),
-            "runs": len(runs)}
+    return _medians([_run_child(kind, game, out, env) for _ in range(repeat)])
+
+
+def _medians(runs: list[dict]) -> dict:
+    med = statistics.median
+    out = {"cards": runs[0]["cards"], "bytes": runs[0]["bytes"], "runs": len(runs)}
+    for k in ("seconds", "max_rss_mb", "other_load_cores", "parent_cpu_s", "workers_cpu_s"):
+        if k in runs[0]:
+            out[k] = med(r[k] for r in runs)
+    if "phases_s" in runs[0]:
+        out["phases_s"] = {k: med(r["phases_s"].get(k, 0.0) for r in runs) for k in runs[0]["phases_s"]}
+    return out
 
 
 def _wall(cmd: list[str], repeat: int) -> float:
@@ -107,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per case (median reported)")
     ap.add_argument("--out", type=Path, default=HERE / "results.json")
     ap.add_argument("--no-png", action="store_true", help="skip the PNG export scaling check")
+    ap.add_argument("--png-size", type=int, default=1000, help="cards in the deck of the PNG scaling check")
     ap.add_argument("--child", nargs=3, metavar=("KIND", "GAME", "OUT"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
@@ -129,7 +183,10 @@ def main(argv: list[str] | None = None) -> int:
                 r = _median_runs(kind, game, Path(tmp) / "out" / kind, a.repeat)
                 row[kind] = {"cards": r["cards"], "ms_per_card": 1000 * r["seconds"] / r["cards"],
                              "seconds": r["seconds"], "max_rss_mb": r["max_rss_mb"],
-                             "bytes_per_card": r["bytes"] / r["cards"], "pdf_bytes": r["bytes"], "runs": r["runs"]}
+                             "bytes_per_card": r["bytes"] / r["cards"], "pdf_bytes": r["bytes"], "runs": r["runs"],
+                             "other_load_cores": r["other_load_cores"]}
+                if "phases_s" in r:
+                    row[kind]["phases_s"] = r["phases_s"]
             row["time_ratio"] = row["cardgen"]["ms_per_card"] / row["floor"]["ms_per_card"]
             row["bytes_ratio"] = row["cardgen"]["bytes_per_card"] / row["floor"]["bytes_per_card"]
             results["decks"][name] = row
@@ -138,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"×{row['time_ratio']:.2f}  |  RSS {row['cardgen']['max_rss_mb']:6.1f} MB (floor "
                   f"{row['floor']['max_rss_mb']:.1f})  |  {row['cardgen']['bytes_per_card']:7.0f} B/card "
                   f"(floor {row['floor']['bytes_per_card']:.0f}, ×{row['bytes_ratio']:.2f})", flush=True)
+            print("    cardgen phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in row["cardgen"]["phases_s"].items())
+                  + f"; other load on the machine {row['cardgen']['other_load_cores']:.2f} cores", flush=True)
         if len(a.sizes) >= 2:
             lo, hi = f"generated-{min(a.sizes)}", f"generated-{max(a.sizes)}"
             results["memory_ratio"] = {"between": [lo, hi], "ratio": results["decks"][hi]["cardgen"]["max_rss_mb"]
@@ -152,28 +211,42 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cardgen --help {results['startup']['help_s']:.3f} s; validate "
               + ", ".join(f"{k} {v:.3f} s" for k, v in results["startup"]["validate_s"].items()))
         if not a.no_png:
-            results["png"] = _png_scaling(games, Path(tmp), a.repeat)
+            results["png"] = _png_scaling(games, Path(tmp), a.repeat, a.png_size)
     a.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {a.out}")
     return 0
 
 
-def _png_scaling(games: dict, tmp: Path, repeat: int) -> dict:
-    """Per-card PNG export with 1 and 2 worker processes (CARDGEN_JOBS), if cardgen has a png step."""
+def _png_scaling(games: dict, tmp: Path, repeat: int, size: int) -> dict:
+    """``cardgen png`` on the generated ``size``-card deck with 1 and 2 worker processes.
+
+    Runs alternate (1, 2, 1, 2, …) so both see the same background load; medians are reported,
+    with the parent's and the workers' CPU seconds and the CPU other processes used meanwhile.
+    """
     import importlib
     if "png" not in getattr(importlib.import_module("cardgen.api"), "EXPORT_STEPS", ()):
         return {"skipped": "no png step"}
-    game = games["tenjanpai"]
-    out = {}
+    from gen import make_game
+
+    game = games.get(f"generated-{size}") or make_game(tmp / f"g{size}", size)
+    runs: dict[int, list] = {1: [], 2: []}
+    for _ in range(repeat):
+        for jobs in (1, 2):
+            env = {**os.environ, "CARDGEN_JOBS": str(jobs)}
+            runs[jobs].append(_run_child("png", game, tmp / f"png{jobs}", env))
+    out: dict = {"game": f"generated-{size}", "cards": size}
     for jobs in (1, 2):
-        env = {**os.environ, "CARDGEN_JOBS": str(jobs)}
-        try:
-            out[f"jobs{jobs}_s"] = _median_runs("png", game, tmp / f"png{jobs}", repeat, env)["seconds"]
-        except SystemExit as exc:
-            return {"skipped": str(exc)[:300]}
-    out["speedup"] = out["jobs1_s"] / out["jobs2_s"]
-    out["game"] = game.name
-    print(f"PNG export {game.name}: 1 process {out['jobs1_s']:.2f} s, 2 processes {out['jobs2_s']:.2f} s, ×{out['speedup']:.2f}")
+        m = _medians(runs[jobs])
+        out[f"jobs{jobs}"] = {k: m[k] for k in ("seconds", "max_rss_mb", "parent_cpu_s", "workers_cpu_s",
+                                                 "other_load_cores", "phases_s", "runs")}
+    out["speedup"] = out["jobs1"]["seconds"] / out["jobs2"]["seconds"]
+    # what 2 free cores would give: the parent's CPU is serial, the workers' CPU splits over 2
+    j2 = out["jobs2"]
+    out["speedup_if_cores_free_estimate"] = out["jobs1"]["seconds"] / (j2["parent_cpu_s"] + j2["workers_cpu_s"] / 2)
+    print(f"PNG export generated-{size}: 1 process {out['jobs1']['seconds']:.2f} s, 2 processes "
+          f"{out['jobs2']['seconds']:.2f} s, ×{out['speedup']:.2f} (other load "
+          f"{out['jobs1']['other_load_cores']:.2f} / {out['jobs2']['other_load_cores']:.2f} cores; "
+          f"×{out['speedup_if_cores_free_estimate']:.2f} estimated from CPU times if both cores were free)")
     return out
 
 

@@ -178,7 +178,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
 
 
 _FIT_CACHE: dict[tuple, Fitted] = {}
-_FIT_CACHE_MAX = 16384
+_FIT_CACHE_MAX = 2048  # plans are kept per distinct face, so this only serves text shared between rows
 
 
 def fit_cached(text: str, width: float, height: float, font: str, size: float, min_size: float,
