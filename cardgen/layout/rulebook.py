@@ -12,7 +12,8 @@ files relative to the rules folder.
 
 Heading numbers (manifest ``rulebook.numbering``) are computed here (:class:`Numberer`):
 ``plain`` none; ``decimal`` ``1.`` / ``1.1`` / ``1.1.1``; ``statute`` ``第1章`` / ``第1条``
-(articles count on across chapters) / ``1項`` or ``①``. ``number_from`` is the Markdown level
+(articles count on across chapters) / ``1項`` or ``①``; in statute style ordered lists are
+marked ① ② ③ (and a bullet list whose items begin with ① ② … typed by hand becomes one). ``number_from`` is the Markdown level
 that gets the first number (level 2 by default: ``#`` is the book title), ``depth`` how many
 levels are numbered.
 """
@@ -70,6 +71,7 @@ class ListBlock:
     ordered: bool
     start: int
     items: list  #: each item: a list of blocks
+    circled: bool = False  #: ordered, marked ① ② ③ (statute style) instead of 1. 2. 3.
 
 
 @dataclass
@@ -282,7 +284,11 @@ def parse_blocks(markdown: str, numberer: Numberer | None = None) -> list:
                     pos += 1
                     items.append(walk("list_item_close"))
                 pos += 1
-                out.append(ListBlock(ordered, start, items))
+                circled = ordered and bool(numberer and numberer.s.numbering == "statute")
+                if not ordered and _typed_circled(items):  # "- ① …" written by hand: ① is the marker
+                    ordered, circled, start = True, True, _CIRCLED.index(_first_text(items[0])[0]) + 1
+                    items = [_strip_marker(it) for it in items]
+                out.append(ListBlock(ordered, start, items, circled))
             elif t.type == "table_open":
                 out.append(_table(tokens, pos))
                 while tokens[pos].type != "table_close":
@@ -300,6 +306,33 @@ def parse_blocks(markdown: str, numberer: Numberer | None = None) -> list:
         return out
 
     return walk(None)
+
+
+def _first_text(item: list) -> str:
+    """The text an item starts with ("" when it starts with anything but a paragraph)."""
+    return plain(item[0].runs) if item and isinstance(item[0], Para) else ""
+
+
+def _typed_circled(items: list) -> bool:
+    """True when every item starts with the next circled number (① ② ③…, from any start)."""
+    firsts = [_first_text(it)[:1] for it in items]
+    if not items or not firsts[0] or firsts[0] not in _CIRCLED:
+        return False
+    k = _CIRCLED.index(firsts[0])
+    return firsts == list(_CIRCLED[k:k + len(items)])
+
+
+def _strip_marker(item: list) -> list:
+    """The item without its typed circled number and the spaces after it."""
+    runs = list(item[0].runs)
+    first = runs[0]
+    runs[0] = Span(first.text[1:].lstrip(" \u3000"), first.bold, first.italic, first.code)
+    return [Para([r for r in runs if not (isinstance(r, Span) and not r.text)])] + item[1:]
+
+
+def circled(n: int) -> str:
+    """``n`` as a circled number (① for 1 … ⑳ for 20; ``(n)`` beyond)."""
+    return _CIRCLED[n - 1] if 1 <= n <= len(_CIRCLED) else f"({n})"
 
 
 def _table(tokens, pos: int) -> Table:

@@ -183,9 +183,16 @@ class StoryBuilder:
         items = []
         for it in b.items:
             flows = [f for x in it for f in self.block(x, info)]
+            if it and isinstance(it[-1], L.ListBlock):
+                # a nested list ends the item: reportlab drops its last paragraph's space after,
+                # so the next item would touch it; give it the gap items have between them
+                flows.append(Spacer(1, d.body.space_after * MM))
             items.append(ListItem(flows))
         kw = dict(bulletFontName=self.fonts.name(d.body.font), bulletFontSize=d.body.size,
                   leftIndent=d.list_indent * MM, bulletColor=HexColor(d.strong.color))
+        if b.ordered and b.circled:
+            return ListFlowable(items, bulletType="1", start=str(b.start),
+                                bulletFormat=lambda s: L.circled(int(s)), **kw)
         if b.ordered:
             return ListFlowable(items, bulletType="1", start=str(b.start), bulletFormat="%s.", **kw)
         return ListFlowable(items, bulletType="bullet", start="•", **kw)
