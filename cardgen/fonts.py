@@ -330,11 +330,12 @@ class FontSet:
 
     def missing_chars(self, role: str, text: str) -> list[str]:
         """Characters of ``text`` the font has no glyph for, once each, in order of first use.
-        Whitespace (spaces, tabs, newlines) is ignored."""
+        Whitespace (spaces, tabs, newlines) and U+2060 (the no-break mark of
+        :mod:`cardgen.layout.text`, never drawn) are ignored."""
         cmap = pdfmetrics.getFont(self.name(role)).face.charToGlyph
         out: list[str] = []
         for ch in text:
-            if not ch.isspace() and ord(ch) not in cmap and ch not in out:
+            if not ch.isspace() and ch != "\u2060" and ord(ch) not in cmap and ch not in out:
                 out.append(ch)
         return out
 

@@ -104,12 +104,14 @@ class SafeSandbox(ImmutableSandboxedEnvironment):
 
 @lru_cache(maxsize=1)
 def sandbox() -> ImmutableSandboxedEnvironment:
-    """The one jinja2 sandbox used for template expressions (with the ``num`` filter of
-    :mod:`cardgen.numfmt`: ``{{ card.points | num }}`` → ``1,000``)."""
+    """The one jinja2 sandbox used for template expressions, with the filters ``num``
+    (:mod:`cardgen.numfmt`: ``{{ card.points | num }}`` → ``1,000``) and ``nobreak``
+    (:func:`cardgen.layout.text.nobreak`: the text is never broken across lines)."""
+    from cardgen.layout.text import nobreak
     from cardgen.numfmt import FILTERS
 
     env = SafeSandbox(undefined=StrictUndefined, autoescape=False)
-    env.filters.update(FILTERS)
+    env.filters.update(FILTERS, nobreak=nobreak)
     return env
 
 

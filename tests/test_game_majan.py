@@ -53,3 +53,66 @@ def test_quick_reference_cards(out):
     assert len(fronts) == 1
     assert fronts[0].count("早見表：和（第4章）") == 4
     assert fronts[0].count("【制限】") == 4
+
+
+def _lines(pdf) -> list[str]:
+    with pdfplumber.open(str(pdf)) as doc:
+        return [ln["text"] for p in doc.pages for ln in p.extract_text_lines()]
+
+
+def test_procedure_items_are_circled_numbers_without_bullets(out):
+    lines = _lines(out / "rulebook.pdf")
+    starts = {m: next(ln for ln in lines if m in ln) for m in ("和を宣言する対局者", "宣言の後は", "和の成立を確かめた後",
+                                                               "和点を確かめて精算した後")}
+    assert [ln.replace(" ", "")[:1] for ln in starts.values()] == list("①②③④"), starts
+    assert not any("・①" in ln.replace(" ", "") or "•①" in ln.replace(" ", "") for ln in lines)
+
+
+def test_single_paragraph_articles_have_no_paragraph_number(out):
+    text = "\n".join(_lines(out / "rulebook.pdf"))
+    art19 = text.split("第19条 和の方法")[1].split("第20条")[0]
+    art20 = text.split("第20条 和の手順")[1].split("第21条")[0]
+    art21 = text.split("第21条 和の制限")[1].split("早見表")[0]
+    assert "1項" in art19 and "2項" in art19  # two paragraphs: numbered
+    assert "項" not in art20.split("解説")[0] and "項" not in art21.split("解説")[0]
+
+
+def _rows():
+    import csv
+    with open(GAME / "quickref.csv", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_card_and_rulebook_quick_reference_come_from_one_table(out):
+    from cardgen.layout.ops import Text
+    from cardgen.pipeline import fonts_for, plan_component
+    from cardgen.schema import load_game
+
+    rows = _rows()
+    assert len(rows) == 8 and all(r["article"].startswith("第") for r in rows)
+    book = "".join(_lines(out / "rulebook.pdf")).replace(" ", "")
+    game = load_game(GAME)
+    plans = plan_component(game, "quickref", fonts_for(game))
+    texts = [op for op in plans.fronts[0].ops if isinstance(op, Text) and op.size < 10]
+    card = "".join(op.text for op in texts)
+    for r in rows:
+        assert f"{r['label']}：{r['text']}（{r['article']}）" in book, r
+        assert f"【{r['label']}】{r['text']}（{r['article']}）" in card, r
+    # a reference is never split across lines: each （第…） is whole on one line (one Text op)
+    refs = ["（" + r["article"] + "）" for r in rows]
+    assert sum(op.text.count(ref) for op in texts for ref in set(refs)) == len(refs)
+    assert not [op.text for op in texts if op.text.endswith(("（", "（第")) or op.text.startswith(("①）", "④）"))]
+
+
+def test_quick_reference_card_uses_its_height():
+    from cardgen.layout.ops import Text
+    from cardgen.pipeline import fonts_for, plan_component
+    from cardgen.schema import load_game
+    from cardgen.units import MM
+
+    game = load_game(GAME)
+    plans = plan_component(game, "quickref", fonts_for(game))
+    body = [op for op in plans.fronts[0].ops if isinstance(op, Text) and op.size < 10]
+    assert {op.size for op in body} == {7.5}  # was 7 pt with a third of the card empty
+    assert min(op.y for op in body) < 12 * MM  # the last line sits near the bottom (y up, from the trim)
+    assert not plans.findings

@@ -112,3 +112,16 @@ def test_consecutive_closing_marks_never_start_a_line(width):
     lines = [line_text(ln) for ln in break_lines(text, width, "body", 5, measure)]
     assert "".join(lines) == text
     assert all(ln[:1] not in NO_START for ln in lines[1:]), lines
+
+
+def test_nobreak_keeps_a_reference_on_one_line():
+    from cardgen.layout.text import NOBREAK, nobreak
+
+    text = "手札から1枚を裏向きで川へ" + nobreak("（第20条④）")
+    assert NOBREAK in text
+    for width in range(8, 20):
+        lines = lines_of(text, width)
+        assert sum("（第20条④）" in ln for ln in lines) == 1, (width, lines)  # whole on one line
+        assert all(NOBREAK not in ln for ln in lines)  # the mark itself is never drawn
+    plain = lines_of("手札から1枚を裏向きで川へ（第20条④）", 15)
+    assert not any("（第20条④）" in ln for ln in plain)  # without it the reference is split at this width

@@ -5,7 +5,9 @@ simplified: a line never starts with closing brackets, small kana, the prolonged
 punctuation (``、。）」ー…``), never ends with an opening bracket (``（「``); Latin words are
 kept whole and break at spaces; ``:name:`` is an inline icon one em wide that sits on the
 baseline. ``\\n`` (a real line break, or the two characters backslash-n typed in a spreadsheet
-cell) forces a break.
+cell) forces a break. U+2060 WORD JOINER (:data:`NOBREAK`; the template filter ``nobreak``
+puts one between every character) forbids a break where it stands and is not drawn, so a
+reference like ``（第20条①）`` stays on one line.
 
 Widths come from a ``measure(text, font_role, size_pt) -> width_pt`` callable, so this module
 stays free of any font or PDF library.
@@ -23,6 +25,9 @@ NO_START = set("、。，．,.・：；:;？！?!ー－〜～…‥）」』】�
                "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ々〻ゝゞヽヾ%％℃")
 #: Characters that must not end a line (行末禁則), JIS X 4051 class 1.
 NO_END = set("（「『【〔〈《〘〖［｛([{‘“«")
+
+#: U+2060 WORD JOINER: no line break here (Unicode UAX #14 class WJ); never drawn.
+NOBREAK = "\u2060"
 
 _ICON = re.compile(r":([a-z][a-z0-9_]*):")
 _LATIN = re.compile(r"[A-Za-z0-9\u00C0-\u024F'’\-+#%$.,/&@×]+")
@@ -44,34 +49,52 @@ class LaidLine:
     width: float
 
 
+def nobreak(text: str) -> str:
+    """``text`` with :data:`NOBREAK` between its characters: it will not be broken across lines
+    (a jinja2 filter of card templates: ``{{ '（' ~ q.article ~ '）' | nobreak }}``)."""
+    return NOBREAK.join(str(text))
+
+
 def atoms(text: str) -> list[Atom]:
-    """Split text into unbreakable atoms (see module doc)."""
+    """Split text into unbreakable atoms (see module doc). Atoms joined by :data:`NOBREAK`
+    become one atom (kind ``word``; icons are never joined)."""
     text = text.replace("\r\n", "\n").replace("\\n", "\n")
     out: list[Atom] = []
+    glue = False
     i = 0
     while i < len(text):
         ch = text[i]
-        if ch == "\n":
-            out.append(Atom("\n", "newline"))
+        if ch == NOBREAK:
+            glue = bool(out)
             i += 1
             continue
-        m = _ICON.match(text, i)
-        if m:
-            out.append(Atom(m.group(1), "icon"))
-            i = m.end()
-            continue
-        if ch == " " or ch == "\t":
-            out.append(Atom(" ", "space"))
-            i += 1
-            continue
-        m = _LATIN.match(text, i)
-        if m:
-            out.append(Atom(m.group(0), "word"))
-            i = m.end()
-            continue
-        out.append(Atom(ch, "cjk"))
-        i += 1
+        i = _next_atom(text, i, out)
+        if glue and len(out) > 1 and {out[-2].kind, out[-1].kind} <= {"cjk", "word", "space"}:
+            joined = out.pop()
+            out[-1] = Atom(out[-1].text + joined.text, "word")
+        glue = False
     return out
+
+
+def _next_atom(text: str, i: int, out: list[Atom]) -> int:
+    """Append the atom starting at ``text[i]`` to ``out``; return the index after it."""
+    ch = text[i]
+    if ch == "\n":
+        out.append(Atom("\n", "newline"))
+        return i + 1
+    m = _ICON.match(text, i)
+    if m:
+        out.append(Atom(m.group(1), "icon"))
+        return m.end()
+    if ch == " " or ch == "\t":
+        out.append(Atom(" ", "space"))
+        return i + 1
+    m = _LATIN.match(text, i)
+    if m:
+        out.append(Atom(m.group(0), "word"))
+        return m.end()
+    out.append(Atom(ch, "cjk"))
+    return i + 1
 
 
 def _atom_width(a: Atom, font: str, size: float, measure: Measure) -> float:
