@@ -37,6 +37,7 @@ class BuildResult:
     files: list[Path] = field(default_factory=list)
     layout: list[Problem] = field(default_factory=list)  #: layout findings (warnings)
     preflight: "Preflight | None" = None  #: the preflight report (also OUT/<game>/report.json)
+    notes: list[str] = field(default_factory=list)  #: things the user should know (e.g. faces not written)
 
 
 def validate_game(game_dir: Path | str) -> Report:
@@ -92,6 +93,11 @@ def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, re
     for step in EXPORT_STEPS:
         if step in steps:
             result.files.extend(out_dir / name for name in writers[step](game, fonts, plans, out, exports, progress))
+    if "png" in steps and exports.png_sides != "front":
+        from cardgen.exports import backless_note
+        note = backless_note(plans, exports.png_sides)
+        if note:
+            result.notes.append(note)
 
 
 def _preflight(game, fonts, plans, report) -> "Preflight":

@@ -110,6 +110,8 @@ def _run_export(game_dir: Path, out: Path, force: bool, step: str, exports) -> N
     except CardgenError as exc:
         _fail(exc)
     _print_files(res.files)
+    for note in res.notes:
+        click.echo(f"note: {note}")
 
 
 def _print_preflight(pf) -> None:
@@ -252,6 +254,8 @@ def calibration(game_dir: Path, out: Path, **kw) -> None:
     except CardgenError as exc:
         _fail(exc)
     _print_files(res.files)
+    for note in res.notes:
+        click.echo(f"note: {note}")
 
 
 @cli.command()
@@ -259,7 +263,8 @@ def calibration(game_dir: Path, out: Path, **kw) -> None:
 @_out_options
 @_export_options()
 @click.option("--sides", type=click.Choice(["front", "back", "both"]), default="front", show_default=True,
-              help="Faces written: fronts (one PNG per physical card), backs, or both.")
+              help="Faces written: `front` (one PNG per physical card), `back` (backs only, "
+                   "…-back.png), or `both`. Components without a back are named in a note.")
 def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs: int | None, sides: str) -> None:
     """Write one PNG per physical card to OUT/<game>/cards/ (rasterised from the print PDF drawing)."""
     _run_export(game_dir, out, force, "png", _exports(dpi, no_bleed, jobs, png_sides=sides))

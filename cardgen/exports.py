@@ -90,6 +90,19 @@ def write_pngs(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
     return names
 
 
+def backless_note(plans, sides: str) -> str | None:
+    """For ``png --sides back|both``: which components have no back (so no ``…-back.png``), as
+    one sentence, or None when every component has one. ``plans``: ComponentPlans of the game."""
+    backless = [p for p in plans if p.cards and all(b is None for b in p.backs)]
+    if not backless:
+        return None
+    names = ", ".join(f"{p.name} ({p.component})" for p in backless)
+    if sides == "back" and len(backless) == len([p for p in plans if p.cards]):
+        return (f"--sides back wrote no card PNGs: no component has a back ({names}); "
+                "give a component a back with `back: TEMPLATE` in game.yaml")
+    return f"no back PNGs for {names}: no back template (`back:` in game.yaml)"
+
+
 def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
               progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
     """Tabletop Simulator images under ``tts/`` for each ``deck`` component: face sheets

@@ -93,3 +93,17 @@ def test_force_writes_draft_sheets(game_copy, tmp_path):
         assert len(doc.pages) == 17
         for page in doc.pages:
             assert "DRAFT – validation failed" in page.extract_text()
+
+
+@needs_fonts
+def test_png_sides_back_names_the_components_without_backs(tmp_path):
+    """馬将's only printed component has no back: say so (it is not an error)."""
+    from tests.pdfread import CARD_DATA
+
+    r = run("png", CARD_DATA / "majan", "--sides", "back", "--out", tmp_path, "--dpi", "40", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert "note: --sides back wrote no card PNGs: no component has a back (早見表カード (quickref))" in r.output
+    assert not list((tmp_path / "majan").glob("cards/*.png"))
+    r = run("png", CARD_DATA / "majan", "--sides", "front", "--out", tmp_path, "--dpi", "40", "-j", "1")
+    assert r.exit_code == 0 and "note:" not in r.output  # fronts only: nothing to say
+    assert len(list((tmp_path / "majan").glob("cards/*.png"))) == 4
