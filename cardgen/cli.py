@@ -419,21 +419,27 @@ def new(game_dir: Path, title: str | None) -> None:
 
 
 @cli.command("docs")
-@click.option("--check", is_flag=True, help="Exit 1 when docs/manifest.md is not up to date (CI).")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=Path("docs/manifest.md"),
-              show_default=True, help="Where the manifest reference is written.")
+@click.option("--check", is_flag=True, help="Exit 1 when a generated file in docs/ is not up to date (CI).")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs"),
+              show_default=True, help="Folder the references are written to.")
 def docs(check: bool, out: Path) -> None:
-    """Write docs/manifest.md, the manifest reference, from the model's field descriptions."""
-    from cardgen.docs import manifest_reference
+    """Write docs/manifest.md (manifest keys, design-rule helpers) and docs/templates.md (card
+    templates), generated from the models' field descriptions and the helpers' docstrings."""
+    from cardgen.docs import DOCS
 
-    text = manifest_reference()
+    stale = []
+    for name, make in DOCS.items():
+        path, text = out / name, make()
+        if check:
+            same = path.is_file() and path.read_text(encoding="utf-8") == text
+            click.echo(f"{path} is {'up to date' if same else 'out of date: run `cardgen docs`'}")
+            stale += [] if same else [path]
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {path}")
     if check:
-        same = out.is_file() and out.read_text(encoding="utf-8") == text
-        click.echo(f"{out} is {'up to date' if same else 'out of date: run `cardgen docs`'}")
-        sys.exit(0 if same else 1)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {out}")
+        sys.exit(1 if stale else 0)
 
 
 def main() -> None:

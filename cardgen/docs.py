@@ -1,7 +1,9 @@
-"""docs/manifest.md, the manifest reference, generated from the pydantic models' descriptions.
+"""docs/manifest.md and docs/templates.md, generated from the pydantic models' descriptions.
 
-``cardgen docs`` writes it; ``cardgen docs --check`` (and tests/test_docs.py) fail when the
-checked-in file differs from what the models say. Every field must have a description.
+``cardgen docs`` writes both (:data:`DOCS`); ``cardgen docs --check`` (and
+tests/test_docs_and_new.py) fail when a checked-in file differs from what the code says. Every
+field must have a description; every design-rule helper a docstring. The hand-written parts
+(the templates intro and worked example) live in :mod:`cardgen.docs_templates`.
 """
 from __future__ import annotations
 
@@ -97,11 +99,11 @@ def undocumented(root: type[BaseModel] = Manifest) -> list[str]:
             if not (f.description or "").strip()]
 
 
-def manifest_reference() -> str:
-    """The Markdown text of docs/manifest.md."""
-    out = [HEADER]
-    for m in models():
-        out.append(f"## {m.__name__}\n")
+def model_tables(root: type[BaseModel], heading: str = "##") -> list[str]:
+    """One section per model reachable from ``root``: its docstring and a key/type/default/meaning table."""
+    out = []
+    for m in models(root):
+        out.append(f"{heading} {m.__name__}\n")
         doc = (m.__doc__ or "").strip()
         if doc:
             out.append(" ".join(line.strip() for line in doc.splitlines()) + "\n")
@@ -111,4 +113,67 @@ def manifest_reference() -> str:
             desc = (f.description or "").replace("|", "\\|").replace("\n", " ")
             out.append(f"| `{key}` | {type_name(f.annotation).replace('|', '/')} | {_default(f)} | {desc} |")
         out.append("")
+    return out
+
+
+def first_sentence(doc: str | None) -> str:
+    """The first paragraph of a docstring on one line (what a one-line listing shows)."""
+    para = (doc or "").strip().split("\n\n")[0]
+    return " ".join(line.strip() for line in para.splitlines()).replace("``", "`")
+
+
+def helper_rows() -> list[tuple[str, str]]:
+    """``(call, one line)`` for every design-rule helper (:data:`cardgen.rules.RULE_HELPERS`,
+    which includes the tile-pattern helpers of :mod:`cardgen.multiset`), from signatures and docstrings."""
+    import inspect
+
+    from cardgen.rules import RULE_HELPERS
+
+    rows = []
+    for name, fn in RULE_HELPERS.items():
+        params = ", ".join(inspect.signature(fn).parameters)
+        rows.append((f"{name}({params})", first_sentence(fn.__doc__)))
+    return rows
+
+
+def undocumented_helpers() -> list[str]:
+    """Design-rule helpers without a docstring (should be empty)."""
+    return [call for call, line in helper_rows() if not line]
+
+
+HELPERS_INTRO = """## Design-rule helpers
+
+Functions a design rule's `check`, `when` and `explain` can call, besides jinja2's own filters
+(`sum`, `map`, `unique`, `min`, `length`…). `cards` is the rule's deck as rows (each a mapping of
+the table's columns; rows stand for `count` physical copies), `card` one row, `tables` every
+component's rows by id. A tile pattern (`hands`, `any_fits`, `unformable`) is written like
+`おまんこ [おうまちこ]2`: literal tiles, `[set]` one tile of a set (`[set]2` a pair), `{a|b}` one word
+of several (`{…}2` the same word twice, `{…}!2` two different words); see `cardgen/multiset.py`.
+Listed from the functions' docstrings (`cardgen/rules.py`, `cardgen/multiset.py`).
+"""
+
+
+def helpers_reference() -> str:
+    """The helpers section of docs/manifest.md."""
+    lines = [HELPERS_INTRO, "| helper | gives |", "|---|---|"]
+    lines += [f"| `{call}` | {line.replace('|', chr(92) + '|')} |" for call, line in helper_rows()]
+    return "\n".join(lines) + "\n"
+
+
+def manifest_reference() -> str:
+    """The Markdown text of docs/manifest.md."""
+    out = [HEADER, *model_tables(Manifest)]
+    return "\n".join(out).rstrip() + "\n\n" + helpers_reference()
+
+
+def templates_reference() -> str:
+    """The Markdown text of docs/templates.md."""
+    from cardgen.docs_templates import EXAMPLE_TEXT, INTRO
+    from cardgen.template import Template
+
+    out = [INTRO, "## Reference\n", *model_tables(Template, "###"), EXAMPLE_TEXT]
     return "\n".join(out).rstrip() + "\n"
+
+
+#: Generated documents: file name under docs/ → function returning its text.
+DOCS = {"manifest.md": manifest_reference, "templates.md": templates_reference}

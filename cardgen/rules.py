@@ -81,6 +81,7 @@ class _StrictUndefined(Undefined):
 
 
 def _values(cards, key: str) -> list:
+    """The ``key`` column of every row, in table order (rows, not copies)."""
     return [c[key] for c in cards]
 
 
@@ -103,6 +104,7 @@ def _count(cards) -> int:
 
 
 def _non_decreasing(seq) -> bool:
+    """True when every value is ≤ the next, e.g. ``non_decreasing(mean_by(cards, 'number', 'power'))``."""
     seq = list(seq)
     return all(a <= b for a, b in zip(seq, seq[1:]))
 

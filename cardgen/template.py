@@ -47,7 +47,7 @@ class Element(_T):
     align: Literal["left", "center", "right"] = Field("left", description="Horizontal alignment.")
     valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")
     color: str = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
-    icon: str | None = Field(None, description="Icon name (`pon`, `chi`, `power`, `ron`, `tsumo`) or an expression giving one.")
+    icon: str | None = Field(None, description="Icon name (`pon`, `chi`, `ron`, `tsumo`, `kan`, `power`, `power_empty`) or an expression giving one.")
     repeat: str | None = Field(None, description="For `icons`: how many (expression), e.g. `card.power`.")
     gap: float = Field(1.0, description="For `icons`: gap between icons, mm.")
     file: str | None = Field(None, description="For `image`: file in the game folder (expression allowed).")
@@ -55,7 +55,7 @@ class Element(_T):
 
 
 class Template(_T):
-    """A card face template. ``source(i)`` gives the file and line of element ``i``."""
+    """A card face: a background colour and elements drawn in order, later ones on top."""
 
     _file: str = PrivateAttr("")
     _lines: list = PrivateAttr(default_factory=list)

@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from cardgen.api import build_game, validate_game
 from cardgen.cli import cli
-from cardgen.docs import manifest_reference, models, undocumented
+from cardgen.docs import manifest_reference, models, templates_reference, undocumented, undocumented_helpers
 from cardgen.model import Component, DesignRule, Manifest, PlayerCount
 from tests.pdfread import ROOT, page_texts
 
@@ -27,10 +27,68 @@ def test_checked_in_reference_is_up_to_date():
 def test_docs_check_command(tmp_path):
     stale = tmp_path / "manifest.md"
     stale.write_text("old\n", encoding="utf-8")
-    r = CliRunner().invoke(cli, ["docs", "--check", "--out", str(stale)])
-    assert r.exit_code == 1 and "out of date" in r.output
-    r = CliRunner().invoke(cli, ["docs", "--out", str(stale)])
+    r = CliRunner().invoke(cli, ["docs", "--check", "--out", str(tmp_path)])
+    assert r.exit_code == 1 and "manifest.md is out of date" in r.output and "templates.md is out of date" in r.output
+    r = CliRunner().invoke(cli, ["docs", "--out", str(tmp_path)])
     assert r.exit_code == 0 and stale.read_text(encoding="utf-8") == manifest_reference()
+    assert (tmp_path / "templates.md").read_text(encoding="utf-8") == templates_reference()
+    r = CliRunner().invoke(cli, ["docs", "--check", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    (tmp_path / "templates.md").write_text("old\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["docs", "--check", "--out", str(tmp_path)])
+    assert r.exit_code == 1 and "templates.md is out of date" in r.output and "manifest.md is up to date" in r.output
+
+
+def test_templates_reference_is_checked_in_and_complete():
+    from cardgen.template import Element, Template
+
+    text = templates_reference()
+    assert (ROOT / "docs" / "templates.md").read_text(encoding="utf-8") == text, "run `cardgen docs`"
+    assert undocumented(Template) == []
+    for model in (Template, Element):
+        for name, f in model.model_fields.items():
+            assert f"| `{f.alias or name}` |" in text, f"{model.__name__}.{name}"
+    for topic in ("bleed: true", "min_size", "leading", "valign", "repeat", "fit: contain", "{{ card.color }}",
+                  "{% for", "| num", "nobreak", "## Worked example"):
+        assert topic in text, topic
+
+
+def test_design_rule_helpers_are_listed_with_one_line_each():
+    from cardgen.rules import RULE_HELPERS
+
+    assert undocumented_helpers() == []
+    text = (ROOT / "docs" / "manifest.md").read_text(encoding="utf-8")
+    section = text.split("## Design-rule helpers")[1]
+    for name in RULE_HELPERS:
+        row = next(ln for ln in section.splitlines() if ln.startswith(f"| `{name}("))
+        assert len(row.split("|")[2].strip()) > 10, row
+    assert {"hands", "any_fits", "unformable", "supply", "dot"} <= set(RULE_HELPERS)
+
+
+def test_the_worked_example_lays_out(tmp_path):
+    """The template in docs/templates.md is accepted and draws what the text says it draws."""
+    from cardgen.docs_templates import EXAMPLE
+    from cardgen.layout.card import Frame, plan_card
+    from cardgen.layout.ops import Icon, Rect, Text
+    from cardgen.load import load_yaml
+    from cardgen.template import Template
+    from cardgen.units import MM
+
+    path = tmp_path / "battle.yaml"
+    path.write_text(EXAMPLE, encoding="utf-8")
+    tmpl = Template.model_validate(load_yaml(path).data)
+    assert [e.name for e in tmpl.elements] == ["band", "number", "pon", "art", "skill", "power", "points"]
+    card = {"id": "b1", "number": 7, "color": "#b3261e", "pon": True, "art": "", "skill": "ポンできる。",
+            "power": 3, "points": 1000}
+    frame = Frame(63 * MM, 88 * MM, 3 * MM, 3 * MM)
+    res = plan_card(tmpl, {"card": card, "game": {}, "design": {}, "tables": {}}, frame,
+                    lambda t, f, s: len(t) * s * 0.6, "b1")
+    ops = res.plan.ops
+    band = next(o for o in ops if isinstance(o, Rect) and o.fill == "#b3261e")
+    assert band.x == -3 * MM and band.w == 69 * MM  # bleed: true reaches into the bleed
+    assert [o.name for o in ops if isinstance(o, Icon)] == ["pon", "power", "power", "power"]
+    assert "1,000点" in [o.text for o in ops if isinstance(o, Text)]
+    assert not [f for f in res.findings if f.severity == "error"], res.findings
 
 
 def test_new_game_validates_and_builds(tmp_path):
