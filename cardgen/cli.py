@@ -259,6 +259,7 @@ def calibration(game_dir: Path, out: Path, **kw) -> None:
 
 
 @cli.command()
+@_quiet
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_out_options
 @_export_options()
