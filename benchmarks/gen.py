@@ -89,5 +89,11 @@ def make_game(dest: Path, n: int, seed: int = 7, unique: bool = False) -> Path:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    import sys
-    print(make_game(Path(sys.argv[1]), int(sys.argv[2]), unique="--unique" in sys.argv[3:]))
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Write an N-card benchmark game folder (character cards, varied Japanese text).")
+    ap.add_argument("dest", type=Path, help="folder to create")
+    ap.add_argument("cards", type=int, help="number of cards")
+    ap.add_argument("--unique", action="store_true", help="no text line recurs across cards (worst case for memory)")
+    args = ap.parse_args()
+    print(make_game(args.dest, args.cards, unique=args.unique))
