@@ -265,7 +265,8 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
             runs.append(SheetRun(f"{p.name}", pages, p.fronts, p.backs))
 
     def label(run, page, sheets):
-        side = "表 front" if page.side == "front" else "裏 back"
+        # the back label says how to flip the sheet (the backs are mirrored for that flip)
+        side = "表 front" if page.side == "front" else f"裏 back · {options.duplex} flip"
         return (f"{m.game.title} {m.game.version} · {run.title} · {side} · sheet {page.number}/{sheets}"
                 + (" · DRAFT – validation failed" if options.draft else ""))
 

@@ -308,7 +308,8 @@ def test_page_label_on_every_page(sheets, opts):
     counts: Counter = Counter()
     for p in pages:
         label = p.label_line()
-        m = re.fullmatch(r"天雀牌 draft 3 · (\S+) · (表 front|裏 back) · sheet (\d+)/(\d+)", label)
+        flip = opts.get("duplex", "long-edge")
+        m = re.fullmatch(rf"天雀牌 draft 3 · (\S+) · (表 front|裏 back · {flip} flip) · sheet (\d+)/(\d+)", label)
         assert m, f"page label missing or overlapping a card: {label!r}"
         deck, _side, k, n = m.groups()
         assert 1 <= int(k) <= int(n)
