@@ -203,15 +203,27 @@ class KinsokuParagraph(Paragraph):
 
 # ------------------------------------------------------------------ icons and markup
 
-_ICON_DIR = Path(tempfile.gettempdir()) / "cardgen-icons"
+_ICON_DIR: Path | None = None  #: a private temporary folder of this process, removed at exit
 ICON_FILES: dict[str, str] = {}  #: placeholder file → icon name
 
 
+def _icon_dir() -> Path:
+    global _ICON_DIR
+    if _ICON_DIR is None:
+        import atexit
+        import shutil
+
+        _ICON_DIR = Path(tempfile.mkdtemp(prefix="cardgen-icons-"))
+        atexit.register(shutil.rmtree, _ICON_DIR, True)
+    return _ICON_DIR
+
+
 def icon_file(name: str) -> str:
-    """The placeholder PNG that stands for icon ``name`` in Paragraph markup."""
-    path = _ICON_DIR / f"{name}.png"
+    """The placeholder PNG that stands for icon ``name`` in Paragraph markup (a 1 × 1 transparent
+    image in a private temporary folder; the rulebook canvas draws the vector icon in its place,
+    so the file never reaches the PDF)."""
+    path = _icon_dir() / f"{name}.png"
     if str(path) not in ICON_FILES:
-        _ICON_DIR.mkdir(parents=True, exist_ok=True)
         if not path.is_file():
             from PIL import Image
             Image.new("RGBA", (1, 1), (0, 0, 0, 0)).save(path)
