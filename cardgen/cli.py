@@ -100,15 +100,13 @@ def _bars():
     return bars(click.get_current_context().meta.get("cardgen.quiet", False))
 
 
-def _run_export(game_dir: Path, out: Path, force: bool, step: str, exports) -> None:
+def _run(game_dir: Path, out: Path, **build) -> None:
+    """Build some steps of one game (``build`` goes to :func:`cardgen.api.build_game`) and list
+    what was written. A CardgenError reaches :class:`_Group`, which prints it."""
     from cardgen.api import build_game
-    from cardgen.errors import CardgenError
 
-    try:
-        with _bars() as progress:
-            res = build_game(game_dir, out, force=force, steps=(step,), exports=exports, progress=progress)
-    except CardgenError as exc:
-        _fail(exc)
+    with _bars() as progress:
+        res = build_game(game_dir, out, progress=progress, **build)
     _print_files(res.files)
     for note in res.notes:
         click.echo(f"note: {note}")
@@ -228,16 +226,7 @@ def validate(game_dir: Path, fmt: str) -> None:
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
 def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
     """Write OUT/<game>/print-sheets.pdf: imposed cards with bleed, crop marks and duplex backs."""
-    from cardgen.api import build_game
-    from cardgen.errors import CardgenError
-
-    try:
-        with _bars() as progress:
-            res = build_game(game_dir, out, _options(**kw), force=force, steps=("sheets",), progress=progress)
-    except CardgenError as exc:
-        _fail(exc)
-    for f in res.files:
-        click.echo(f"wrote {f}")
+    _run(game_dir, out, options=_options(**kw), force=force, steps=("sheets",))
 
 
 @cli.command()
@@ -246,16 +235,7 @@ def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
 @_calibration_options
 def calibration(game_dir: Path, out: Path, **kw) -> None:
     """Write OUT/<game>/duplex-calibration.pdf: print it double-sided to measure --back-offset."""
-    from cardgen.api import build_game
-    from cardgen.errors import CardgenError
-
-    try:
-        res = build_game(game_dir, out, _options(**kw), force=True, steps=("calibration",))
-    except CardgenError as exc:
-        _fail(exc)
-    _print_files(res.files)
-    for note in res.notes:
-        click.echo(f"note: {note}")
+    _run(game_dir, out, options=_options(**kw), force=True, steps=("calibration",))
 
 
 @cli.command()
@@ -268,7 +248,7 @@ def calibration(game_dir: Path, out: Path, **kw) -> None:
                    "…-back.png), or `both`. Components without a back are named in a note.")
 def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs: int | None, sides: str) -> None:
     """Write one PNG per physical card to OUT/<game>/cards/ (rasterised from the print PDF drawing)."""
-    _run_export(game_dir, out, force, "png", _exports(dpi, no_bleed, jobs, png_sides=sides))
+    _run(game_dir, out, force=force, steps=("png",), exports=_exports(dpi, no_bleed, jobs, png_sides=sides))
 
 
 @cli.command()
@@ -278,7 +258,7 @@ def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
 def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
     """Write Tabletop Simulator deck sheets (10 × 7, last slot = hidden card), backs and tts/decks.json."""
-    _run_export(game_dir, out, force, "tts", _exports(jobs=jobs))
+    _run(game_dir, out, force=force, steps=("tts",), exports=_exports(jobs=jobs))
 
 
 @cli.command()
@@ -289,10 +269,11 @@ def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
               help="Faces in the PDF: fronts only, backs only, or both (front 1, back 1, front 2…).")
 def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
     """Write print-shop PDFs (OUT/<game>/shop/<component>.pdf): one face per page, TrimBox and BleedBox set."""
-    _run_export(game_dir, out, force, "shop", _exports(sides=sides))
+    _run(game_dir, out, force=force, steps=("shop",), exports=_exports(sides=sides))
 
 
 @cli.command()
+@_quiet
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
               help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
@@ -301,15 +282,7 @@ def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
 @click.option("--force", is_flag=True, help="Write even when validation fails.")
 def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
     """Write OUT/<game>/rulebook.pdf from card_data/<game>/rules/*.md and the game's data."""
-    from cardgen.api import build_game
-    from cardgen.errors import CardgenError
-
-    try:
-        res = build_game(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper)
-    except CardgenError as exc:
-        _fail(exc)
-    for f in res.files:
-        click.echo(f"wrote {f}")
+    _run(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper)
 
 
 @cli.command()
