@@ -33,8 +33,8 @@ def _sheet_options(f, calibration: bool = False):
     f = click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
                      show_default=True, help="How the printer flips the sheet for the backs.")(f)
     f = f if calibration else click.option("--no-backs", is_flag=True, help="Leave the back pages out.")(f)
-    f = click.option("--margin", type=float, default=5.0, show_default=True,
-                     help="Printer margin in mm (area the printer cannot reach).")(f)
+    f = click.option("--margin", type=_Finite(0, 50), default=5.0, show_default=True,
+                     help="Printer margin in mm (area the printer cannot reach), 0–50.")(f)
     f = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
                      show_default=True, help="Output root; files go to OUT/<game>/.")(f)
     f = click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
@@ -49,12 +49,37 @@ def _calibration_options(f):
     return _sheet_options(f, calibration=True)
 
 
+class _Finite(click.FloatRange):
+    """A float range that also refuses ``nan`` and ``inf`` (click's FloatRange lets nan through)."""
+
+    def __init__(self, lo: float, hi: float):
+        super().__init__(min=lo, max=hi)
+
+    def convert(self, value, param, ctx):
+        import math
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a number from {self.min:g} to {self.max:g}", param, ctx)
+        return rv
+
+
+#: Largest duplex shift (mm) --back-offset accepts: printers drift by a few mm, not centimetres.
+MAX_BACK_OFFSET_MM = 20.0
+
+
 def _offset(value: str) -> tuple[float, float]:
-    from cardgen.errors import UsageError
+    import math
+
+    from cardgen.errors import Problem, UsageError
     try:
         x, y = (float(v) for v in value.replace(" ", "").split(","))
     except ValueError:
-        _fail(UsageError(f"--back-offset wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}"))
+        _fail(UsageError(Problem("--back-offset", None, "", f"wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}",
+                                 "measure the shift with `cardgen calibration`")))
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in (x, y)):
+        _fail(UsageError(Problem("--back-offset", None, "", f"{value!r} is out of range: each of X and Y must be "
+                                 f"a number from -{MAX_BACK_OFFSET_MM:g} to {MAX_BACK_OFFSET_MM:g} mm",
+                                 "measure the shift with `cardgen calibration`; it is usually under 3 mm")))
     return x, y
 
 
@@ -66,7 +91,7 @@ def _options(paper, duplex, margin, marks="japanese", no_backs=False, back_offse
 
 def _export_options(png_sides_default: str | None = None):
     def deco(f):
-        f = click.option("--dpi", type=click.FloatRange(min=36, max=1200), default=300, show_default=True,
+        f = click.option("--dpi", type=_Finite(36, 1200), default=300, show_default=True,
                          help="Resolution of card PNGs.")(f)
         f = click.option("--no-bleed", is_flag=True, help="Cut card PNGs at the trim (no bleed).")(f)
         f = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,

@@ -193,7 +193,7 @@ def load_yaml(path: Path, shown: str | None = None) -> Loaded:
     """
     file = shown or str(path)
     try:
-        raw = path.read_bytes()
+        raw = _read_capped(path, file, MAX_YAML_BYTES)
     except OSError as exc:
         raise CardgenError(Problem(file, None, "", f"cannot read the file: {exc.strerror or exc}",
                                    "check that the file exists and is readable", code="unreadable"))
@@ -299,7 +299,7 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
     """
     file = shown or str(path)
     try:
-        raw = path.read_bytes()
+        raw = _read_capped(path, file, MAX_CSV_BYTES)
     except OSError as exc:
         raise CardgenError(Problem(file, None, "", f"cannot read the file: {exc.strerror or exc}",
                                    "check that the file exists and is readable", code="unreadable"))
@@ -317,6 +317,11 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
             f"(0x{raw[_line_start(raw, line) + col - 1]:02X}) is not UTF-8{mixed}",
             "part of the file was probably pasted or saved in another encoding: retype that line, or export "
             "the whole table from your spreadsheet as 'CSV UTF-8'", code="encoding"))
+    if "\x00" in text:
+        at = text.index("\x00")
+        raise CardgenError(Problem(file, text.count("\n", 0, at) + 1, "", "the row holds a NUL character "
+                                   "(byte 0x00): the file is not plain text", "export it from your spreadsheet "
+                                   "as 'CSV UTF-8', or delete the invisible character", code="csv-syntax"))
     src = Source(file)
     # strict: a quoted cell that is never closed is an error instead of swallowing the rest
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
@@ -379,4 +384,24 @@ def _csv_problem(file: str, line: int, exc: csv.Error) -> Problem:
     if "NUL" in msg:
         return Problem(file, line, "", "the row holds a NUL character (the file is not plain text)",
                        "export it from your spreadsheet as 'CSV UTF-8'", code="csv-syntax")
+    if "field limit" in msg:
+        return Problem(file, line, "", f"a cell holds more than {csv.field_size_limit():,} characters",
+                       "card text is a few hundred characters; check for a quote that is never closed, "
+                       "or move long text out of the table", code="csv-syntax")
     return Problem(file, line, "", f"CSV error: {msg}", "check the quotes on this line", code="csv-syntax")
+
+
+#: Largest manifest or template (YAML) and card table (CSV) cardgen reads, in bytes.
+MAX_YAML_BYTES = 5_000_000
+MAX_CSV_BYTES = 20_000_000
+
+
+def _read_capped(path: Path, file: str, limit: int) -> bytes:
+    """The bytes of ``path``, refusing a file above ``limit`` before reading it.
+    Raises OSError (callers report it) or CardgenError (too large)."""
+    size = path.stat().st_size
+    if size > limit:
+        raise CardgenError(Problem(file, None, "", f"the file is {size:,} bytes, more than the limit of {limit:,}",
+                                   "a manifest, template or card table is far smaller; check that this is the "
+                                   "right file", code="file-too-large"))
+    return path.read_bytes()

@@ -108,6 +108,11 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe))
     front_t = _template(project, game, comp.template, ("components", idx, "template"))
     back_t = _template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
+    from cardgen.template import geometry_problems
+    bad = [p for t in (front_t, back_t) if t is not None
+           for p in geometry_problems(t, (w, h), frame.bleed / MM, set(fonts.faces))]
+    if bad:
+        raise CardgenError(list(dict.fromkeys(bad)))
     cards = expand(game, cid)
     findings: list[CardFinding] = []
     base = context(game, {}, table_context(game))  # game, design and tables: the same for every card
@@ -216,6 +221,7 @@ _HINTS = {
     "outside-safe": "keep text at least the safe distance inside the trim",
     "template-expr": "check the field names used in the template against the card table's columns",
     "template-sandbox": "templates may read card, game and design values only",
+    "template-limit": "keep numbers, strings and loops small (README → Security lists the limits)",
     "missing-file": "put the image in the game folder, or fix the file name (it is relative to the game folder)",
     "missing-glyph": "use another character, or a font that has it (fonts: in game.yaml or fonts/fonts.yaml)",
     "bad-image": "save it as PNG or JPEG",

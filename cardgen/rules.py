@@ -16,7 +16,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from cardgen.errors import Problem, ProblemList
 from cardgen.multiset import any_fits, hands, unformable
 from cardgen.schema import CardRow, Game
-from cardgen.template import SafeSandbox
+from cardgen.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, time_budget
 
 
 @dataclass
@@ -332,22 +332,29 @@ def _design_rules(game: Game, problems: ProblemList) -> None:
             return f": {value}" if value not in (None, "") else ""
 
         try:
-            if rule.scope == "deck":
-                ctx = {"cards": tables.get(rule.deck, []), "tables": tables, "design": design}
-                if not check(**ctx):
-                    report(src.file, where, label, f"the rule fails: {rule.description} ({rule.check}){why(ctx)}",
-                           "change the card table so the rule holds, or change the rule", code="design-rule")
-                continue
-            for r in rows:
-                ctx = {"card": _row_context(r), "tables": tables, "design": design}
-                if when is not None and not when(**ctx):
+            with time_budget(f"the design rule {rule.id!r}"):
+                if rule.scope == "deck":
+                    ctx = {"cards": tables.get(rule.deck, []), "tables": tables, "design": design}
+                    if not check(**ctx):
+                        report(src.file, where, label, f"the rule fails: {rule.description} ({rule.check}){why(ctx)}",
+                               "change the card table so the rule holds, or change the rule", code="design-rule")
                     continue
-                if not check(**ctx):
-                    values = ", ".join(f"{k} = {_shown(v)}" for k, v in r.values.items() if k in used)
-                    report(r.file, r.line, f"{rule.deck} → {r.id}",
-                           f"breaks the design rule {rule.id!r}: {rule.description} ({rule.check}){why(ctx)}"
-                           + (f"; this card has {values}" if values else ""),
-                           f"fix this row of {r.file} or the rule in {src.file}", code="design-rule")
+                for r in rows:
+                    ctx = {"card": _row_context(r), "tables": tables, "design": design}
+                    if when is not None and not when(**ctx):
+                        continue
+                    if not check(**ctx):
+                        values = ", ".join(f"{k} = {_shown(v)}" for k, v in r.values.items() if k in used)
+                        report(r.file, r.line, f"{rule.deck} → {r.id}",
+                               f"breaks the design rule {rule.id!r}: {rule.description} ({rule.check}){why(ctx)}"
+                               + (f"; this card has {values}" if values else ""),
+                               f"fix this row of {r.file} or the rule in {src.file}", code="design-rule")
+        except BudgetExceeded as exc:
+            problems.error(src.file, where, label, str(exc),
+                           "a rule should look at each card or the table once; simplify the expression",
+                           code="rule-budget")
+        except LimitError as exc:
+            problems.error(src.file, where, label, f"the rule asks for too much: {exc}", LIMIT_HINT, code="rule-limit")
         except SecurityError as exc:
             problems.error(src.file, where, label, f"the rule uses something design rules may not touch: {exc}",
                            "a rule reads card.COLUMN, cards, tables.COMPONENT, design.NAME and the helpers "

@@ -70,36 +70,7 @@ class Template(_T):
     elements: list[Element] = Field(default_factory=list, description="Boxes, drawn in order.")
 
 
-#: Largest string or list an expression may build with ``*``, and largest exponent for ``**``.
-MAX_SEQUENCE = 100_000
-MAX_EXPONENT = 1_000
-
-
-class SafeSandbox(ImmutableSandboxedEnvironment):
-    """jinja2's immutable sandbox (no attribute starting with ``_``, no mutation of values, no
-    Python builtins), plus limits on ``*`` and ``**`` so an expression cannot build a
-    gigabyte string (``'x' * 10**10``) or spend minutes on ``9 ** 9 ** 9``.
-    Violations raise :class:`jinja2.exceptions.SecurityError`."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def unsafe_undefined(self, obj, attribute):
-        """Refuse at once (jinja2 would return an undefined value and fail later, naming the
-        wrong attribute)."""
-        raise SecurityError(f"access to attribute {attribute!r} of {type(obj).__name__!r} object is unsafe")
-
-    def call_binop(self, context, operator, left, right):
-        if operator == "**":
-            if isinstance(right, (int, float)) and not isinstance(right, bool) and abs(right) > MAX_EXPONENT:
-                raise SecurityError(f"the exponent {right!r} is too large (at most {MAX_EXPONENT})")
-            return left ** right
-        if operator == "*":
-            for seq, n in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_SEQUENCE:
-                    raise SecurityError(f"the expression would build a sequence of {len(seq) * n:,} items "
-                                        f"(at most {MAX_SEQUENCE:,})")
-            return left * right
-        return super().call_binop(context, operator, left, right)  # pragma: no cover
+from cardgen.sandbox import MAX_EXPONENT, MAX_SEQUENCE, SafeSandbox, time_budget  # noqa: F401 (re-exported)
 
 
 @lru_cache(maxsize=1)
@@ -154,7 +125,82 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
     template._file = loaded.source.file
     template._lines = [loaded.source.line(("elements", i)) for i in range(len(template.elements))]
     _check_expressions(template, loaded.source)
+    _check_values(template, loaded.source)
     return template
+
+
+_COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+
+
+def is_color(value: str) -> bool:
+    """``#rrggbb`` (the one colour form the renderer draws as written)."""
+    return bool(_COLOR.match(value))
+
+
+def color_problem(value: str) -> str:
+    return f"{value!r} is not a colour; write #rrggbb, e.g. \"#1a2b3c\" (quoted: # starts a YAML comment)"
+
+
+def _check_values(template: Template, src) -> None:
+    """Sizes and literal colours that cannot be drawn, at their template lines: a box with no
+    width or height, font sizes of 0, a min_size above the size, negative strokes, and colours
+    that are not ``#rrggbb`` (``red``, ``#12``). Raises CardgenError with every problem."""
+    problems = []
+
+    def bad(i, key, message, hint):
+        el = template.elements[i] if i is not None else None
+        where = src.line(("elements", i, key)) or src.line(("elements", i)) if el else src.line((key,))
+        path = f"elements → {el.name or i} → {key}" if el else key
+        problems.append(Problem(src.file, where, path, message, hint, code="template-value"))
+
+    if template.background and "{" not in template.background and not is_color(template.background):
+        bad(None, "background", color_problem(template.background), "background: \"#ffffff\"")
+    for i, el in enumerate(template.elements):
+        x, y, w, h = el.box
+        if el.kind != "line" and (w <= 0 or h <= 0):
+            bad(i, "box", f"the box [x, y, w, h] = {list(el.box)} has no area (w and h must be more than 0 mm)",
+                "boxes are [x, y, width, height] in mm from the trim's top-left corner")
+        for key in ("fill", "stroke", "color"):
+            v = getattr(el, key)
+            if v is not None and "{" not in v and not is_color(v):
+                bad(i, key, color_problem(v), "colours are #rrggbb; an expression such as {{ card.color }} "
+                    "must give #rrggbb too")
+        if el.kind == "text":
+            if not 0 < el.size <= 500:
+                bad(i, "size", f"the font size {el.size:g} pt is out of range (more than 0, at most 500)", "e.g. size: 9")
+            if el.min_size is not None and not 1 <= el.min_size <= el.size:
+                bad(i, "min_size", f"min_size {el.min_size:g} pt must be from 1 pt up to the size ({el.size:g} pt)",
+                    "text below about 5 pt is hard to read; e.g. min_size: 6")
+            if not 0 < el.leading <= 10:
+                bad(i, "leading", f"leading {el.leading:g} is out of range (more than 0, at most 10)", "e.g. 1.35")
+        for key in ("stroke_width", "radius", "gap"):
+            if getattr(el, key) < 0:
+                bad(i, key, f"{key} {getattr(el, key):g} is negative", "use 0 or more")
+    if problems:
+        raise CardgenError(problems)
+
+
+def geometry_problems(template: Template, card_mm: tuple[float, float], bleed_mm: float,
+                      roles: set[str] | None = None) -> list[Problem]:
+    """Problems only the card size and the fonts tell: a box lying wholly outside the card and its
+    bleed (it would never print), and a text ``font`` role that the font set lacks (it would
+    silently fall back to ``body``)."""
+    out = []
+    cw, ch = card_mm
+    for i, el in enumerate(template.elements):
+        file, line = template.source(i)
+        x, y, w, h = el.box
+        x0, x1, y0, y1 = min(x, x + w), max(x, x + w), min(y, y + h), max(y, y + h)
+        if x1 < -bleed_mm or y1 < -bleed_mm or x0 > cw + bleed_mm or y0 > ch + bleed_mm:
+            out.append(Problem(file, line, f"elements → {el.name or i} → box",
+                               f"the box {list(el.box)} lies outside the card ({cw:g} × {ch:g} mm) and would never "
+                               "print", "boxes are [x, y, width, height] in mm from the trim's top-left corner",
+                               code="box-outside"))
+        if roles is not None and el.kind == "text" and el.font not in roles:
+            out.append(Problem(file, line, f"elements → {el.name or i} → font",
+                               f"no font role {el.font!r}", "roles: " + ", ".join(sorted(roles)) +
+                               " (fonts/fonts.yaml or fonts: in game.yaml)", code="unknown-font-role"))
+    return out
 
 
 #: Element attributes holding expressions: attribute → (key as written, whole expression or text with {{ }}).
@@ -194,6 +240,9 @@ def render_text(source: str, ctx: dict[str, Any]) -> str:
     """Evaluate a template string. Raises TemplateError/SecurityError (callers report them)."""
     if "{" not in source:
         return source
+    if "{%" in source:  # statements can loop: stop them after MAX_SECONDS
+        with time_budget("the template text"):
+            return compile_text(source).render(**ctx)
     return compile_text(source).render(**ctx)
 
 

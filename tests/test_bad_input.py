@@ -43,7 +43,19 @@ def _bomb_png(game: Path, tmp: Path) -> None:
     (game / "art" / "bomb.png").write_bytes(data)
 
 
-GENERATORS = {"symlink-out": _symlink_out, "bomb-png": _bomb_png}
+def _huge_cell(game: Path, tmp: Path) -> None:
+    """cards.csv: one cell of 200,000 characters (more than the csv module's cell limit)."""
+    with (game / "cards.csv").open("a", encoding="utf-8") as f:
+        f.write("c3,3," + "あ" * 200_000 + ",1\n")
+
+
+def _huge_csv(game: Path, tmp: Path) -> None:
+    """cards.csv: 21 MB (more than the 20 MB a card table may have), written sparse-free but fast."""
+    with (game / "cards.csv").open("a", encoding="utf-8") as f:
+        f.write(("c9,9," + "x" * 1000 + ",1\n") * 21_000)
+
+
+GENERATORS = {"symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
 
 
 # --- the runner ---------------------------------------------------------------------------
@@ -86,6 +98,8 @@ def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
 
     monkeypatch.chdir(game)
     monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
+    if "budget" in spec:  # seconds an evaluation may take (cardgen.sandbox.MAX_SECONDS), lowered for speed
+        monkeypatch.setattr("cardgen.sandbox.MAX_SECONDS", float(spec["budget"]))
     command = spec.get("command", "build")
     result = CliRunner().invoke(cli, [command, ".", "--out", str(out)], catch_exceptions=False)
     stderr = result.stderr.replace(str(tmp_path), "<tmp>")

@@ -12,7 +12,8 @@ from jinja2.exceptions import SecurityError
 from cardgen.errors import CardgenError
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
-from cardgen.template import Element, Template, eval_expr, render_text
+from cardgen.sandbox import LimitError
+from cardgen.template import Element, Template, color_problem, eval_expr, is_color, render_text
 from cardgen.units import MM
 
 EPS = 1e-6
@@ -108,6 +109,10 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     if template.background:
         b = frame.bleed
         bg = render_text(template.background, ctx).strip() if "{" in template.background else template.background
+        if not is_color(bg):
+            findings.append(CardFinding("error", label, "background", f"background: {color_problem(bg)}",
+                                        "template-expr", *template.source(len(template.elements))))
+            bg = "#ffffff"
         ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=bg))
     for index, el in enumerate(template.elements):
         name = el.name or el.kind
@@ -117,6 +122,11 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             if any("{" in (v or "") for v in (el.fill, el.stroke, el.color)):  # per-card colours, e.g. "{{ card.color }}"
                 el = el.model_copy(update={k: render_text(v, ctx).strip() for k in ("fill", "stroke", "color")
                                            if (v := getattr(el, k)) and "{" in v})
+            wrong = [(k, v) for k in ("fill", "stroke", "color") if (v := getattr(el, k)) is not None and not is_color(v)]
+            if wrong:  # a per-card colour expression gave something else (the template check caught literals)
+                findings.append(CardFinding("error", label, name, f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
+                                            "template-expr", *template.source(index)))
+                continue
             X, Y, W, H = _box(el, frame)
             if el.kind == "rect":
                 ops.append(Rect(X, Y, W, H, el.fill, el.stroke, el.stroke_width, el.radius * MM))
@@ -166,6 +176,9 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         except CardgenError as exc:  # from resolve_file: the card row names the file
             for p in exc.problems:
                 findings.append(CardFinding("error", label, name, p.message, p.code or "file"))
+        except LimitError as exc:
+            findings.append(CardFinding("error", label, name, f"the template expression asks for too much: {exc}",
+                                        "template-limit", *template.source(index)))
         except SecurityError as exc:
             findings.append(CardFinding("error", label, name, f"the template expression is not allowed: {exc}",
                                         "template-sandbox", *template.source(index)))

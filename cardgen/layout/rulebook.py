@@ -361,19 +361,30 @@ def _table(tokens, pos: int) -> Table:
     return Table(head[0] if head else [], rows, align)
 
 
-def rulebook_blocks(game, report, rules_dir: Path | None = None) -> list:
+def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None) -> list:
     """Every rules file of ``game`` rendered and parsed, as one list of blocks.
 
     A :class:`Toc` block is put after the book title (or first) when ``rulebook.toc``.
+    ``image_ok(path)`` raises :class:`CardgenError` for an image that cannot be drawn (default:
+    :func:`cardgen.render.images.image_size`: missing, unreadable, too large).
 
     Raises:
-        CardgenError: no rules folder, template errors (``file:line``), missing table data.
+        CardgenError: no rules folder, and every problem of every rules file at once: template
+            errors, images outside the rules folder or missing, raw HTML, oversized tables
+            (``file:line``; see :mod:`cardgen.layout.rulebook_checks`).
     """
     from cardgen.errors import CardgenError, Problem, rel
-    from cardgen.layout.rulebook_context import build_context, render_rules, rule_files
+    from cardgen.layout.rulebook_checks import figure_problems, html_problems, table_problems
+    from cardgen.layout.rulebook_context import build_context, read_rules, render_rules, rule_files
 
+    if image_ok is None:
+        from cardgen.render.images import image_size as image_ok
     settings = game.manifest.rulebook
     rules_dir = Path(rules_dir or game.root / "rules")
+    if rules_dir.exists() and not rules_dir.is_dir():
+        raise CardgenError(Problem(rel(rules_dir), None, "rulebook", "'rules' is a file, not a folder",
+                                   f"make {rel(rules_dir)} a folder holding the rules as Markdown files (*.md)",
+                                   code="no-rules"))
     files = rule_files(rules_dir) if rules_dir.is_dir() else []
     if not files:
         raise CardgenError(Problem(rel(rules_dir), None, "rulebook", "no rules text (*.md) found",
@@ -381,8 +392,20 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None) -> list:
     ctx = build_context(game, report)
     numberer = Numberer(settings)
     blocks: list = []
+    problems: list = []
     for f in files:
-        blocks.extend(parse_blocks(render_rules(f, ctx), numberer))
+        try:
+            text = render_rules(f, ctx)
+        except CardgenError as exc:
+            problems += exc.problems
+            continue
+        source = read_rules(f)
+        parsed = parse_blocks(text, numberer)
+        problems += html_problems(text, f, source) + figure_problems(parsed, f, source, game, image_ok) \
+            + table_problems(parsed, f, source)
+        blocks.extend(parsed)
+    if problems:
+        raise CardgenError(problems)
     if not any(isinstance(b, Heading) and b.title for b in blocks[:3]):
         blocks.insert(0, Heading(1, [Span(game.manifest.game.title)], title=True))
     if settings.toc:

@@ -36,6 +36,7 @@ Extending for another game (two ways, no change to the renderer):
 """
 from __future__ import annotations
 
+import re
 import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -44,6 +45,8 @@ from typing import Any, Callable
 from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from cardgen.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, time_budget
 
 from cardgen.errors import CardgenError, Problem, rel
 from cardgen.numfmt import num
@@ -225,7 +228,7 @@ def environment(loader=None) -> ImmutableSandboxedEnvironment:
     ``num`` filter of :mod:`cardgen.numfmt` (``{{ starting_points | num }}`` → ``30,000``)."""
     from cardgen.numfmt import FILTERS
 
-    env = ImmutableSandboxedEnvironment(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True)
+    env = SafeSandbox(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True)
     env.filters.update(FILTERS)
     return env
 
@@ -244,20 +247,63 @@ def _template_line(exc: BaseException, filename: str) -> int | None:
     return line
 
 
-def render_rules(path: Path, ctx: dict[str, Any]) -> str:
-    """Render one rules file with ``ctx``.
+#: Largest rules file (bytes as read, and characters after jinja2 rendering): a rulebook of
+#: 100 pages is about 200 KB of text.
+MAX_RULES_BYTES = 2_000_000
+
+#: jinja2 statements that read other templates: rules text has no loader (each file stands alone).
+_LOADER_TAGS = ("include", "import", "extends", "from")
+
+
+def read_rules(path: Path) -> str:
+    """The text of one rules file (UTF-8, a BOM is dropped).
 
     Raises:
-        CardgenError: syntax errors, undefined names, sandbox violations — ``file:line``.
+        CardgenError: not UTF-8, larger than :data:`MAX_RULES_BYTES`, or unreadable.
+    """
+    path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_RULES_BYTES:
+        raise CardgenError(Problem(rel(path), None, "rulebook", f"the rules file is {size:,} bytes, more than the "
+                                   f"limit of {MAX_RULES_BYTES:,}", "split the rules or shorten them; generated "
+                                   "tables belong in the data, not typed out", code="rules-too-large"))
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise CardgenError(Problem(rel(path), line, "rulebook", f"the rules file is not UTF-8 text (byte "
+                                   f"0x{data[exc.start]:02x} at line {line})", "save it as UTF-8 (in Excel or "
+                                   "Notepad: 'Save as' → encoding UTF-8)", code="rules-encoding"))
+
+
+def render_rules(path: Path, ctx: dict[str, Any]) -> str:
+    """Render one rules file with ``ctx`` (at most :data:`cardgen.sandbox.MAX_SECONDS`).
+
+    Raises:
+        CardgenError: not UTF-8, syntax errors, undefined names, sandbox violations,
+            ``{% include %}``/``import``/``extends`` — ``file:line``.
     """
     path = Path(path)
     env = environment()
-    source = path.read_text(encoding="utf-8-sig")
+    source = read_rules(path)
     fname = str(path)
     try:
         code = env.compile(source, name=path.name, filename=fname)
         tmpl = env.template_class.from_code(env, code, env.make_globals(None))
-        return tmpl.render(**ctx)
+        with time_budget(f"rendering {path.name}"):
+            text = tmpl.render(**ctx)
+        if len(text) > MAX_RULES_BYTES:
+            raise CardgenError(Problem(rel(path), None, "rulebook", f"the rendered rules text has {len(text):,} "
+                                       f"characters, more than the limit of {MAX_RULES_BYTES:,}",
+                                       "check the loops in this file", code="rules-too-large"))
+        return text
+    except BudgetExceeded as exc:
+        raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", str(exc),
+                                   "check the loops and macros in this file", code="rules-budget"))
+    except LimitError as exc:
+        raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", f"too much asked: {exc}",
+                                   LIMIT_HINT, code="rules-limit"))
     except CardgenError as exc:
         line = _template_line(exc, fname)
         raise CardgenError([Problem(rel(path), line, p.path or "rulebook", p.message, p.hint, p.severity, p.code)
@@ -266,7 +312,15 @@ def render_rules(path: Path, ctx: dict[str, Any]) -> str:
         raise CardgenError(Problem(rel(path), exc.lineno, "rulebook", f"template syntax: {exc.message}",
                                    "jinja2 syntax: {{ name }} for values, {% if … %}…{% endif %} for blocks",
                                    code="rulebook-syntax"))
-    except (UndefinedError, SecurityError, TemplateError, TypeError, AttributeError) as exc:
+    except (UndefinedError, SecurityError, TemplateError, TypeError, AttributeError, ValueError, OverflowError,
+            ZeroDivisionError, RecursionError) as exc:
+        if isinstance(exc, TypeError) and "no loader" in str(exc):
+            tag = next((t for t in _LOADER_TAGS if re.search(r"{%-?\s*" + t + r"\b", source)), "include")
+            raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook",
+                                       f"{{% {tag} %}} is not available in rules text: a rules file cannot read "
+                                       "other files", "put the text in this file, or in its own rules file (all "
+                                       "rules/*.md are read in name order: 01-intro.md, 02-play.md…)",
+                                       code="rules-include"))
         raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", f"{exc}",
                                    "names available: " + ", ".join(sorted(k for k in ctx if not k.startswith("_"))),
                                    code="rulebook-undefined"))
