@@ -24,7 +24,8 @@ def prepare(game_dir: Path) -> dict:
 
     from cardgen.api import _plans
     from cardgen.layout.ops import Circle, Icon, Line, Rect, Text
-    from cardgen.pipeline import SheetOptions, fonts_for, load_and_validate, sheet_spec
+    from cardgen.pipeline import SheetOptions, fonts_for, sheet_spec
+    from cardgen.project import load_and_validate
     from cardgen.layout.sheet import impose
     from cardgen.units import parse_length
 

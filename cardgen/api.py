@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Callable
 from cardgen.errors import CardgenError, Problem
 from cardgen.duplex import write_calibration
 from cardgen.expand import printable_components
-from cardgen.pipeline import (ComponentPlans, SheetOptions, fonts_for, layout_problems, load_and_validate,
-                              plan_component, write_rulebook, write_sheets)
+from cardgen.pipeline import (ComponentPlans, SheetOptions, fonts_for, layout_problems, plan_component,
+                              write_rulebook, write_sheets)
+from cardgen.project import load_and_validate
 from cardgen.rules import Report
 
 if TYPE_CHECKING:

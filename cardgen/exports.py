@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 from cardgen.fonts import FontSet
-from cardgen.layout.ops import CardPlan
 from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files, render_faces
 from cardgen.schema import Game
 from cardgen.units import MM

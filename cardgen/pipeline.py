@@ -9,17 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from cardgen.errors import CardgenError, Problem, rel
-from cardgen.expand import PhysicalCard, expand, printable_components
+from cardgen.errors import CardgenError, Problem
+from cardgen.expand import PhysicalCard, expand
 from cardgen.fonts import FontSet, load_fontset
 from cardgen.layout.card import CardFinding, Frame, plan_card, shared_face_findings
 from cardgen.layout.ops import CardPlan
 from cardgen.layout.sheet import SheetSpec, impose
 from cardgen.presets import paper_mm
-from cardgen.project import Project, find_template, load_and_validate, piece_size_mm  # noqa: F401 (re-exported)
-from cardgen.rules import Report, validate
-from cardgen.schema import Game, load_game, safe_path
-from cardgen.template import Template, load_template
+from cardgen.project import Project, find_template, piece_size_mm
+from cardgen.rules import Report
+from cardgen.schema import Game, safe_path
 from cardgen.units import MM, parse_length
 
 
@@ -81,10 +80,6 @@ def fonts_for(game: Game) -> FontSet:
                         manifest=game.manifest_file, override_lines=lines)
 
 
-_size = piece_size_mm
-_template = find_template
-
-
 def table_context(game: Game) -> dict[str, list[dict[str, Any]]]:
     """Every component's card rows as plain dicts (``count`` kept), for ``tables.<id>`` in templates."""
     return {cid: [dict(r.values) for r in rows] for cid, rows in game.tables.items()}
@@ -104,10 +99,10 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     m = game.manifest
     idx = next(i for i, c in enumerate(m.components) if c.id == cid)
     comp = m.components[idx]
-    w, h = _size(game, comp.size)
+    w, h = piece_size_mm(game, comp.size)
     frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe))
-    front_t = _template(project, game, comp.template, ("components", idx, "template"))
-    back_t = _template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
+    front_t = find_template(project, game, comp.template, ("components", idx, "template"))
+    back_t = find_template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
     from cardgen.template import geometry_problems
     bad = [p for t in (front_t, back_t) if t is not None
            for p in geometry_problems(t, (w, h), frame.bleed / MM, set(fonts.faces))]
@@ -278,7 +273,7 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
 
     if progress is not None and on_page is None:
         on_page = progress("sheets", sum(len(r.pages) for r in runs))
-    return render_sheets(path, runs, fonts, label, options.margin * MM, draft=options.draft,
+    return render_sheets(path, runs, fonts, label, draft=options.draft,
                          images=ImageCache(), metadata={"title": f"{m.game.title} {m.game.version} print sheets",
                                                         "author": "cardgen", "subject": m.game.source},
                          on_page=on_page)

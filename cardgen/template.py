@@ -10,15 +10,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
-from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from cardgen.errors import CardgenError, Problem, rel
 from cardgen.load import load_yaml
+from cardgen.sandbox import SafeSandbox, time_budget
 
 Box = tuple[float, float, float, float]
 
@@ -68,9 +68,6 @@ class Template(_T):
     description: str = Field("", description="What the template is for.")
     background: str | None = Field(None, description="Colour filling the whole face including bleed.")
     elements: list[Element] = Field(default_factory=list, description="Boxes, drawn in order.")
-
-
-from cardgen.sandbox import MAX_EXPONENT, MAX_SEQUENCE, SafeSandbox, time_budget  # noqa: F401 (re-exported)
 
 
 @lru_cache(maxsize=1)

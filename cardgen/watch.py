@@ -86,7 +86,7 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
 
     from cardgen.api import build_game, validate_game
     from cardgen.errors import CardgenError
-    from cardgen.pipeline import Project
+    from cardgen.project import Project
 
     game_dir = Path(game_dir).resolve()
     root = Project.for_game(game_dir).root

@@ -6,7 +6,6 @@ layouts and PDF bytes must stay flat, and fonts are registered once per process.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from reportlab.pdfbase import pdfmetrics

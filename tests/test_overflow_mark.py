@@ -8,7 +8,6 @@ from cardgen.api import build_game
 from cardgen.exports import ExportOptions
 from cardgen.layout.card import OVERFLOW_COLOR, overflow_mark
 from cardgen.layout.ops import Line
-from cardgen.units import MM
 from tests.conftest import copy_game, needs_fonts, replace_in
 
 pytestmark = needs_fonts

@@ -13,7 +13,8 @@ from cardgen.errors import CardgenError
 from cardgen.layout.rulebook import Numberer, parse_blocks, outline
 from cardgen.layout.text import NO_START
 from cardgen.model import RulebookSettings
-from cardgen.pipeline import fonts_for, load_and_validate, write_rulebook
+from cardgen.pipeline import fonts_for, write_rulebook
+from cardgen.project import load_and_validate
 from cardgen.units import MM
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,8 @@ import pytest
 
 from cardgen.layout.rulebook import ListBlock, Numberer, Para, parse_blocks, plain
 from cardgen.model import RulebookSettings
-from cardgen.pipeline import fonts_for, load_and_validate, write_rulebook
+from cardgen.pipeline import fonts_for, write_rulebook
+from cardgen.project import load_and_validate
 from tests.pdfread import CARD_DATA
 
 

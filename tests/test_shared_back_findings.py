@@ -5,7 +5,8 @@ import pytest
 
 from cardgen.api import _preflight
 from cardgen.expand import printable_components
-from cardgen.pipeline import fonts_for, layout_problems, load_and_validate, plan_component
+from cardgen.pipeline import fonts_for, layout_problems, plan_component
+from cardgen.project import load_and_validate
 from tests.conftest import copy_game, needs_fonts, replace_in
 
 pytestmark = needs_fonts

@@ -154,13 +154,12 @@ def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> 
 
 
 def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Callable[[SheetRun, PagePlan, int], str],
-                  margin: float, draft: bool = False, images=None, metadata: dict | None = None,
+                  draft: bool = False, images=None, metadata: dict | None = None,
                   on_page: Callable[[], None] | None = None) -> int:
     """Write the print sheets of every run into one PDF.
 
     Args:
         path: output file. runs: decks in order. label: page label text for (run, page, sheets).
-        margin: printer margin in pt (kept for callers; each page carries its own ``label_box``).
         draft: add the draft mark.
         on_page: called after each page (progress).
 
@@ -170,12 +169,12 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
     a85 = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        return _render(path, runs, fonts, label, margin, draft, images, metadata, on_page)
+        return _render(path, runs, fonts, label, draft, images, metadata, on_page)
     finally:
         rl_config.useA85 = a85
 
 
-def _render(path, runs, fonts, label, margin, draft, images, metadata, on_page) -> int:
+def _render(path, runs, fonts, label, draft, images, metadata, on_page) -> int:
     # initialFontName: the page preamble selects a font; an embedded one keeps Helvetica out of the PDF.
     c = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=fonts.name("body"))
     meta = metadata or {}
