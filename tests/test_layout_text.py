@@ -92,10 +92,12 @@ def test_kinsoku_property(tokens, width_em):
     assert "".join(out).replace(" ", "") == text.replace(" ", "")  # nothing lost, only spaces at breaks
     for ln in laid[1:]:
         assert not ln.atoms or ln.atoms[0].kind == "icon" or ln.atoms[0].text[0] not in NO_START, out
+        assert not ln.atoms or ln.atoms[0].kind != "space", out  # " 、" would still start with 、
     for ln in laid[:-1]:
         assert not ln.atoms or ln.atoms[-1].kind == "icon" or ln.atoms[-1].text[-1] not in NO_END, out
     for ln in laid:
-        assert ln.width <= width_em * 10 + 1e-6, out
+        # only a line ending in hanging punctuation (nothing before it could move down) is too wide
+        assert ln.width <= width_em * 10 + 1e-6 or ln.atoms[-1].text[-1] in NO_START, out
     words = [t.strip() for t in tokens if t.strip() in ("Ron", "declare")]
     laid_words = [a.text for ln in laid for a in ln.atoms if a.kind == "word"]
     assert laid_words == words  # every Latin word whole, on one line
@@ -126,3 +128,13 @@ def test_nobreak_keeps_a_reference_on_one_line():
         assert all(NOBREAK not in ln for ln in lines)  # the mark itself is never drawn
     plain = lines_of("手札から1枚を裏向きで川へ（第20条④）", 15)
     assert not any("（第20条④）" in ln for ln in plain)  # without it the reference is split at this width
+
+
+def test_punctuation_hangs_when_nothing_can_move_down():
+    """A word wider than the line, or a run of closing marks, cannot carry a character down with
+    the 、 after it: the 、 hangs at the line end (the line overflows and is reported) instead of
+    starting the next line."""
+    assert lines_of("Supercalifragilistic、あ", 5) == ["Supercalifragilistic、", "あ"]
+    assert lines_of("」」」」」、あ", 5) == ["」」」」」、", "あ"]
+    assert lines_of("word 、あい", 3) == ["word 、", "あい"]
+    assert not fit_text("Supercalifragilistic、", 5 * 10, 100, "body", 10, 10, em).fits

@@ -147,8 +147,18 @@ def break_lines(text: str, width: float, font: str, size: float, measure: Measur
                 # (so 」、 or ）。 move down together with the character before them)
                 while len(cur) > 1:
                     carry.insert(0, (cur.pop(), widths.pop()))
-                    if not _no_start(carry[0][0]):
+                    if not _no_start(carry[0][0]) and carry[0][0].kind != "space":
                         break
+                if not carry or _no_start(carry[0][0]) or carry[0][0].kind == "space":
+                    # Nothing before it may begin a line (one long word, or a run of 」」、):
+                    # the character hangs at the end of this line (ぶら下げ), which makes the
+                    # line too wide, so fit_text shrinks the text or reports that it overflows.
+                    for ca, cw in carry:
+                        cur.append(ca)
+                        widths.append(cw)
+                    cur.append(a)
+                    widths.append(w)
+                    continue
             # The trailing run of opening brackets (and the spaces among them) moves down too,
             # so no line ends with one, even when a space separates it from the next word.
             j = len(cur)
