@@ -132,6 +132,8 @@ def _run(game_dir: Path, out: Path, **build) -> None:
 
     with _bars() as progress:
         res = build_game(game_dir, out, progress=progress, **build)
+    for p in res.report.warnings:  # e.g. an empty rules file
+        click.echo(p.format(), err=True)
     _print_files(res.files)
     for note in res.notes:
         click.echo(f"note: {note}")

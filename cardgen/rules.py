@@ -398,6 +398,20 @@ def _exc_text(exc: Exception) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+def _blank_rules(game: Game, problems: ProblemList) -> None:
+    """A warning per rules file (``rules/*.md``) holding only whitespace: it adds nothing to the
+    rulebook, usually by mistake. (When every file is empty the rulebook step fails instead.)"""
+    from cardgen.errors import rel
+    from cardgen.layout.rulebook_context import blank_rule_files
+
+    rules_dir = game.root / "rules"
+    if not rules_dir.is_dir():
+        return
+    for f in blank_rule_files(rules_dir):
+        problems.warning(rel(f), None, "rulebook", f"the rules file {f.name} is empty: it adds nothing to the rulebook",
+                         "write its rules in Markdown, or delete the file", code="empty-rules")
+
+
 def validate(game: Game) -> Report:
     """Run every check on a loaded game.
 
@@ -408,5 +422,6 @@ def validate(game: Game) -> Report:
     comps = _components(game, problems)
     counts = _deck_math(game, problems)
     _design_rules(game, problems)
+    _blank_rules(game, problems)
     m = game.manifest
     return Report(m.game.id, m.game.title, m.game.version, problems.errors, problems.warnings, counts, comps)

@@ -375,7 +375,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None) 
     """
     from cardgen.errors import CardgenError, Problem, rel
     from cardgen.layout.rulebook_checks import figure_problems, html_problems, table_problems
-    from cardgen.layout.rulebook_context import build_context, read_rules, render_rules, rule_files
+    from cardgen.layout.rulebook_context import blank_rule_files, build_context, read_rules, render_rules, rule_files
 
     if image_ok is None:
         from cardgen.render.images import image_size as image_ok
@@ -389,6 +389,12 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None) 
     if not files:
         raise CardgenError(Problem(rel(rules_dir), None, "rulebook", "no rules text (*.md) found",
                                    f"write the rules as Markdown files in {rel(rules_dir)}/", code="no-rules"))
+    if len(blank_rule_files(rules_dir)) == len(files):
+        names = ", ".join(f.name for f in files)
+        raise CardgenError(Problem(rel(rules_dir), None, "rulebook",
+                                   f"every rules file is empty ({names}): the rulebook would hold only its title",
+                                   f"write the rules as Markdown in {rel(rules_dir)}/, e.g. `# 遊び方` and a paragraph",
+                                   code="no-rules"))
     ctx = build_context(game, report)
     numberer = Numberer(settings)
     blocks: list = []

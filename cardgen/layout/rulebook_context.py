@@ -238,6 +238,20 @@ def rule_files(rules_dir: Path) -> list[Path]:
     return sorted(p for p in Path(rules_dir).glob("*.md") if p.is_file())
 
 
+def blank_rule_files(rules_dir: Path) -> list[Path]:
+    """The rules files of :func:`rule_files` holding nothing but whitespace (an empty ``x.md``
+    adds nothing to the rulebook: usually a file saved before the text was written). Files that
+    cannot be read or decoded are left to :func:`read_rules` to report."""
+    out = []
+    for p in rule_files(rules_dir):
+        try:
+            if p.stat().st_size <= MAX_RULES_BYTES and not p.read_bytes().decode("utf-8-sig").strip():
+                out.append(p)
+        except (OSError, UnicodeDecodeError):
+            continue
+    return out
+
+
 def _template_line(exc: BaseException, filename: str) -> int | None:
     """The template line an exception was raised at (jinja2 puts template frames in tracebacks)."""
     line = getattr(exc, "lineno", None)
