@@ -45,7 +45,7 @@ class GameInfo(Strict):
     title: str = Field(description="Title as printed, e.g. `天雀牌`.")
     subtitle: str = Field("", description="Optional subtitle printed under the title.")
     version: str = Field(description="Manifest version printed on every sheet, e.g. `draft 3` (text, never a number).")
-    players: list[int] = Field(description="Supported player counts, e.g. `[3, 4]`; each needs a setup entry.",
+    players: list[int] = Field(description="Supported player counts, each from 1 to 12, e.g. `[3, 4]`; each needs a setup entry.",
                                min_length=1)
     source: str = Field("", description="Where the facts come from (a seed file, a playtest).")
     choices: list[Choice] = Field(default_factory=list,
@@ -99,7 +99,7 @@ class Removal(Strict):
 class PlayerCount(Strict):
     """Setup for one player count (the deck math the validator checks)."""
 
-    players: int = Field(ge=1, le=12, description="Number of players.")
+    players: int = Field(ge=1, le=12, description="How many players this entry is for: a whole number from 1 to 12, one entry per count listed in `game.players`, e.g. `- players: 4`.")
     remove: list[Removal] = Field(default_factory=list, description="Cards removed from the deck before play.")
     hand: int | None = Field(None, ge=0, description="Cards dealt to each player (手札); leave out when the game has no dealt deck (no deck math then).")
     dead_wall: int = Field(0, ge=0, description="Cards set aside, never drawn (王牌).")

@@ -1,0 +1,27 @@
+"""A player count out of range (0, 100) in setup or in game.players says the allowed range
+(1–12) and what to write, not just "Number of players."."""
+from __future__ import annotations
+
+import pytest
+
+from cardgen.api import validate_game
+from tests.conftest import replace_in
+
+
+@pytest.mark.parametrize("n, word", [(0, "at least 1"), (100, "at most 12")])
+def test_setup_players_out_of_range(game_copy, n, word):
+    replace_in(game_copy / "game.yaml", "    - players: 3", f"    - players: {n}")
+    errors = validate_game(game_copy).errors
+    p = next(e for e in errors if e.path.endswith("→ players") and "setup" in e.path)
+    assert f"must be {word} (got {n})" in p.message
+    assert "from 1 to 12" in p.hint and "- players: 4" in p.hint
+
+
+@pytest.mark.parametrize("n", [0, 100])
+def test_game_players_out_of_range(game_copy, n):
+    replace_in(game_copy / "game.yaml", "  players: [3, 4]", f"  players: [3, 4, {n}]")
+    errors = validate_game(game_copy).errors
+    p = next(e for e in errors if e.path == "game → players")
+    assert p.code == "player-count-range" and f"{n} players is out of range" in p.message
+    assert "1 to 12" in p.message and "players: [3, 4]" in p.hint
+    assert not any(f"- players: {n}" in e.hint for e in errors)  # no advice to write an impossible entry
