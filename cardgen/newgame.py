@@ -114,10 +114,13 @@ def new_game(game_dir: Path | str, title: str | None = None) -> list[Path]:
         the files written, in order.
 
     Raises:
-        UsageError: ``game_dir`` exists and is not an empty folder.
+        UsageError: ``game_dir`` is a file, or a folder that is not empty.
     """
     root = Path(game_dir)
-    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+    if root.exists() and not root.is_dir():
+        raise UsageError(Problem(str(root), None, "", "this is a file, not a folder: a new game needs a folder",
+                                 "name a folder that does not exist yet, e.g. card_data/my_game", code="exists"))
+    if root.exists() and any(root.iterdir()):
         raise UsageError(Problem(str(root), None, "", "the folder already exists and is not empty",
                                  "name a new folder, e.g. card_data/my_game", code="exists"))
     gid = game_id(root.resolve().name)

@@ -128,3 +128,13 @@ def test_builtin_rulebook_design_matches_the_project_default():
     from cardgen.render.rulebook_style import BUILTIN_DESIGN
 
     assert BUILTIN_DESIGN.read_bytes() == (ROOT / "templates" / "rulebook" / "default.yaml").read_bytes()
+
+
+def test_new_game_over_an_existing_file_says_it_is_a_file(tmp_path):
+    """`cardgen new notes.txt` where notes.txt is a file: "is a file", not "folder … not empty"."""
+    f = tmp_path / "notes.txt"
+    f.write_text("x", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["new", str(f)])
+    assert r.exit_code == 2
+    assert "is a file, not a folder" in r.output and "not empty" not in r.output
+    assert f.read_text(encoding="utf-8") == "x"
