@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
-from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (Flowable, Frame, Image as RLImage, ListFlowable, ListItem,
                                 PageBreak as RLPageBreak, PageTemplate, Spacer, Table as RLTable, TableStyle)
@@ -144,7 +144,9 @@ class StoryBuilder:
                 out.append(rule)
             return out
         if isinstance(b, L.Para):
-            return [self.para(b.runs, d.body)]
+            if all(getattr(r, "code", False) for r in b.runs):  # a code block keeps its own lines
+                return [self.para(b.runs, d.body)]
+            return [self.para(b.runs, d.body, "body-justified", alignment=TA_JUSTIFY)]
         if isinstance(b, L.ListBlock):
             return [self.list_block(b, info)]
         if isinstance(b, L.Table):

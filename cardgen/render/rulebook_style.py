@@ -19,6 +19,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import _FUZZ, cjkU, makeCJKParaLine, ParaLines, _handleBulletWidth
@@ -28,6 +29,7 @@ from cardgen.layout.rulebook import IconRun, Span
 from cardgen.layout.text import NO_END, NO_START
 from cardgen.load import load_yaml
 from cardgen.render.icons import draw_icon
+from cardgen.render.justify import can_justify, draw_justified
 
 
 class _M(BaseModel):
@@ -181,6 +183,14 @@ def kinsoku_split(frags, maxWidths, calcBounds):
     return ParaLines(kind=1, lines=lines)
 
 
+def _split_lines(blPara, start: int, stop: int) -> list:
+    """The frags of lines ``start:stop``, for the two parts of a paragraph split across frames.
+    reportlab's own version appends a space to the last frag of every line (for Latin text
+    broken at spaces) and so puts spaces into Japanese text; :func:`kinsoku_split` keeps a
+    line's own spaces, so the lines are joined as they are, and no frag is changed."""
+    return [w for ln in blPara.lines[start:stop] for w in ln.words]
+
+
 class KinsokuParagraph(Paragraph):
     """A Paragraph that always breaks lines with :func:`kinsoku_split` (Japanese and mixed text)."""
 
@@ -199,6 +209,15 @@ class KinsokuParagraph(Paragraph):
 
     def breakLines(self, width):  # every paragraph gets the same rules, Latin-only ones too
         return self.breakLinesCJK(width)
+
+    def _get_split_blParaFunc(self):
+        return _split_lines
+
+    def drawPara(self, debug=0):
+        """``alignment=TA_JUSTIFY`` sets the lines justified (:mod:`cardgen.render.justify`)."""
+        if self.style.alignment == TA_JUSTIFY and can_justify(self):
+            return draw_justified(self)
+        return super().drawPara(debug)
 
 
 # ------------------------------------------------------------------ icons and markup
