@@ -18,7 +18,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.layout.text import NO_START
-from cardgen.pipeline import fonts_for, load_and_validate, write_rulebook
+from cardgen.pipeline import fonts_for, write_rulebook
+from cardgen.project import load_and_validate
 from cardgen.render.rulebook_style import KinsokuParagraph, load_design
 from cardgen.units import MM
 
