@@ -2,12 +2,12 @@
 
 ``fonts/fonts.yaml`` names a font per *role* (``body``, ``heading``, ``serif``, ``number``); a game
 manifest may override roles. A name is looked up as a file path, then among the fonts in the
-project's ``fonts/`` folder, then in the system font folders, by file stem or by any family /
-full / PostScript name in the font's ``name`` table (any language: ``IPAexゴシック`` works).
+project's ``fonts/`` folder, then in the system font folders (:mod:`cardgen.font_index`: file
+stem, or any family / full / PostScript name of the font's ``name`` table, in any language).
 
 Each font file is registered with reportlab once per process (reportlab subsets TrueType fonts
 when it embeds them). CFF-outline ``.otf`` fonts, which reportlab cannot embed, are converted to
-TrueType outlines once and cached in ``$XDG_CACHE_HOME/cardgen`` (``~/.cache/cardgen``).
+TrueType outlines once and cached on disk (:mod:`cardgen.font_convert`).
 All metrics are in points (pt).
 """
 from __future__ import annotations
@@ -15,11 +15,8 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
-import os
 import struct
-import tempfile
 import threading
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -29,6 +26,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
 
 from .errors import CardgenError, Problem, ProblemList, rel
+from .font_convert import cff_to_truetype
+from .font_index import (DISPLAY, FONT_SUFFIXES, Index, clear_system_index, collection_size, folder_index,
+                         inside, norm, system_font_dirs, system_index)
 
 DEFAULT_ROLES: dict[str, str] = {
     "body": "IPAexGothic",
@@ -36,127 +36,7 @@ DEFAULT_ROLES: dict[str, str] = {
     "serif": "IPAexMincho",
     "number": "IPAexGothic",
 }
-FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}
-_CONVERTER_VERSION = b"cff2ttf-1"
 _JAPANESE = (range(0x3041, 0x3097), range(0x30A1, 0x30FB), range(0x4E00, 0xA000))
-
-
-def system_font_dirs() -> list[Path]:
-    """The system folders searched for fonts, in order."""
-    home = Path.home()
-    return [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), home / ".fonts",
-            home / ".local/share/fonts"]
-
-
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cardgen"
-
-
-def _norm(name: str) -> str:
-    """Lookup key: NFKC, case-folded, without spaces, hyphens and underscores."""
-    s = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(ch for ch in s if not (ch.isspace() or ch in "-_"))
-
-
-# ---------------------------------------------------------------- name index (in memory)
-
-@dataclass(frozen=True)
-class _Hit:
-    rank: int  # 0 file stem, 1 full/PostScript name, 2 family of a regular face, 3 other family
-    path: Path
-    index: int
-
-
-_DISPLAY: dict[str, str] = {}  # lookup key → a name as written in a font, for hints
-_REGULAR = {"regular", "book", "normal", "roman", "標準", "レギュラー"}
-
-
-def _collection_size(path: Path) -> int:
-    """Number of faces in a .ttc/.otc (1 for a single font). Raises OSError/ValueError."""
-    with open(path, "rb") as fh:
-        head = fh.read(12)
-    if head[:4] != b"ttcf":
-        return 1
-    if len(head) < 12:
-        raise ValueError("truncated collection header")
-    return struct.unpack(">I", head[8:12])[0]
-
-
-def _face_names(path: Path, index: int) -> dict[int, list[str]]:
-    """name-table strings by name ID (1, 2, 4, 6, 16, 17), every language; reads only `name`."""
-    from fontTools.ttLib import TTFont
-
-    font = TTFont(str(path), fontNumber=index, lazy=True)
-    try:
-        out: dict[int, list[str]] = {}
-        for rec in font["name"].names:
-            if rec.nameID in (1, 2, 4, 6, 16, 17):
-                try:
-                    out.setdefault(rec.nameID, []).append(rec.toUnicode())
-                except (UnicodeDecodeError, ValueError):
-                    continue
-        return out
-    finally:
-        font.close()
-
-
-def _index_files(files: list[Path]) -> dict[str, list[_Hit]]:
-    index: dict[str, list[_Hit]] = {}
-
-    def add(text: str, hit: _Hit) -> None:
-        key = _norm(text)
-        if key:
-            index.setdefault(key, []).append(hit)
-            _DISPLAY.setdefault(key, text)
-
-    for path in files:
-        add(path.stem, _Hit(0, path, 0))
-        add(path.name, _Hit(0, path, 0))
-        try:
-            count = _collection_size(path)
-            for i in range(count):
-                names = _face_names(path, i)
-                sub = {_norm(s) for s in names.get(2, []) + names.get(17, [])}
-                regular = not sub or bool(sub & {_norm(r) for r in _REGULAR})
-                for nid in (4, 6):
-                    for s in names.get(nid, []):
-                        add(s, _Hit(1, path, i))
-                for nid in (1, 16):
-                    for s in names.get(nid, []):
-                        add(s, _Hit(2 if regular else 3, path, i))
-        except Exception:  # an unreadable font only loses its names here; loading it reports
-            continue
-    return index
-
-
-def _font_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    out = []
-    for root, _dirs, names in os.walk(folder, followlinks=True):
-        out += [Path(root) / n for n in names if Path(n).suffix.lower() in FONT_SUFFIXES]
-    return sorted(out)
-
-
-_SYSTEM_INDEX: dict[tuple[str, ...], tuple[dict[str, list[_Hit]], int]] = {}
-_LOCK = threading.RLock()
-
-
-def _system_index() -> tuple[dict[str, list[_Hit]], int]:
-    dirs = tuple(str(d) for d in system_font_dirs())
-    with _LOCK:
-        if dirs not in _SYSTEM_INDEX:
-            files = [f for d in dirs for f in _font_files(Path(d))]
-            _SYSTEM_INDEX[dirs] = (_index_files(files), len(files))
-        return _SYSTEM_INDEX[dirs]
-
-
-def clear_caches() -> None:
-    """Forget the in-memory system font index and cached widths (registrations stay)."""
-    with _LOCK:
-        _SYSTEM_INDEX.clear()
-    _width.cache_clear()
 
 
 # ---------------------------------------------------------------- registration
@@ -174,6 +54,13 @@ class FontFace:
 
 
 _REGISTERED: dict[tuple[str, int], str] = {}  # (real path, face index) → reportlab name
+_LOCK = threading.RLock()
+
+
+def clear_caches() -> None:
+    """Forget the in-memory system font index and cached widths (registrations stay)."""
+    clear_system_index()
+    _width.cache_clear()
 
 
 def _sfnt_tag(path: Path, index: int) -> bytes:
@@ -185,76 +72,6 @@ def _sfnt_tag(path: Path, index: int) -> bytes:
             fh.seek(offset)
             tag = fh.read(4)
     return tag
-
-
-def cff_to_truetype(src: Path, index: int = 0, cache_dir: Path | None = None) -> Path:
-    """Convert a CFF-outline OpenType face to a TrueType-outline ``.ttf`` in the cache folder.
-
-    The cached file name holds a hash of the source bytes, so a conversion is reused until the
-    font changes. Curves are approximated with quadratics within 1 font unit. Raises whatever
-    fontTools raises for a broken font (callers turn that into a CardgenError).
-    """
-    from fontTools.pens.cu2quPen import Cu2QuPen
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import TTFont, newTable
-
-    data = src.read_bytes()
-    digest = hashlib.sha256(_CONVERTER_VERSION + data).hexdigest()[:16]
-    folder = cache_dir or _cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        folder = Path(tempfile.gettempdir()) / "cardgen-fonts"
-        folder.mkdir(parents=True, exist_ok=True)
-    out = folder / f"{src.stem}-{index}-{digest}.ttf"
-    if out.is_file():
-        return out
-
-    font = TTFont(str(src), fontNumber=index)
-    if "CFF " not in font:
-        raise ValueError("no CFF table (CFF2 variable fonts are not supported)")
-    order = font.getGlyphOrder()
-    glyph_set = font.getGlyphSet()
-    glyf = newTable("glyf")
-    glyf.glyphOrder = order
-    glyf.glyphs = {}
-    for gname in order:
-        pen = TTGlyphPen(None)
-        glyph_set[gname].draw(Cu2QuPen(pen, max_err=1.0, reverse_direction=True))
-        glyf.glyphs[gname] = pen.glyph()
-    font["glyf"] = glyf
-    font["loca"] = newTable("loca")
-    for tag in ("CFF ", "VORG"):
-        if tag in font:
-            del font[tag]
-    hmtx = font["hmtx"]
-    for gname in order:
-        g = glyf.glyphs[gname]
-        g.recalcBounds(glyf)
-        adv, _lsb = hmtx[gname]
-        hmtx[gname] = (adv, getattr(g, "xMin", 0) if g.numberOfContours else 0)
-    maxp = font["maxp"]
-    maxp.tableVersion = 0x00010000
-    for attr, val in (("maxZones", 1), ("maxTwilightPoints", 0), ("maxStorage", 0),
-                      ("maxFunctionDefs", 0), ("maxInstructionDefs", 0), ("maxStackElements", 0),
-                      ("maxSizeOfInstructions", 0), ("maxComponentElements", 0),
-                      ("maxComponentDepth", 0), ("maxPoints", 0), ("maxContours", 0),
-                      ("maxCompositePoints", 0), ("maxCompositeContours", 0)):
-        setattr(maxp, attr, val)
-    font["head"].glyphDataFormat = 0
-    post = font["post"]
-    if post.formatType not in (2.0, 3.0):
-        post.formatType = 3.0
-    font.sfntVersion = "\x00\x01\x00\x00"
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".ttf", dir=folder)
-    os.close(fd)
-    try:
-        font.save(tmp)
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return out
 
 
 def _register(source: Path, index: int) -> tuple[str, Path]:
@@ -374,24 +191,8 @@ def _read_config(cfg: Path, label: str) -> tuple[dict, dict[str, int]]:
     return {**DEFAULT_ROLES, **{str(k): v for k, v in data.items()}}, lines
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-        return True
-    except ValueError:
-        return False
-
-
-_Index = tuple[dict, int, Path]  # (name index, file count, folder)
-
-
-def _folder_index(folder: Path, contain: Path | None = None) -> _Index:
-    files = [f for f in _font_files(folder) if contain is None or _inside(f, contain)]
-    return _index_files(files), len(files), folder
-
-
 def _lookup(role: str, value: Any, where: _Where, base: Path, contain: Path | None,
-            indexes: list[_Index], problems: ProblemList) -> tuple[Path, int] | None:
+            indexes: list[Index], problems: ProblemList) -> tuple[Path, int] | None:
     """Resolve one role value to (file, face index), adding an error to ``problems`` if not.
 
     ``indexes`` are the local folders searched by name before the system folders."""
@@ -423,7 +224,7 @@ def _lookup(role: str, value: Any, where: _Where, base: Path, contain: Path | No
     if pathlike:
         cand = Path(name).expanduser()
         cand = cand if cand.is_absolute() else base / cand
-        if contain is not None and not _inside(cand, contain):
+        if contain is not None and not inside(cand, contain):
             return err(f"font file for role '{role}' is outside the game folder: {name}",
                        f"put the font inside {contain} (or in the project's fonts/ folder and "
                        "name it by family name)", "font-path-escape")
@@ -434,8 +235,8 @@ def _lookup(role: str, value: Any, where: _Where, base: Path, contain: Path | No
             return err(f"font file for role '{role}' not found: {name}",
                        f"looked for {cand}", "font-not-found")
     if found is None:
-        key = _norm(name)
-        sidx, scount = _system_index()
+        key = norm(name)
+        sidx, scount = system_index()
         searched += [f"{count} font file(s) in {folder}" for _i, count, folder in indexes]
         searched.append(f"{scount} font file(s) in " + ", ".join(map(str, system_font_dirs())))
         all_idx = [i for i, _c, _f in indexes] + [sidx]
@@ -450,12 +251,12 @@ def _lookup(role: str, value: Any, where: _Where, base: Path, contain: Path | No
                     f"(e.g. IPAexGothic), file name, or a file path relative to {base} "
                     "(collections: {file: My.ttc, index: 0})")
             if close:
-                hint += ". Close names: " + ", ".join(_DISPLAY.get(c, c) for c in close)
+                hint += ". Close names: " + ", ".join(DISPLAY.get(c, c) for c in close)
             return err(f"font '{name}' for role '{role}' not found", hint)
     path, index = found
     if want_index is not None:
         try:
-            count = _collection_size(path)
+            count = collection_size(path)
         except (OSError, ValueError) as exc:
             return err(f"font file for role '{role}' cannot be read: {path}: {exc}", code="font-unreadable")
         if want_index >= count:
@@ -502,8 +303,8 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
         sources[r] = (v, base, base)
         where[r] = _Where(man_label, (override_lines or {}).get(r), f"fonts → {r}")
 
-    project_index = _folder_index(fonts_dir)
-    game_index = _folder_index(base, base) if overrides and base.resolve() != fonts_dir.resolve() else None
+    project_index = folder_index(fonts_dir)
+    game_index = folder_index(base, base) if overrides and base.resolve() != fonts_dir.resolve() else None
     problems = ProblemList()
     faces: dict[str, FontFace] = {}
     for role, (value, search_base, contain) in sources.items():

@@ -237,7 +237,7 @@ def test_cff_otf_is_converted_embedded_and_extractable(game, tmp_path):
 
 
 def test_cff_conversion_is_cached_by_content(game, tmp_path):
-    from cardgen.fonts import cff_to_truetype
+    from cardgen.font_convert import cff_to_truetype
 
     src = make_cff_otf(game / "c.otf", "Cache Me")
     first = cff_to_truetype(src, 0, tmp_path / "cc")

@@ -1,0 +1,153 @@
+"""The font name index: which font file (and face of a collection) a name refers to.
+
+A name matches a file stem or file name, or any family / full / PostScript name of the font's
+``name`` table in any language (``IPAexゴシック`` works), compared after NFKC, case folding and
+dropping spaces, hyphens and underscores. The system folders are indexed once per process
+(:func:`system_index`); project and game folders per :func:`folder_index` call. Only the
+``name`` table is read (fontTools, imported lazily).
+"""
+from __future__ import annotations
+
+import os
+import struct
+import threading
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}
+
+
+def system_font_dirs() -> list[Path]:
+    """The system folders searched for fonts, in order."""
+    home = Path.home()
+    return [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), home / ".fonts",
+            home / ".local/share/fonts"]
+
+
+def norm(name: str) -> str:
+    """Lookup key: NFKC, case-folded, without spaces, hyphens and underscores."""
+    s = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in s if not (ch.isspace() or ch in "-_"))
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A font face a name matched; a lower ``rank`` is a better match."""
+
+    rank: int  # 0 file stem, 1 full/PostScript name, 2 family of a regular face, 3 other family
+    path: Path
+    index: int
+
+
+DISPLAY: dict[str, str] = {}  # lookup key → a name as written in a font, for hints
+_REGULAR = {"regular", "book", "normal", "roman", "標準", "レギュラー"}
+
+
+def collection_size(path: Path) -> int:
+    """Number of faces in a .ttc/.otc (1 for a single font). Raises OSError/ValueError."""
+    with open(path, "rb") as fh:
+        head = fh.read(12)
+    if head[:4] != b"ttcf":
+        return 1
+    if len(head) < 12:
+        raise ValueError("truncated collection header")
+    return struct.unpack(">I", head[8:12])[0]
+
+
+def _face_names(path: Path, index: int) -> dict[int, list[str]]:
+    """name-table strings by name ID (1, 2, 4, 6, 16, 17), every language; reads only `name`."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(path), fontNumber=index, lazy=True)
+    try:
+        out: dict[int, list[str]] = {}
+        for rec in font["name"].names:
+            if rec.nameID in (1, 2, 4, 6, 16, 17):
+                try:
+                    out.setdefault(rec.nameID, []).append(rec.toUnicode())
+                except (UnicodeDecodeError, ValueError):
+                    continue
+        return out
+    finally:
+        font.close()
+
+
+def index_files(files: list[Path]) -> dict[str, list[Hit]]:
+    """Name index of ``files``: :func:`norm` key → every face that name matches. A font that
+    cannot be read is indexed by its file name only (loading it reports the error)."""
+    index: dict[str, list[Hit]] = {}
+
+    def add(text: str, hit: Hit) -> None:
+        key = norm(text)
+        if key:
+            index.setdefault(key, []).append(hit)
+            DISPLAY.setdefault(key, text)
+
+    for path in files:
+        add(path.stem, Hit(0, path, 0))
+        add(path.name, Hit(0, path, 0))
+        try:
+            count = collection_size(path)
+            for i in range(count):
+                names = _face_names(path, i)
+                sub = {norm(s) for s in names.get(2, []) + names.get(17, [])}
+                regular = not sub or bool(sub & {norm(r) for r in _REGULAR})
+                for nid in (4, 6):
+                    for s in names.get(nid, []):
+                        add(s, Hit(1, path, i))
+                for nid in (1, 16):
+                    for s in names.get(nid, []):
+                        add(s, Hit(2 if regular else 3, path, i))
+        except Exception:  # an unreadable font only loses its names here; loading it reports
+            continue
+    return index
+
+
+def font_files(folder: Path) -> list[Path]:
+    """Every font file (by suffix) below ``folder``, following links, sorted; ``[]`` if no folder."""
+    if not folder.is_dir():
+        return []
+    out = []
+    for root, _dirs, names in os.walk(folder, followlinks=True):
+        out += [Path(root) / n for n in names if Path(n).suffix.lower() in FONT_SUFFIXES]
+    return sorted(out)
+
+
+_SYSTEM_INDEX: dict[tuple[str, ...], tuple[dict[str, list[Hit]], int]] = {}
+_LOCK = threading.RLock()
+
+
+def system_index() -> tuple[dict[str, list[Hit]], int]:
+    """``(name index, file count)`` of the :func:`system_font_dirs`, built once per process."""
+    dirs = tuple(str(d) for d in system_font_dirs())
+    with _LOCK:
+        if dirs not in _SYSTEM_INDEX:
+            files = [f for d in dirs for f in font_files(Path(d))]
+            _SYSTEM_INDEX[dirs] = (index_files(files), len(files))
+        return _SYSTEM_INDEX[dirs]
+
+
+def clear_system_index() -> None:
+    """Forget the in-memory system font index (the next lookup walks the folders again)."""
+    with _LOCK:
+        _SYSTEM_INDEX.clear()
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` resolves (links followed) to a place inside ``folder``."""
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+Index = tuple[dict, int, Path]  # (name index, file count, folder)
+
+
+def folder_index(folder: Path, contain: Path | None = None) -> Index:
+    """``(name index, file count, folder)`` of the fonts below ``folder`` (only those that
+    resolve inside ``contain`` when given: a game folder's link cannot reach outside it)."""
+    files = [f for f in font_files(folder) if contain is None or inside(f, contain)]
+    return index_files(files), len(files), folder
