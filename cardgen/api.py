@@ -175,7 +175,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             write_calibration(game, fonts, options, out.path(CALIBRATION_PDF))
             result.files.append(out_dir / CALIBRATION_PDF)
         if "rulebook" in steps and (explicit_rulebook or (game.root / "rules").is_dir()):
-            write_rulebook(game, report, fonts, out.path(RULEBOOK_PDF), paper=rulebook_paper)
+            write_rulebook(game, report, fonts, out.path(RULEBOOK_PDF), paper=rulebook_paper, plans=plans)
             result.files.append(out_dir / RULEBOOK_PDF)
     if pf is not None:
         result.files.append(out_dir / REPORT_JSON)

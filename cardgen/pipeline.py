@@ -279,11 +279,14 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
                          on_page=on_page)
 
 
-def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper: str | None = None) -> int:
+def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper: str | None = None,
+                   plans: Sequence[ComponentPlans] = ()) -> int:
     """Render ``card_data/<game>/rules/*.md`` into the rulebook PDF at ``path``. Returns the page count.
 
     Paper: ``paper`` (CLI), else the manifest's ``rulebook.paper`` (A5 by default). The page
     design is ``templates/rulebook/<rulebook.template>.yaml`` (the game folder's first).
+    Card images in the text reuse ``plans`` (the build's component plans); a component not
+    among them is laid out here, once.
 
     Raises:
         CardgenError: missing rules, template errors (file:line), unknown paper or page design.
@@ -305,12 +308,12 @@ def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper
     design, _ = load_design([d for d in (game.root / "templates" / "rulebook", project.root / "templates" / "rulebook")
                              if d.is_dir()], settings.template)
     blocks = rulebook_blocks(game, report)
-    plans: dict[str, ComponentPlans] = {}
+    planned: dict[str, ComponentPlans] = {p.component: p for p in plans}
 
     def card_plan(component: str, card_id: str) -> CardPlan:
-        if component not in plans:
-            plans[component] = plan_component(game, component, fonts, project)
-        cp = plans[component]
+        if component not in planned:
+            planned[component] = plan_component(game, component, fonts, project)
+        cp = planned[component]
         return next(f for f, c in zip(cp.fronts, cp.cards) if c.row.id == card_id)
 
     rules_dir = game.root / "rules"
