@@ -29,26 +29,23 @@ from cardgen.errors import CardgenError, Problem
 PathKey = tuple  # tuple[str | int, ...]
 
 
-class RawInt(int):
+class _Raw:
+    """A number that remembers how it was written (``raw``)."""
+
+    raw: str
+
+    def __new__(cls, value, raw: str):
+        obj = super().__new__(cls, value)  # type: ignore[call-arg]
+        obj.raw = raw
+        return obj
+
+
+class RawInt(_Raw, int):
     """An int that remembers how it was written (``raw``), e.g. ``007``."""
 
-    raw: str
 
-    def __new__(cls, value: int, raw: str):
-        obj = super().__new__(cls, value)
-        obj.raw = raw
-        return obj
-
-
-class RawFloat(float):
+class RawFloat(_Raw, float):
     """A float that remembers how it was written (``raw``), e.g. ``1.10``."""
-
-    raw: str
-
-    def __new__(cls, value: float, raw: str):
-        obj = super().__new__(cls, value)
-        obj.raw = raw
-        return obj
 
 
 @dataclass

@@ -241,6 +241,9 @@ _BOOL = {"true": True, "yes": True, "1": True, "y": True, "○": True, "false": 
          "n": False, "": False, "×": False}
 
 
+_NUMBER = {"int": (int, "whole numbers", "a whole number"), "float": (float, "numbers", "a number")}
+
+
 def _convert(value: Any, kind: str) -> Any:
     """Convert a cell to ``kind``. Raises ValueError with a human message."""
     if kind == "text":
@@ -249,20 +252,14 @@ def _convert(value: Any, kind: str) -> Any:
         return "" if value is None else str(value) if not isinstance(value, bool) else str(value).lower()
     if isinstance(value, str):
         v = value.strip()
-        if kind == "int":
+        if kind in _NUMBER:
+            parse, plural, one = _NUMBER[kind]
             if v == "":
-                raise ValueError("the cell is empty but the column holds whole numbers")
+                raise ValueError(f"the cell is empty but the column holds {plural}")
             try:
-                return int(v.translate(_FULLWIDTH_DIGITS))
+                return parse(v.translate(_FULLWIDTH_DIGITS))
             except ValueError:
-                raise ValueError(f"{value!r} is not a whole number")
-        if kind == "float":
-            if v == "":
-                raise ValueError("the cell is empty but the column holds numbers")
-            try:
-                return float(v.translate(_FULLWIDTH_DIGITS))
-            except ValueError:
-                raise ValueError(f"{value!r} is not a number")
+                raise ValueError(f"{value!r} is not {one}")
         if kind == "bool":
             key = v.lower()
             if key in _BOOL:

@@ -18,6 +18,17 @@ def color(value: str):
     return c
 
 
+
+def _paint(c, op: Rect | Circle) -> tuple[int, int]:
+    """Set the fill and stroke of a shape; → reportlab's ``(stroke, fill)`` flags (0 or 1).
+    A stroke of width 0 is not drawn."""
+    if op.fill:
+        c.setFillColor(color(op.fill))
+    if op.stroke:
+        c.setStrokeColor(color(op.stroke))
+        c.setLineWidth(op.stroke_width)
+    return int(bool(op.stroke and op.stroke_width)), int(bool(op.fill))
+
 def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
     """Draw ``ops`` (pt, in the canvas's current coordinate system).
 
@@ -31,12 +42,7 @@ def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
             c.setFont(fonts.name(op.font), op.size)
             c.drawString(op.x, op.y, op.text)
         elif isinstance(op, Rect):
-            if op.fill:
-                c.setFillColor(color(op.fill))
-            if op.stroke:
-                c.setStrokeColor(color(op.stroke))
-                c.setLineWidth(op.stroke_width)
-            stroke, fill = int(bool(op.stroke and op.stroke_width)), int(bool(op.fill))
+            stroke, fill = _paint(c, op)
             if not (stroke or fill):
                 continue
             if op.radius:
@@ -44,12 +50,8 @@ def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
             else:
                 c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
         elif isinstance(op, Circle):
-            if op.fill:
-                c.setFillColor(color(op.fill))
-            if op.stroke:
-                c.setStrokeColor(color(op.stroke))
-                c.setLineWidth(op.stroke_width)
-            c.circle(op.cx, op.cy, op.r, stroke=int(bool(op.stroke and op.stroke_width)), fill=int(bool(op.fill)))
+            stroke, fill = _paint(c, op)
+            c.circle(op.cx, op.cy, op.r, stroke=stroke, fill=fill)
         elif isinstance(op, Line):
             c.setStrokeColor(color(op.color))
             c.setLineWidth(op.width)
