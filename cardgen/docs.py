@@ -123,11 +123,11 @@ def first_sentence(doc: str | None) -> str:
 
 
 def helper_rows() -> list[tuple[str, str]]:
-    """``(call, one line)`` for every design-rule helper (:data:`cardgen.rules.RULE_HELPERS`,
+    """``(call, one line)`` for every design-rule helper (:data:`cardgen.design_rules.RULE_HELPERS`,
     which includes the tile-pattern helpers of :mod:`cardgen.multiset`), from signatures and docstrings."""
     import inspect
 
-    from cardgen.rules import RULE_HELPERS
+    from cardgen.design_rules import RULE_HELPERS
 
     rows = []
     for name, fn in RULE_HELPERS.items():
@@ -149,7 +149,7 @@ the table's columns; rows stand for `count` physical copies), `card` one row, `t
 component's rows by id. A tile pattern (`hands`, `any_fits`, `unformable`) is written like
 `おまんこ [おうまちこ]2`: literal tiles, `[set]` one tile of a set (`[set]2` a pair), `{a|b}` one word
 of several (`{…}2` the same word twice, `{…}!2` two different words); see `cardgen/multiset.py`.
-Listed from the functions' docstrings (`cardgen/rules.py`, `cardgen/multiset.py`).
+Listed from the functions' docstrings (`cardgen/design_rules.py`, `cardgen/multiset.py`).
 """
 
 

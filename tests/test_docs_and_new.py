@@ -54,7 +54,7 @@ def test_templates_reference_is_checked_in_and_complete():
 
 
 def test_design_rule_helpers_are_listed_with_one_line_each():
-    from cardgen.rules import RULE_HELPERS
+    from cardgen.design_rules import RULE_HELPERS
 
     assert undocumented_helpers() == []
     text = (ROOT / "docs" / "manifest.md").read_text(encoding="utf-8")
