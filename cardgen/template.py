@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from cardgen.errors import CardgenError, Problem, rel
 from cardgen.load import load_yaml
+from cardgen.model_problems import validation_problems
 from cardgen.sandbox import SafeSandbox, time_budget
 
 Box = tuple[float, float, float, float]
@@ -117,8 +118,7 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
     try:
         template = Template.model_validate(loaded.data or {})
     except ValidationError as exc:
-        from cardgen.schema import _problems_from_validation
-        raise CardgenError(_problems_from_validation(exc, Template, loaded.source, loaded.data))
+        raise CardgenError(validation_problems(exc, Template, loaded.source, loaded.data))
     template._file = loaded.source.file
     template._lines = [loaded.source.line(("elements", i)) for i in range(len(template.elements))]
     _check_expressions(template, loaded.source)
