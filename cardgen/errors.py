@@ -34,6 +34,7 @@ class Problem:
     code: str = ""
 
     def location(self) -> str:
+        """``file:line`` (``file`` alone without a line; ``<input>`` without a file)."""
         loc = self.file or "<input>"
         if self.line is not None:
             loc += f":{self.line}"
@@ -50,6 +51,7 @@ class Problem:
         return head
 
     def to_json(self) -> dict:
+        """The problem's fields as a JSON object (``cardgen validate --format json``)."""
         return {
             "file": self.file,
             "line": self.line,
@@ -78,6 +80,7 @@ class CardgenError(Exception):
         super().__init__(self.format())
 
     def format(self) -> str:
+        """Every problem's message block (:meth:`Problem.format`), one after another."""
         return "\n".join(p.format() for p in self.problems)
 
 
@@ -122,5 +125,6 @@ class ProblemList:
         return [p for p in self.items if p.severity == "warning"]
 
     def raise_if_errors(self) -> None:
+        """Raise :class:`CardgenError` with every error collected (warnings stay); else nothing."""
         if self.errors:
             raise CardgenError(self.errors)

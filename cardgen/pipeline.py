@@ -51,6 +51,7 @@ class FacePlans(Sequence):
         return len(self.cards)
 
     def key_at(self, i: int) -> str:
+        """The face key of card ``i`` (cards showing the same face share it)."""
         return self.keys[self.cards[i].row.id]
 
     def __getitem__(self, i):  # type: ignore[override]
@@ -73,7 +74,8 @@ class ComponentPlans:
 
 
 def fonts_for(game: Game) -> FontSet:
-    """The game's font set: fonts/fonts.yaml of the project, with the manifest's overrides."""
+    """The game's font set: fonts/fonts.yaml of the project, with the manifest's overrides.
+    Raises CardgenError (see :func:`cardgen.fonts.load_fontset`) naming the manifest line."""
     project = Project.for_game(game.root)
     lines = {role: game.line("fonts", role) for role in game.manifest.fonts}
     return load_fontset(project.root, dict(game.manifest.fonts) or None, game.root,
@@ -94,7 +96,17 @@ def context(game: Game, values: dict[str, Any], tables: dict[str, Any] | None = 
 
 
 def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None = None) -> ComponentPlans:
-    """Lay out fronts and backs of every physical card of component ``cid``."""
+    """Lay out fronts and backs of every physical card of component ``cid``.
+
+    Returns:
+        :class:`ComponentPlans`: one plan (pt, y up) per distinct face, shared by the cards that
+        show it, and the layout findings (text shrunk or overflowing, missing glyphs or files).
+
+    Raises:
+        CardgenError: unknown card size preset, missing or invalid template, a box wholly
+            outside the card and its bleed, a font role the font set lacks, an image file
+            outside the game folder, missing, or too large to open.
+    """
     project = project or Project.for_game(game.root)
     m = game.manifest
     idx = next(i for i, c in enumerate(m.components) if c.id == cid)
@@ -227,6 +239,8 @@ _HINTS = {
 
 
 def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> SheetSpec:
+    """The imposition spec (pt) for cards of trim ``size_mm`` (w, h mm) with ``bleed_pt`` on
+    ``options.paper`` (sizes from cardgen/presets/sizes.yaml). Raises CardgenError: unknown paper."""
     try:
         pw, ph = paper_mm(options.paper)
     except KeyError:

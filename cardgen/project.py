@@ -25,6 +25,9 @@ class Project:
 
     @classmethod
     def for_game(cls, game_dir: Path) -> "Project":
+        """The project of ``game_dir``: the nearest folder at or above it holding both
+        ``templates/cards`` and ``fonts/`` (else one holding ``fonts/``, else the game folder).
+        Template folders: the game's own ``templates/cards`` first, then the root's. Never raises."""
         game_dir = Path(game_dir).resolve()
         root = next((p for p in [game_dir, *game_dir.parents] if (p / "templates" / "cards").is_dir()
                      and (p / "fonts").is_dir()), None)

@@ -48,9 +48,11 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """True when there are no errors (warnings allowed)."""
         return not self.errors
 
     def to_json(self) -> dict[str, Any]:
+        """The report as JSON data (``cardgen validate --format json``); shapes in docs/ARCHITECTURE.md."""
         return {
             "game": self.game,
             "title": self.title,

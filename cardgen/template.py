@@ -86,11 +86,15 @@ def sandbox() -> ImmutableSandboxedEnvironment:
 
 @lru_cache(maxsize=4096)
 def compile_text(source: str):
+    """A template string (``"{{ card.name }}"``) compiled in :func:`sandbox`, cached by source.
+    Raises jinja2's TemplateSyntaxError (callers report it at the template line)."""
     return sandbox().from_string(source)
 
 
 @lru_cache(maxsize=4096)
 def compile_expr(source: str):
+    """An expression (an element's ``if:``) compiled in :func:`sandbox`, cached by source;
+    undefined names raise instead of giving None. Raises TemplateSyntaxError."""
     return sandbox().compile_expression(source, undefined_to_none=False)
 
 
@@ -135,6 +139,7 @@ def is_color(value: str) -> bool:
 
 
 def color_problem(value: str) -> str:
+    """The message for a colour that is not ``#rrggbb`` (see :func:`is_color`)."""
     return f"{value!r} is not a colour; write #rrggbb, e.g. \"#1a2b3c\" (quoted: # starts a YAML comment)"
 
 

@@ -137,6 +137,8 @@ class ImageCache:
         self._readers: dict[str, tuple[object, tuple[int, int]]] = {}
 
     def open(self, path: str):
+        """``(reportlab ImageReader, (width, height) px)`` of the upright image at ``path``, read
+        once per cache. Raises what :func:`load_upright` raises (CardgenError for a bad image)."""
         hit = self._readers.get(path)
         if hit is None:
             from reportlab.lib.utils import ImageReader
