@@ -12,112 +12,12 @@ from pathlib import Path
 
 import click
 
+from cardgen.cli_options import (calibration_options, export_options, exports_of, out_option, out_options,
+                                 quiet_option, sheet_options, sheet_options_of)
+from cardgen.cli_output import fail, print_files, print_preflight, print_report
 from cardgen.errors import CardgenError
 
-PAPERS = ["a4", "letter", "b5"]
 BUILD_STEPS = ("sheets", "png", "tts", "shop", "calibration", "rulebook")
-
-
-def _fail(exc) -> None:
-    click.echo(exc.format(), err=True)
-    sys.exit(exc.exit_code)
-
-
-def _sheet_options(f, calibration: bool = False):
-    """Print-sheet options; ``calibration`` leaves out those that mean nothing for the
-    calibration sheet (--marks, --no-backs, --sides)."""
-    f = click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="a4", show_default=True,
-                     help="Paper size of the print sheets.")(f)
-    f = f if calibration else click.option("--marks", type=click.Choice(["japanese", "western", "none"]), default="japanese",
-                     show_default=True, help="Crop marks: Japanese トンボ (double corner + centre marks), Western corner marks, or none.")(f)
-    f = click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
-                     show_default=True, help="How the printer flips the sheet for the backs.")(f)
-    f = f if calibration else click.option("--no-backs", is_flag=True, help="Leave the back pages out.")(f)
-    f = click.option("--margin", type=_Finite(0, 50), default=5.0, show_default=True,
-                     help="Printer margin in mm (area the printer cannot reach), 0–50.")(f)
-    f = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-                     show_default=True, help="Output root; files go to OUT/<game>/.")(f)
-    f = click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
-                     help="Shift the back pages by X,Y mm (x right, y down, as seen on the back) to cancel "
-                          "your printer's duplex shift; measure it with `cardgen calibration`.")(f)
-    f = f if calibration else click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
-                     help="Faces in the PDF outputs: fronts only, backs only, or both.")(f)
-    return f
-
-
-def _calibration_options(f):
-    return _sheet_options(f, calibration=True)
-
-
-class _Finite(click.FloatRange):
-    """A float range that also refuses ``nan`` and ``inf`` (click's FloatRange lets nan through)."""
-
-    def __init__(self, lo: float, hi: float):
-        super().__init__(min=lo, max=hi)
-
-    def convert(self, value, param, ctx):
-        import math
-        rv = super().convert(value, param, ctx)
-        if not math.isfinite(rv):
-            self.fail(f"{value!r} is not a number from {self.min:g} to {self.max:g}", param, ctx)
-        return rv
-
-
-#: Largest duplex shift (mm) --back-offset accepts: printers drift by a few mm, not centimetres.
-MAX_BACK_OFFSET_MM = 20.0
-
-
-def _offset(value: str) -> tuple[float, float]:
-    import math
-
-    from cardgen.errors import Problem, UsageError
-    try:
-        x, y = (float(v) for v in value.replace(" ", "").split(","))
-    except ValueError:
-        _fail(UsageError(Problem("--back-offset", None, "", f"wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}",
-                                 "measure the shift with `cardgen calibration`")))
-    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in (x, y)):
-        _fail(UsageError(Problem("--back-offset", None, "", f"{value!r} is out of range: each of X and Y must be "
-                                 f"a number from -{MAX_BACK_OFFSET_MM:g} to {MAX_BACK_OFFSET_MM:g} mm",
-                                 "measure the shift with `cardgen calibration`; it is usually under 3 mm")))
-    return x, y
-
-
-def _options(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both"):
-    from cardgen.pipeline import SheetOptions
-    return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
-                        sides="front" if no_backs else sides, back_offset=_offset(back_offset))
-
-
-def _export_options(png_sides_default: str | None = None):
-    def deco(f):
-        f = click.option("--dpi", type=_Finite(36, 1200), default=300, show_default=True,
-                         help="Resolution of card PNGs.")(f)
-        f = click.option("--no-bleed", is_flag=True, help="Cut card PNGs at the trim (no bleed).")(f)
-        f = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-                         help="Worker processes for rasterising [default: all cores].")(f)
-        return f
-    return deco
-
-
-def _exports(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front"):
-    from cardgen.exports import ExportOptions
-    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides)
-
-
-def _out_options(f):
-    f = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-                     show_default=True, help="Output root; files go to OUT/<game>/.")(f)
-    f = click.option("--force", is_flag=True, help="Write even when validation fails.")(f)
-    return f
-
-
-def _quiet(f):
-    """``--quiet``: no progress bars (they are also off when standard error is not a terminal)."""
-    def store(ctx, _param, value):
-        ctx.meta["cardgen.quiet"] = value
-    return click.option("--quiet", "-q", is_flag=True, expose_value=False, callback=store,
-                        help="No progress bars (off anyway when output is not a terminal).")(f)
 
 
 def _bars():
@@ -134,46 +34,9 @@ def _run(game_dir: Path, out: Path, **build) -> None:
         res = build_game(game_dir, out, progress=progress, **build)
     for p in res.report.warnings:  # e.g. an empty rules file
         click.echo(p.format(), err=True)
-    _print_files(res.files)
+    print_files(res.files)
     for note in res.notes:
         click.echo(f"note: {note}")
-
-
-def _print_preflight(pf) -> None:
-    """A readable preflight summary (rich): counts per category, the first findings of each."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(highlight=False, soft_wrap=True)
-    cards = ", ".join(f"{k} {v}" for k, v in pf.cards.items())
-    t = Table(title=f"preflight · {pf.title} {pf.version} · {cards}", title_justify="left", show_edge=False)
-    t.add_column("check")
-    t.add_column("errors", justify="right")
-    t.add_column("warnings", justify="right")
-    t.add_column("for example")
-    counts = pf.counts()
-    for cat, c in sorted(counts.items()):
-        first = next(f for f in pf.findings if f.category == cat)
-        where = f"{first.card} → {first.field}: " if first.card else (f"{first.field}: " if first.field else "")
-        t.add_row(cat, str(c["error"] or ""), str(c["warning"] or ""), f"{where}{first.message}"[:110])
-    if not counts:
-        t.add_row("all checks", "", "", "nothing to report")
-    console.print(t)
-    for pc in pf.deck_math:
-        mark = "ok" if pc["ok"] else "[red]MISMATCH[/red]"
-        derived = "; ".join(f"{k} = {v}" for k, v in (pc.get("derived") or {}).items())
-        console.print(f"  {pc['players']} players: " + "; ".join(x for x in (pc["arithmetic"], derived) if x)
-                      + f"  \\[{mark}]")
-    console.print(f"  {len(pf.errors)} error(s), {len(pf.warnings)} warning(s); details in report.json")
-
-
-def _print_files(files) -> None:
-    shown = [f for f in files if f.suffix != ".png" or f.parent.name != "cards"]
-    for f in shown:
-        click.echo(f"wrote {f}")
-    cards = [f for f in files if f not in shown]
-    if cards:
-        click.echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
 
 
 class _Group(click.Group):
@@ -189,7 +52,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except CardgenError as exc:
-            _fail(exc)
+            fail(exc)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except OSError as exc:
@@ -217,19 +80,6 @@ def cli() -> None:
     """
 
 
-def _print_report(report) -> None:
-    for p in report.errors + report.warnings:
-        click.echo(p.format(), err=True)
-    if report.player_counts:
-        click.echo(f"{report.title or report.game} {report.version}: deck math")
-        for pc in report.player_counts:
-            mark = "ok" if pc.ok else "MISMATCH"
-            derived = "; ".join(f"{k} = {v}" for k, v in pc.derived.items())
-            click.echo(f"  {pc.players} players: " + "; ".join(x for x in (pc.arithmetic, derived) if x)
-                       + (f" (declared {pc.declared_turns})" if pc.declared_turns is not None else "") + f"  [{mark}]")
-    click.echo(f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")
-
-
 @cli.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -242,70 +92,69 @@ def validate(game_dir: Path, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
-        _print_report(report)
+        print_report(report)
     sys.exit(0 if report.ok else 1)
 
 
 @cli.command()
-@_quiet
+@quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@_sheet_options
+@sheet_options
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
 def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
     """Write OUT/<game>/print-sheets.pdf: imposed cards with bleed, crop marks and duplex backs."""
-    _run(game_dir, out, options=_options(**kw), force=force, steps=("sheets",))
+    _run(game_dir, out, options=sheet_options_of(**kw), force=force, steps=("sheets",))
 
 
 @cli.command()
-@_quiet
+@quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@_calibration_options
+@calibration_options
 def calibration(game_dir: Path, out: Path, **kw) -> None:
     """Write OUT/<game>/duplex-calibration.pdf: print it double-sided to measure --back-offset."""
-    _run(game_dir, out, options=_options(**kw), force=True, steps=("calibration",))
+    _run(game_dir, out, options=sheet_options_of(**kw), force=True, steps=("calibration",))
 
 
 @cli.command()
-@_quiet
+@quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@_out_options
-@_export_options()
+@out_options
+@export_options
 @click.option("--sides", type=click.Choice(["front", "back", "both"]), default="front", show_default=True,
               help="Faces written: `front` (one PNG per physical card), `back` (backs only, "
                    "…-back.png), or `both`. Components without a back are named in a note.")
 def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs: int | None, sides: str) -> None:
     """Write one PNG per physical card to OUT/<game>/cards/ (rasterised from the print PDF drawing)."""
-    _run(game_dir, out, force=force, steps=("png",), exports=_exports(dpi, no_bleed, jobs, png_sides=sides))
+    _run(game_dir, out, force=force, steps=("png",), exports=exports_of(dpi, no_bleed, jobs, png_sides=sides))
 
 
 @cli.command()
-@_quiet
+@quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@_out_options
+@out_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
 def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
     """Write Tabletop Simulator deck sheets (10 × 7, last slot = hidden card), backs and tts/decks.json."""
-    _run(game_dir, out, force=force, steps=("tts",), exports=_exports(jobs=jobs))
+    _run(game_dir, out, force=force, steps=("tts",), exports=exports_of(jobs=jobs))
 
 
 @cli.command()
-@_quiet
+@quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@_out_options
+@out_options
 @click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
               help="Faces in the PDF: fronts only, backs only, or both (front 1, back 1, front 2…).")
 def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
     """Write print-shop PDFs (OUT/<game>/shop/<component>.pdf): one face per page, TrimBox and BleedBox set."""
-    _run(game_dir, out, force=force, steps=("shop",), exports=_exports(sides=sides))
+    _run(game_dir, out, force=force, steps=("shop",), exports=exports_of(sides=sides))
 
 
 @cli.command()
-@_quiet
+@quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
               help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True, help="Output root; files go to OUT/<game>/.")
+@out_option
 @click.option("--force", is_flag=True, help="Write even when validation fails.")
 def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
     """Write OUT/<game>/rulebook.pdf from card_data/<game>/rules/*.md and the game's data."""
@@ -313,10 +162,10 @@ def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
 
 
 @cli.command()
-@_quiet
+@quiet_option
 @click.argument("game_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@_sheet_options
-@_export_options()
+@sheet_options
+@export_options
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
 @click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
               help="Where games are looked for when no GAME_DIR is given.")
@@ -326,22 +175,22 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     """Validate and build every output of each game (all games in card_data/ by default):
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
     from cardgen.api import build_game, find_games
-    from cardgen.errors import CardgenError, UsageError
+    from cardgen.errors import UsageError
 
     dirs = list(game_dirs) or find_games(card_data)
     if not dirs:
-        _fail(UsageError(f"no games found in {card_data}/ (a game is a folder with game.yaml)"))
+        fail(UsageError(f"no games found in {card_data}/ (a game is a folder with game.yaml)"))
     from cardgen.api import shared_output_problems
 
     clashes = shared_output_problems(dirs)
     if clashes:
-        _fail(CardgenError(clashes))
+        fail(CardgenError(clashes))
     failed = 0
     for d in dirs:
         try:
             with _bars() as progress:
-                res = build_game(d, out, _options(**kw), force=force, steps=BUILD_STEPS, progress=progress,
-                                 exports=_exports(dpi, no_bleed, jobs, sides=kw.get("sides", "both")), strict=strict)
+                res = build_game(d, out, sheet_options_of(**kw), force=force, steps=BUILD_STEPS, progress=progress,
+                                 exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both")), strict=strict)
         except CardgenError as exc:
             click.echo(exc.format(), err=True)
             failed += 1
@@ -351,17 +200,16 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
         if res.report.errors:
             click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
                        "sheets marked DRAFT", err=True)
-        _print_files(res.files)
+        print_files(res.files)
         if res.preflight is not None:
-            _print_preflight(res.preflight)
+            print_preflight(res.preflight)
     sys.exit(1 if failed else 0)
 
 
 @cli.command()
-@_quiet
+@quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True, help="Output root; files go to OUT/<game>/.")
+@out_option
 def watch(game_dir: Path, out: Path) -> None:
     """Rebuild on every save of the manifest, a card table, a template, the rules or a font
     (only the outputs the change affects), printing the validator's findings each time. Ctrl-C stops."""
@@ -371,7 +219,7 @@ def watch(game_dir: Path, out: Path) -> None:
         if kind == "changed":
             click.echo("changed: " + ", ".join(p.name for p in payload))
         elif kind == "report":
-            _print_report(payload)
+            print_report(payload)
         elif kind == "built":
             for f in payload.files:
                 click.echo(f"wrote {f}")
@@ -407,13 +255,12 @@ for _name, _text in SHORT_HELP.items():
 @click.option("--title", help="Title as printed (default: the folder name).")
 def new(game_dir: Path, title: str | None) -> None:
     """Start a game: GAME_DIR/game.yaml, a card table, templates and a rules page that build as they stand."""
-    from cardgen.errors import CardgenError
     from cardgen.newgame import new_game
 
     try:
         files = new_game(game_dir, title)
     except CardgenError as exc:
-        _fail(exc)
+        fail(exc)
     for f in files:
         click.echo(f"wrote {f}")
     click.echo(f"next: cardgen build {game_dir}")

@@ -1,0 +1,64 @@
+"""What the CLI prints: validation reports, preflight summaries, written files, failures."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+def fail(exc) -> None:
+    """Print ``exc``'s message blocks to stderr and exit with its code (1, or 2 for usage)."""
+    click.echo(exc.format(), err=True)
+    sys.exit(exc.exit_code)
+
+
+def print_preflight(pf) -> None:
+    """A readable preflight summary (rich): counts per category, the first findings of each."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    cards = ", ".join(f"{k} {v}" for k, v in pf.cards.items())
+    t = Table(title=f"preflight · {pf.title} {pf.version} · {cards}", title_justify="left", show_edge=False)
+    t.add_column("check")
+    t.add_column("errors", justify="right")
+    t.add_column("warnings", justify="right")
+    t.add_column("for example")
+    counts = pf.counts()
+    for cat, c in sorted(counts.items()):
+        first = next(f for f in pf.findings if f.category == cat)
+        where = f"{first.card} → {first.field}: " if first.card else (f"{first.field}: " if first.field else "")
+        t.add_row(cat, str(c["error"] or ""), str(c["warning"] or ""), f"{where}{first.message}"[:110])
+    if not counts:
+        t.add_row("all checks", "", "", "nothing to report")
+    console.print(t)
+    for pc in pf.deck_math:
+        mark = "ok" if pc["ok"] else "[red]MISMATCH[/red]"
+        derived = "; ".join(f"{k} = {v}" for k, v in (pc.get("derived") or {}).items())
+        console.print(f"  {pc['players']} players: " + "; ".join(x for x in (pc["arithmetic"], derived) if x)
+                      + f"  \\[{mark}]")
+    console.print(f"  {len(pf.errors)} error(s), {len(pf.warnings)} warning(s); details in report.json")
+
+
+def print_files(files) -> None:
+    """``wrote PATH`` per file; card PNGs as one line with their count."""
+    shown = [f for f in files if f.suffix != ".png" or f.parent.name != "cards"]
+    for f in shown:
+        click.echo(f"wrote {f}")
+    cards = [f for f in files if f not in shown]
+    if cards:
+        click.echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
+
+
+def print_report(report) -> None:
+    """The validator's findings (stderr), the deck math per player count and a count line."""
+    for p in report.errors + report.warnings:
+        click.echo(p.format(), err=True)
+    if report.player_counts:
+        click.echo(f"{report.title or report.game} {report.version}: deck math")
+        for pc in report.player_counts:
+            mark = "ok" if pc.ok else "MISMATCH"
+            derived = "; ".join(f"{k} = {v}" for k, v in pc.derived.items())
+            click.echo(f"  {pc.players} players: " + "; ".join(x for x in (pc.arithmetic, derived) if x)
+                       + (f" (declared {pc.declared_turns})" if pc.declared_turns is not None else "") + f"  [{mark}]")
+    click.echo(f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")
