@@ -14,7 +14,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from cardgen.errors import CardgenError, Problem, ProblemList, rel
-from cardgen.load import Loaded, RawFloat, RawInt, Source, load_csv, load_yaml
+from cardgen.load import Loaded, RawFloat, RawInt, Source, load_yaml
+from cardgen.load_csv import load_csv
 from cardgen.model import Component, Manifest
 from cardgen.model_problems import validation_problems
 
