@@ -217,7 +217,7 @@ def _blank_rules(game: Game, problems: ProblemList) -> None:
     """A warning per rules file (``rules/*.md``) holding only whitespace: it adds nothing to the
     rulebook, usually by mistake. (When every file is empty the rulebook step fails instead.)"""
     from cardgen.errors import rel
-    from cardgen.layout.rulebook_context import blank_rule_files
+    from cardgen.rule_files import blank_rule_files
 
     rules_dir = game.root / "rules"
     if not rules_dir.is_dir():

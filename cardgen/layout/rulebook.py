@@ -375,7 +375,8 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None) 
     """
     from cardgen.errors import CardgenError, Problem, rel
     from cardgen.layout.rulebook_checks import figure_problems, html_problems, table_problems
-    from cardgen.layout.rulebook_context import blank_rule_files, build_context, read_rules, render_rules, rule_files
+    from cardgen.layout.rulebook_context import build_context, read_rules, render_rules
+    from cardgen.rule_files import blank_rule_files, rule_files
 
     if image_ok is None:
         from cardgen.render.images import image_size as image_ok

@@ -46,11 +46,11 @@ from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from cardgen.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, time_budget
-
 from cardgen.errors import CardgenError, Problem, rel
 from cardgen.numfmt import num
+from cardgen.rule_files import MAX_RULES_BYTES
 from cardgen.rules import Report
+from cardgen.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, time_budget
 from cardgen.schema import Game
 
 #: Unit printed after a component count, by component kind.
@@ -233,25 +233,6 @@ def environment(loader=None) -> ImmutableSandboxedEnvironment:
     return env
 
 
-def rule_files(rules_dir: Path) -> list[Path]:
-    """The rules files of a game, in name order (``01-intro.md``, ``02-play.md``…)."""
-    return sorted(p for p in Path(rules_dir).glob("*.md") if p.is_file())
-
-
-def blank_rule_files(rules_dir: Path) -> list[Path]:
-    """The rules files of :func:`rule_files` holding nothing but whitespace (an empty ``x.md``
-    adds nothing to the rulebook: usually a file saved before the text was written). Files that
-    cannot be read or decoded are left to :func:`read_rules` to report."""
-    out = []
-    for p in rule_files(rules_dir):
-        try:
-            if p.stat().st_size <= MAX_RULES_BYTES and not p.read_bytes().decode("utf-8-sig").strip():
-                out.append(p)
-        except (OSError, UnicodeDecodeError):
-            continue
-    return out
-
-
 def _template_line(exc: BaseException, filename: str) -> int | None:
     """The template line an exception was raised at (jinja2 puts template frames in tracebacks)."""
     line = getattr(exc, "lineno", None)
@@ -261,9 +242,6 @@ def _template_line(exc: BaseException, filename: str) -> int | None:
     return line
 
 
-#: Largest rules file (bytes as read, and characters after jinja2 rendering): a rulebook of
-#: 100 pages is about 200 KB of text.
-MAX_RULES_BYTES = 2_000_000
 
 #: jinja2 statements that read other templates: rules text has no loader (each file stands alone).
 _LOADER_TAGS = ("include", "import", "extends", "from")
