@@ -88,7 +88,8 @@ def _check_join(seq: Any, sep: Any) -> list | str | tuple:
     return items
 
 
-def _guard_filter(name: str, fn):
+def _guard_filter(fn):
+    """``fn`` (a jinja2 filter) with its arguments size-checked first; pass-context markers kept."""
     def guarded(*args, **kwargs):
         _check_sizes(args[1:], kwargs)  # args[0] is the value (or the eval context)
         return fn(*args, **kwargs)
@@ -122,7 +123,7 @@ class SafeSandbox(ImmutableSandboxedEnvironment):
         super().__init__(*args, **kwargs)
         for name in _SIZED_FILTERS:
             if name in self.filters:
-                self.filters[name] = _guard_filter(name, self.filters[name])
+                self.filters[name] = _guard_filter(self.filters[name])
         self.filters["join"] = _guard_join(self.filters["join"])
 
     def unsafe_undefined(self, obj, attribute):

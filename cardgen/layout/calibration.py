@@ -57,13 +57,13 @@ def calibration_pages(width: float, height: float, duplex: str = "long-edge", fo
         front.ops += [Rect(tx - 0.6 * MM, ty - 0.6 * MM, 1.2 * MM, 1.2 * MM, stroke="#000000", stroke_width=0.3)]
         bx, by = mirror((tx, ty), width, height, duplex)
         back.ops += _scales(bx + dx, by + dy, font)
-    front.ops += _notes(width, height, font, [
+    front.ops += _notes(height, font, [
         f"cardgen duplex calibration — FRONT — {way} page",
         *([note] if note else []),
         "Print this PDF double-sided at 100 % (actual size), with the same duplex setting you use for the print sheets.",
         "Then look at the back against a light.",
     ])
-    back.ops += _notes(width, height, font, [
+    back.ops += _notes(height, font, [
         f"cardgen duplex calibration — BACK — {way} page",
         *([note] if note else []),
         "Against the light, each front line crosses a scale: read X on the horizontal scales, Y on the vertical ones.",
@@ -94,6 +94,7 @@ def _scales(cx: float, cy: float, font: str) -> list:
     return ops
 
 
-def _notes(width: float, height: float, font: str, lines: list[str]) -> list:
+def _notes(height: float, font: str, lines: list[str]) -> list:
+    """The instruction lines as Text ops (pt), from 20 mm in, the first one larger."""
     y0 = height / 2 - 22 * MM
     return [Text(20 * MM, y0 - i * 4.5 * MM, s, font, 8 if i == 0 else 6.5) for i, s in enumerate(lines)]
