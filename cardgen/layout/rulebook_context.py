@@ -36,6 +36,7 @@ Extending for another game (two ways, no change to the renderer):
 """
 from __future__ import annotations
 
+import importlib
 import re
 import traceback
 from dataclasses import asdict, dataclass
@@ -189,7 +190,7 @@ def _player_count_table(data: RulebookData) -> Callable:
 
 def build_context(game: Game, report: Report) -> dict[str, Any]:
     """The names the rules text can use (see the module doc). Tables are built lazily."""
-    from cardgen.layout import rulebook_tables  # noqa: F401  (registers the builders)
+    importlib.import_module("cardgen.layout.rulebook_tables")  # registers the @table builders
 
     data = RulebookData(game, report)
     m = game.manifest
