@@ -311,14 +311,17 @@ def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet
             c.setFont(fonts.name(f.font), f.size)
             c.setFillColor(HexColor(f.color))
             c.drawCentredString(pw / 2, m["bottom"] - 8 * MM, f.text.format(page=doc.page, **fmt))
+        c.restoreState()
+
+    def draft_mark(c, doc):
+        """Drawn when the page is finished, so the mark lies over text and card images alike."""
         if info.draft:
             from cardgen.render.pdf_sheets import draw_draft_mark
             draw_draft_mark(c, pw, ph, fonts)
-        c.restoreState()
 
     doc = _Doc(str(path), pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",
                author="cardgen", subject=info.source, creator="cardgen")
-    doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture)])
+    doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
     builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images)
     story = builder.story(blocks, info)
     doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading"), fonts.name(design.body.font)))
