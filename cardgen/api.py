@@ -155,7 +155,11 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     problems = layout_problems(game, plans)
     errors = [p for p in problems if p.severity == "error"]
     if errors and not force:
-        raise CardgenError(errors)
+        raise CardgenError(errors + [Problem(
+            game.manifest_file, None, "", f"{len(errors)} card layout error(s); nothing was written for {game.id!r} "
+            "(its output folder keeps the files of the last build)",
+            "fix what is named above, or build with --force to print a proof anyway (text that does not fit "
+            "is outlined in red)", code="layout-failed")])
     explicit_rulebook = tuple(steps) == ("rulebook",)
     pf = _preflight(game, fonts, plans, report) if card_steps else None
     if pf is not None:

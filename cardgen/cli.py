@@ -25,6 +25,22 @@ def _bars():
     return bars(click.get_current_context().meta.get("cardgen.quiet", False))
 
 
+def _print_findings(res) -> None:
+    """Validation findings of a finished build, and the errors a ``--force`` build printed past
+    (validation and card layout), each with a one-line summary."""
+    for p in res.report.errors + res.report.warnings:  # errors only when forced
+        click.echo(p.format(), err=True)
+    if res.report.errors:
+        click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
+                   "outputs marked DRAFT", err=True)
+    layout_errors = [p for p in res.layout if p.severity == "error"]  # only when forced
+    for p in layout_errors:
+        click.echo(p.format(), err=True)
+    if layout_errors:
+        click.echo(f"{res.game}: {len(layout_errors)} card layout error(s); printed anyway (--force), "
+                   "text that does not fit is outlined in red", err=True)
+
+
 def _run(game_dir: Path, out: Path, **build) -> None:
     """Build some steps of one game (``build`` goes to :func:`cardgen.api.build_game`) and list
     what was written. A CardgenError reaches :class:`_Group`, which prints it."""
@@ -32,8 +48,7 @@ def _run(game_dir: Path, out: Path, **build) -> None:
 
     with _bars() as progress:
         res = build_game(game_dir, out, progress=progress, **build)
-    for p in res.report.warnings:  # e.g. an empty rules file
-        click.echo(p.format(), err=True)
+    _print_findings(res)
     print_files(res.files)
     for note in res.notes:
         click.echo(f"note: {note}")
@@ -195,11 +210,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
             click.echo(exc.format(), err=True)
             failed += 1
             continue
-        for p in res.report.errors + res.report.warnings:  # errors only when forced
-            click.echo(p.format(), err=True)
-        if res.report.errors:
-            click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
-                       "sheets marked DRAFT", err=True)
+        _print_findings(res)
         print_files(res.files)
         if res.preflight is not None:
             print_preflight(res.preflight)

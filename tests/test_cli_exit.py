@@ -107,3 +107,17 @@ def test_png_sides_back_names_the_components_without_backs(tmp_path):
     r = run("png", CARD_DATA / "majan", "--sides", "front", "--out", tmp_path, "--dpi", "40", "-j", "1")
     assert r.exit_code == 0 and "note:" not in r.output  # fronts only: nothing to say
     assert len(list((tmp_path / "majan").glob("cards/*.png"))) == 4
+
+
+@needs_fonts
+def test_forced_build_prints_layout_errors_with_their_place(game_copy, tmp_path):
+    csv = game_copy / "characters.csv"
+    replace_in(csv, ":power:を1個得る。,烈火の型", "とても長い説明文。" * 40 + ",烈火の型")
+    r = run("sheets", game_copy, "--out", tmp_path / "out")
+    assert r.exit_code == 1
+    assert "1 card layout error(s); nothing was written" in r.output and "--force" in r.output
+    r = run("sheets", game_copy, "--out", tmp_path / "out", "--force")
+    assert r.exit_code == 0, r.output
+    assert "characters.csv:2: error:" in r.output and "skill_text" in r.output
+    assert "1 card layout error(s); printed anyway (--force)" in r.output
+    assert (tmp_path / "out" / "tenjanpai" / "print-sheets.pdf").is_file()
