@@ -16,9 +16,25 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".gif", ".tif", ".tiff"}
 
 
 def _ignored(p: Path) -> bool:
+    """Editor and tool leftovers: hidden, backup, swap and lock files, and a file without a
+    suffix that is already gone (the temporary file `sed -i` and many editors write, then rename)."""
     name = p.name
     return (name.startswith(".") or name.endswith("~") or name.endswith((".swp", ".swx", ".tmp"))
-            or name.startswith(("~$", ".~lock")) or "__pycache__" in p.parts)
+            or name.startswith(("~$", ".~lock")) or "__pycache__" in p.parts
+            or (not p.suffix and not p.exists()))
+
+
+#: Exports a watch keeps fresh when they are already in the output folder: what they are called there.
+EXPORT_MARKERS = {"png": "cards", "tts": "tts", "shop": "shop"}
+
+
+def stale_exports(steps: set[str], out_dir: Path) -> tuple[str, ...]:
+    """Export steps to redo with the sheets: those whose outputs already sit in ``out_dir`` (an
+    earlier `cardgen build` made them), so no PNG, TTS or shop file is left showing old cards.
+    Exports nobody asked for are not started by a watch."""
+    if "sheets" not in steps:
+        return ()
+    return tuple(step for step, name in EXPORT_MARKERS.items() if (Path(out_dir) / name).exists())
 
 
 def _under(p: Path, folder: Path) -> bool:
@@ -95,6 +111,7 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
         report = validate_game(game_dir)
         on_event("report", report)
         build = tuple(s for s in ("sheets", "rulebook") if s in steps)
+        build += stale_exports(steps, Path(out_root) / report.game) if report.game else ()
         if not build or report.errors:
             return
         try:
@@ -109,5 +126,5 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
         paths = sorted({Path(p) for _kind, p in changes})
         steps = steps_for(paths, game_dir, root, out_root)
         if steps:
-            on_event("changed", paths)
+            on_event("changed", [p for p in paths if not _ignored(p)])
             run(steps)

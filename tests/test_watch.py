@@ -84,3 +84,23 @@ def test_watch_rebuilds_after_a_save(tmp_path):
     import pdfplumber
     with pdfplumber.open(pdf) as doc:
         assert "の雀士" in doc.pages[0].extract_text()
+
+
+def test_stale_exports_follow_what_the_output_folder_holds(tmp_path):
+    from cardgen.watch import stale_exports
+
+    assert stale_exports({"validate", "sheets"}, tmp_path) == ()
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "shop").mkdir()
+    assert stale_exports({"validate", "sheets"}, tmp_path) == ("png", "shop")
+    assert stale_exports({"validate", "rulebook"}, tmp_path) == ()  # rules text does not change the cards
+
+
+def test_sed_temporary_files_are_ignored(tmp_path):
+    from cardgen.watch import steps_for
+
+    game = tmp_path / "g"
+    game.mkdir()
+    assert steps_for([game / "sedLZCl5s"], game, tmp_path) == set()  # written and renamed away by `sed -i`
+    (game / "notes").write_text("x", encoding="utf-8")
+    assert steps_for([game / "battle.csv"], game, tmp_path) == {"validate", "sheets", "rulebook"}
