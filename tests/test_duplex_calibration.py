@@ -114,3 +114,25 @@ def test_orientation_follows_the_first_deck_with_backs():
     landscape, note = sheet_orientation(load_game(TENJANPAI.parent / "nko_mahjong"), SheetOptions())
     assert "牌カード" in note and "牌シール" not in note
     assert landscape == note.startswith("Landscape")
+
+
+def test_front_lines_reach_the_scales_for_any_shift_the_scales_show():
+    """A back shifted by up to ±SCALE_MM in both directions still has every scale crossed by its
+    front line (the scales are labelled ±10 mm, so the lines must reach that far)."""
+    from cardgen.layout.calibration import GAP, SCALE_MM, calibration_pages, targets
+    from cardgen.layout.ops import Line
+    from cardgen.units import MM
+
+    w, h = 297 * MM, 210 * MM
+    front, _back = calibration_pages(w, h)
+    lines = [op for op in front.ops if isinstance(op, Line)]
+    for tx, ty in targets(w, h):
+        centred = [ln for ln in lines if abs((ln.x1 + ln.x2) / 2 - tx) < 1e-6 and abs((ln.y1 + ln.y2) / 2 - ty) < 1e-6]
+        vertical = next(ln for ln in centred if abs(ln.x1 - ln.x2) < 1e-6)
+        horizontal = next(ln for ln in centred if abs(ln.y1 - ln.y2) < 1e-6)
+        reach = GAP + SCALE_MM * MM
+        assert max(vertical.y1, vertical.y2) >= ty + reach and min(vertical.y1, vertical.y2) <= ty - reach
+        assert max(horizontal.x1, horizontal.x2) >= tx + reach and min(horizontal.x1, horizontal.x2) <= tx - reach
+        for ln in (vertical, horizontal):  # and stay inside a 5 mm printer margin
+            assert min(ln.x1, ln.x2) >= 5 * MM - 1e-6 and max(ln.x1, ln.x2) <= w - 5 * MM + 1e-6
+            assert min(ln.y1, ln.y2) >= 5 * MM - 1e-6 and max(ln.y1, ln.y2) <= h - 5 * MM + 1e-6

@@ -51,7 +51,9 @@ def calibration_pages(width: float, height: float, duplex: str = "long-edge", fo
     dx, dy = back_offset[0] * MM, -back_offset[1] * MM
     front = CalibrationPage("front", width, height)
     back = CalibrationPage("back", width, height)
-    arm = GAP + 4 * MM  # the front lines reach across both scales
+    # The front lines reach the scales even when the back is shifted the full ±SCALE_MM along the
+    # line (the scale then sits GAP + SCALE_MM from the target); they end 5 mm from the paper edge.
+    arm = GAP + (SCALE_MM + 2) * MM
     for tx, ty in targets(width, height):
         front.ops += [Line(tx - arm, ty, tx + arm, ty, 0.3), Line(tx, ty - arm, tx, ty + arm, 0.3)]
         front.ops += [Rect(tx - 0.6 * MM, ty - 0.6 * MM, 1.2 * MM, 1.2 * MM, stroke="#000000", stroke_width=0.3)]
