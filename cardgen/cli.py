@@ -254,11 +254,8 @@ SHORT_HELP = {
     "validate": "Check schema, deck math, design rules and templates.",
     "watch": "Rebuild on every save and show the validator's findings.",
     "new": "Start a new game folder that builds as it stands.",
-    "docs": "Regenerate docs/manifest.md from the schema.",
+    "docs": "Regenerate the manifest and template references in docs/.",
 }
-for _name, _text in SHORT_HELP.items():
-    if _name in cli.commands:
-        cli.commands[_name].short_help = _text
 
 
 @cli.command("new")
@@ -268,10 +265,7 @@ def new(game_dir: Path, title: str | None) -> None:
     """Start a game: GAME_DIR/game.yaml, a card table, templates and a rules page that build as they stand."""
     from cardgen.newgame import new_game
 
-    try:
-        files = new_game(game_dir, title)
-    except CardgenError as exc:
-        fail(exc)
+    files = new_game(game_dir, title)  # a CardgenError goes to the group's handler
     for f in files:
         click.echo(f"wrote {f}")
     click.echo(f"next: cardgen build {game_dir}")
@@ -299,6 +293,12 @@ def docs(check: bool, out: Path) -> None:
         click.echo(f"wrote {path}")
     if check:
         sys.exit(1 if stale else 0)
+
+
+# after every command is defined, so each gets its summary
+for _name, _text in SHORT_HELP.items():
+    if _name in cli.commands:
+        cli.commands[_name].short_help = _text
 
 
 def main() -> None:
