@@ -24,10 +24,11 @@ def prepare(game_dir: Path) -> dict:
 
     from cardgen.api import _plans
     from cardgen.layout.ops import Circle, Icon, Line, Rect, Text
-    from cardgen.pipeline import SheetOptions, fonts_for, sheet_spec
-    from cardgen.project import load_and_validate
+    from cardgen.fonts.fontset import fonts_for
+    from cardgen.steps.pipeline import SheetOptions, sheet_spec
+    from cardgen.check.print_setup import load_and_validate
     from cardgen.layout.sheet import impose
-    from cardgen.units import parse_length
+    from cardgen.core.units import parse_length
 
     import cardgen.layout.card as card_mod
 

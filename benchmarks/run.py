@@ -40,7 +40,7 @@ def _child(kind: str, game: str, out: str) -> None:
         import cardgen.render.pdf_sheets  # noqa: F401  (imports are not timed)
         import cardgen.api as api
         from cardgen.api import SHEETS_PDF, build_game
-        from cardgen.pipeline import SheetOptions
+        from cardgen.steps.pipeline import SheetOptions
         phases = _time_phases(api)
         t = time.perf_counter()
         res = build_game(game, out, SheetOptions(), force=True, steps=("sheets",))
@@ -48,8 +48,8 @@ def _child(kind: str, game: str, out: str) -> None:
         phases["other"] = dt - sum(phases.values())  # report.json, imposition setup, atomic output
         extra["phases_s"] = phases
         pdf = res.out_dir / SHEETS_PDF
-        from cardgen.schema import load_game
-        from cardgen.expand import expand, printable_components
+        from cardgen.data.game import load_game
+        from cardgen.data.expand import expand, printable_components
         g = load_game(game)
         cards = sum(len(expand(g, c)) for c in printable_components(g))
     elif kind == "floor":
@@ -67,8 +67,8 @@ def _child(kind: str, game: str, out: str) -> None:
 
         import cardgen.api as api
         from cardgen.api import build_game
-        from cardgen.exports import ExportOptions
-        from cardgen.pipeline import SheetOptions
+        from cardgen.steps.exports import ExportOptions
+        from cardgen.steps.pipeline import SheetOptions
         phases = _time_phases(api)
         t = time.perf_counter()
         build_game(game, out, SheetOptions(), force=True, steps=("png",),

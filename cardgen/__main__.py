@@ -1,4 +1,4 @@
 """``python -m cardgen`` runs the command line."""
-from cardgen.cli import main
+from cardgen.cli.commands import main
 
 main()

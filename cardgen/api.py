@@ -1,5 +1,5 @@
 """The library API the CLI is a thin layer over. Every function raises
-:class:`cardgen.errors.CardgenError` for expected failures and never prints."""
+:class:`cardgen.core.errors.CardgenError` for expected failures and never prints."""
 from __future__ import annotations
 
 import json
@@ -7,18 +7,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from cardgen.errors import CardgenError, Problem
-from cardgen.duplex import write_calibration
-from cardgen.expand import printable_components
-from cardgen.pipeline import (ComponentPlans, SheetOptions, fonts_for, layout_problems, plan_component,
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.steps.calibration import write_calibration
+from cardgen.data.expand import printable_components
+from cardgen.fonts.fontset import fonts_for
+from cardgen.steps.pipeline import (ComponentPlans, SheetOptions, layout_problems, plan_component,
                               write_rulebook, write_sheets)
-from cardgen.project import load_and_validate
-from cardgen.rules import Report
+from cardgen.check.print_setup import load_and_validate
+from cardgen.check.deck_math import Report
 
 if TYPE_CHECKING:
-    from cardgen.exports import ExportOptions
-    from cardgen.preflight import Preflight
-from cardgen.write import AtomicOutput, clean_stale_temps
+    from cardgen.steps.exports import ExportOptions
+    from cardgen.check.preflight import Preflight
+from cardgen.core.atomic import AtomicOutput, clean_stale_temps
 
 SHEETS_PDF = "print-sheets.pdf"
 RULEBOOK_PDF = "rulebook.pdf"
@@ -43,15 +44,15 @@ class BuildResult:
 
 def validate_game(game_dir: Path | str) -> Report:
     """Validate a game folder; schema problems are part of the report (never raised)."""
-    return load_and_validate(game_dir)[1]  # cardgen.project: validator + template/size checks
+    return load_and_validate(game_dir)[1]  # cardgen.check.print_setup: validator + template/size checks
 
 
 def shared_output_problems(game_dirs: list[Path]) -> list[Problem]:
     """Games of one build that would write the same ``output/<id>/`` folder (a copied game whose
     ``game.id`` was not changed). Reads only each manifest's ``game.id``; unreadable manifests are
     left to the build to report."""
-    from cardgen.errors import rel
-    from cardgen.load import load_yaml
+    from cardgen.core.errors import rel
+    from cardgen.data.yaml_source import load_yaml
 
     first: dict[str, Path] = {}
     problems = []
@@ -86,8 +87,8 @@ EXPORT_STEPS = ("png", "tts", "shop")
 
 
 def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result) -> None:
-    """Per-card PNGs, Tabletop Simulator sheets, print-shop PDFs (see cardgen.exports)."""
-    from cardgen.exports import ExportOptions, write_pngs, write_shop, write_tts
+    """Per-card PNGs, Tabletop Simulator sheets, print-shop PDFs (see cardgen.steps.exports)."""
+    from cardgen.steps.exports import ExportOptions, write_pngs, write_shop, write_tts
 
     exports = exports or ExportOptions()
     writers = {"png": write_pngs, "tts": write_tts, "shop": write_shop}
@@ -95,14 +96,14 @@ def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, re
         if step in steps:
             result.files.extend(out_dir / name for name in writers[step](game, fonts, plans, out, exports, progress))
     if "png" in steps and exports.png_sides != "front":
-        from cardgen.exports import backless_note
+        from cardgen.steps.exports import backless_note
         note = backless_note(plans, exports.png_sides)
         if note:
             result.notes.append(note)
 
 
 def _preflight(game, fonts, plans, report) -> "Preflight":
-    from cardgen.preflight import preflight
+    from cardgen.check.preflight import preflight
     from cardgen.render.images import image_size
 
     m = game.manifest.game
@@ -127,7 +128,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
                exports: "ExportOptions | None" = None, rulebook_paper: str | None = None,
                strict: bool = False) -> BuildResult:
     """Validate, then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically,
-    with the preflight report ``report.json`` (see :mod:`cardgen.preflight`) beside them.
+    with the preflight report ``report.json`` (see :mod:`cardgen.check.preflight`) beside them.
 
     Steps: ``sheets`` (print-sheets.pdf), ``rulebook`` (rulebook.pdf from card_data/<game>/rules/;
     skipped when the game has no rules folder). ``rulebook_paper`` overrides ``rulebook.paper``.

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from cardgen.api import build_game
-from cardgen.errors import CardgenError
-from cardgen.exports import ExportOptions
+from cardgen.core.errors import CardgenError
+from cardgen.steps.exports import ExportOptions
 from cardgen.render import images as images_mod
 from cardgen.render.png_cards import px
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from cardgen.cli import cli
+from cardgen.cli.commands import cli
 
 CORPUS = Path(__file__).parent / "fixtures" / "bad"
 BASE = CORPUS / "_base"
@@ -98,8 +98,8 @@ def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
 
     monkeypatch.chdir(game)
     monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
-    if "budget" in spec:  # seconds an evaluation may take (cardgen.sandbox.MAX_SECONDS), lowered for speed
-        monkeypatch.setattr("cardgen.sandbox.MAX_SECONDS", float(spec["budget"]))
+    if "budget" in spec:  # seconds an evaluation may take (cardgen.core.sandbox.MAX_SECONDS), lowered for speed
+        monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", float(spec["budget"]))
     command = spec.get("command", "build")
     result = CliRunner().invoke(cli, [command, ".", "--out", str(out)], catch_exceptions=False)
     stderr = result.stderr.replace(str(tmp_path), "<tmp>")
@@ -116,7 +116,7 @@ def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
 
     values = spec.get("values")
     if values:
-        from cardgen.schema import load_game
+        from cardgen.data.game import load_game
         loaded = load_game(".")
         for comp, rows in values.items():
             by_id = {r.id: r.values for r in loaded.tables[comp]}
@@ -125,7 +125,7 @@ def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
                     assert by_id[rid][col] == want, (comp, rid, col)
     manifest = spec.get("manifest")
     if manifest:
-        from cardgen.schema import load_game
+        from cardgen.data.game import load_game
         m = load_game(".").manifest
         for dotted, want in manifest.items():
             obj = m
@@ -138,8 +138,9 @@ def test_literal_and_real_line_breaks_both_break_the_line(tmp_path, monkeypatch)
     """csv-newline-literal-and-quoted: a real line break in a quoted cell and a typed ``\\n``
     both give two lines on the card (the values keep what was typed)."""
     from cardgen.layout.ops import Text
-    from cardgen.pipeline import fonts_for, plan_component
-    from cardgen.schema import load_game
+    from cardgen.fonts.fontset import fonts_for
+    from cardgen.steps.pipeline import plan_component
+    from cardgen.data.game import load_game
 
     game_dir, _spec = _prepare("csv-newline-literal-and-quoted", tmp_path)
     monkeypatch.chdir(game_dir)
@@ -153,12 +154,12 @@ def test_literal_and_real_line_breaks_both_break_the_line(tmp_path, monkeypatch)
 
 def test_internal_error_is_short_without_debug(monkeypatch) -> None:
     """A bug (an unexpected exception) prints one line and exit 3; CARDGEN_DEBUG=1 re-raises."""
-    import cardgen.project
+    import cardgen.check.print_setup
 
     def boom(*a, **k):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cardgen.project, "load_and_validate", boom)
+    monkeypatch.setattr(cardgen.check.print_setup, "load_and_validate", boom)
     monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
     result = CliRunner().invoke(cli, ["validate", "."])
     assert result.exit_code == 3

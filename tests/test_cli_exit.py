@@ -7,7 +7,7 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import cli
+from cardgen.cli.commands import cli
 from tests.conftest import TENJANPAI, needs_fonts, replace_in
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from cardgen.api import build_game, validate_game
-from cardgen.cli import cli
-from cardgen.docs import manifest_reference, models, templates_reference, undocumented, undocumented_helpers
-from cardgen.model import Component, DesignRule, Manifest, PlayerCount
+from cardgen.cli.commands import cli
+from cardgen.refdocs.manifest_docs import manifest_reference, models, templates_reference, undocumented, undocumented_helpers
+from cardgen.data.manifest import Component, DesignRule, Manifest, PlayerCount
 from tests.pdfread import ROOT, page_texts
 
 
@@ -40,7 +40,7 @@ def test_docs_check_command(tmp_path):
 
 
 def test_templates_reference_is_checked_in_and_complete():
-    from cardgen.template import Element, Template
+    from cardgen.data.template import Element, Template
 
     text = templates_reference()
     assert (ROOT / "docs" / "templates.md").read_text(encoding="utf-8") == text, "run `cardgen docs`"
@@ -54,7 +54,7 @@ def test_templates_reference_is_checked_in_and_complete():
 
 
 def test_design_rule_helpers_are_listed_with_one_line_each():
-    from cardgen.design_rules import RULE_HELPERS
+    from cardgen.check.design_rules import RULE_HELPERS
 
     assert undocumented_helpers() == []
     text = (ROOT / "docs" / "manifest.md").read_text(encoding="utf-8")
@@ -67,12 +67,12 @@ def test_design_rule_helpers_are_listed_with_one_line_each():
 
 def test_the_worked_example_lays_out(tmp_path):
     """The template in docs/templates.md is accepted and draws what the text says it draws."""
-    from cardgen.docs_templates import EXAMPLE
+    from cardgen.refdocs.template_docs import EXAMPLE
     from cardgen.layout.card import Frame, plan_card
     from cardgen.layout.ops import Icon, Rect, Text
-    from cardgen.load import load_yaml
-    from cardgen.template import Template
-    from cardgen.units import MM
+    from cardgen.data.yaml_source import load_yaml
+    from cardgen.data.template import Template
+    from cardgen.core.units import MM
 
     path = tmp_path / "battle.yaml"
     path.write_text(EXAMPLE, encoding="utf-8")
@@ -125,7 +125,7 @@ def test_new_game_outside_a_checkout_builds_with_the_builtin_rulebook_design(tmp
 
 
 def test_builtin_rulebook_design_matches_the_project_default():
-    from cardgen.render.rulebook_style import BUILTIN_DESIGN
+    from cardgen.rulebook.style import BUILTIN_DESIGN
 
     assert BUILTIN_DESIGN.read_bytes() == (ROOT / "templates" / "rulebook" / "default.yaml").read_bytes()
 

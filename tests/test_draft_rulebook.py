@@ -5,7 +5,7 @@ import pdfplumber
 import pytest
 
 from cardgen.api import build_game
-from cardgen.errors import CardgenError
+from cardgen.core.errors import CardgenError
 
 
 def test_forced_rulebook_is_marked_draft(tmp_path):

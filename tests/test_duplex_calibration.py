@@ -8,8 +8,8 @@ from cardgen.api import build_game
 from cardgen.layout.calibration import calibration_pages, mirror, targets
 from cardgen.layout.ops import Line, Text
 from cardgen.layout.sheet import SheetSpec, impose
-from cardgen.pipeline import SheetOptions
-from cardgen.units import MM
+from cardgen.steps.pipeline import SheetOptions
+from cardgen.core.units import MM
 
 from conftest import TENJANPAI
 
@@ -97,7 +97,7 @@ def test_mirror_follows_the_flip_axis_of_the_page():
 def test_calibration_command_has_no_sheet_only_options(tmp_path):
     from click.testing import CliRunner
 
-    from cardgen.cli import cli
+    from cardgen.cli.commands import cli
 
     for opt in (["--sides", "front"], ["--no-backs"], ["--marks", "none"]):
         res = CliRunner().invoke(cli, ["calibration", str(TENJANPAI), "--out", str(tmp_path), *opt])
@@ -108,8 +108,8 @@ def test_calibration_command_has_no_sheet_only_options(tmp_path):
 
 def test_orientation_follows_the_first_deck_with_backs():
     """NKO麻雀 prints tile stickers first (one-sided); the duplex sheet follows its two-sided deck."""
-    from cardgen.duplex import sheet_orientation
-    from cardgen.schema import load_game
+    from cardgen.steps.calibration import sheet_orientation
+    from cardgen.data.game import load_game
 
     landscape, note = sheet_orientation(load_game(TENJANPAI.parent / "nko_mahjong"), SheetOptions())
     assert "牌カード" in note and "牌シール" not in note
@@ -121,7 +121,7 @@ def test_front_lines_reach_the_scales_for_any_shift_the_scales_show():
     front line (the scales are labelled ±10 mm, so the lines must reach that far)."""
     from cardgen.layout.calibration import GAP, SCALE_MM, calibration_pages, targets
     from cardgen.layout.ops import Line
-    from cardgen.units import MM
+    from cardgen.core.units import MM
 
     w, h = 297 * MM, 210 * MM
     front, _back = calibration_pages(w, h)

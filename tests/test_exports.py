@@ -9,11 +9,11 @@ from PIL import Image
 from pypdf import PdfReader
 
 from cardgen.api import build_game
-from cardgen.exports import ExportOptions, card_file
+from cardgen.steps.exports import ExportOptions, card_file
 from cardgen.layout.tts import cell_size, tts_sheets
-from cardgen.pipeline import SheetOptions
+from cardgen.steps.pipeline import SheetOptions
 from cardgen.render.png_cards import px
-from cardgen.units import MM
+from cardgen.core.units import MM
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "card_data" / "tenjanpai"

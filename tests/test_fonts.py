@@ -12,8 +12,8 @@ from fontTools.ttLib import TTFont
 from fontTools.ttLib.ttCollection import TTCollection
 from reportlab.pdfbase import pdfmetrics
 
-from cardgen.errors import CardgenError
-from cardgen.fonts import FontSet, load_fontset
+from cardgen.core.errors import CardgenError
+from cardgen.fonts.fontset import FontSet, load_fontset
 
 ROOT = Path(__file__).resolve().parents[1]
 IPAEX_G = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -237,7 +237,7 @@ def test_cff_otf_is_converted_embedded_and_extractable(game, tmp_path):
 
 
 def test_cff_conversion_is_cached_by_content(game, tmp_path):
-    from cardgen.font_convert import cff_to_truetype
+    from cardgen.fonts.convert import cff_to_truetype
 
     src = make_cff_otf(game / "c.otf", "Cache Me")
     first = cff_to_truetype(src, 0, tmp_path / "cc")

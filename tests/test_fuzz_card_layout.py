@@ -18,13 +18,13 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from cardgen.errors import CardgenError
-from cardgen.fonts import load_fontset
+from cardgen.core.errors import CardgenError
+from cardgen.fonts.fontset import load_fontset
 from cardgen.layout.card import Frame, _box, plan_card
 from cardgen.layout.ops import Text
 from cardgen.layout.text import NO_START, break_lines, fit_text, line_text
-from cardgen.template import Template, render_text
-from cardgen.units import MM
+from cardgen.data.template import Template, render_text
+from cardgen.core.units import MM
 from tests.conftest import ROOT, needs_fonts
 
 pytestmark = needs_fonts

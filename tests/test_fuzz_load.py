@@ -12,9 +12,9 @@ from pathlib import Path
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from cardgen.errors import CardgenError
-from cardgen.rules import validate
-from cardgen.schema import load_game
+from cardgen.core.errors import CardgenError
+from cardgen.check.deck_math import validate
+from cardgen.data.game import load_game
 
 EXAMPLES = int(os.environ.get("CARDGEN_FUZZ", "150"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))

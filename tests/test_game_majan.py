@@ -85,8 +85,9 @@ def _rows():
 
 def test_card_and_rulebook_quick_reference_come_from_one_table(out):
     from cardgen.layout.ops import Text
-    from cardgen.pipeline import fonts_for, plan_component
-    from cardgen.schema import load_game
+    from cardgen.fonts.fontset import fonts_for
+    from cardgen.steps.pipeline import plan_component
+    from cardgen.data.game import load_game
 
     rows = _rows()
     assert len(rows) == 8 and all(r["article"].startswith("第") for r in rows)
@@ -106,9 +107,10 @@ def test_card_and_rulebook_quick_reference_come_from_one_table(out):
 
 def test_quick_reference_card_uses_its_height():
     from cardgen.layout.ops import Text
-    from cardgen.pipeline import fonts_for, plan_component
-    from cardgen.schema import load_game
-    from cardgen.units import MM
+    from cardgen.fonts.fontset import fonts_for
+    from cardgen.steps.pipeline import plan_component
+    from cardgen.data.game import load_game
+    from cardgen.core.units import MM
 
     game = load_game(GAME)
     plans = plan_component(game, "quickref", fonts_for(game))

@@ -9,8 +9,9 @@ from fractions import Fraction
 import pytest
 
 from cardgen.api import build_game, validate_game
-from cardgen.pipeline import fonts_for, plan_component
-from cardgen.schema import load_game
+from cardgen.fonts.fontset import fonts_for
+from cardgen.steps.pipeline import plan_component
+from cardgen.data.game import load_game
 from tests.pdfread import CARD_DATA, page_sizes_mm, page_texts
 
 GAME = CARD_DATA / "nko_mahjong"

@@ -5,9 +5,9 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.api import build_game, validate_game
-from cardgen.cli import cli
-from cardgen.errors import CardgenError
-from cardgen.schema import load_game
+from cardgen.cli.commands import cli
+from cardgen.core.errors import CardgenError
+from cardgen.data.game import load_game
 from tests.pdfread import CARD_DATA, page_texts
 
 GAME = CARD_DATA / "yajanki"

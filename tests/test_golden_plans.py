@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from cardgen.layout.ops import to_json
-from cardgen.pipeline import fonts_for, plan_component
-from cardgen.schema import load_game
+from cardgen.fonts.fontset import fonts_for
+from cardgen.steps.pipeline import plan_component
+from cardgen.data.game import load_game
 from tests.conftest import TENJANPAI, needs_fonts
 
 pytestmark = needs_fonts

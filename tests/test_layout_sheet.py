@@ -5,7 +5,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from cardgen.layout.sheet import SheetSpec, choose_grid, impose
-from cardgen.units import MM
+from cardgen.core.units import MM
 
 PAPER = {"a4": (210, 297), "letter": (215.9, 279.4), "b5": (182, 257)}
 

@@ -118,7 +118,7 @@ def test_consecutive_closing_marks_never_start_a_line(width):
 
 
 def test_nobreak_keeps_a_reference_on_one_line():
-    from cardgen.layout.text import NOBREAK, nobreak
+    from cardgen.core.nobreak import NOBREAK, nobreak
 
     text = "手札から1枚を裏向きで川へ" + nobreak("（第20条④）")
     assert NOBREAK in text

@@ -1,13 +1,13 @@
 """Resource limits and option ranges (README → Security): each refused input is one message
-block, exit 1 or 2, no traceback, and is refused before the work is done (cardgen.sandbox)."""
+block, exit 1 or 2, no traceback, and is refused before the work is done (cardgen.core.sandbox)."""
 from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
 from jinja2.exceptions import SecurityError
 
-from cardgen.cli import cli
-from cardgen.template import render_text, sandbox
+from cardgen.cli.commands import cli
+from cardgen.data.template import render_text, sandbox
 
 REFUSED = [
     "9 ** 999 ** 999 ** 999",              # ** is left-associative: the exponent cap alone lets this through
@@ -40,8 +40,8 @@ def test_ordinary_expressions_still_work(expr: str, want) -> None:
 
 
 def test_a_template_loop_that_does_not_end_is_stopped(monkeypatch) -> None:
-    from cardgen.sandbox import BudgetExceeded
-    monkeypatch.setattr("cardgen.sandbox.MAX_SECONDS", 0.3)
+    from cardgen.core.sandbox import BudgetExceeded
+    monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", 0.3)
     with pytest.raises(BudgetExceeded, match="took longer than 0.3 seconds"):
         render_text("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", {})
 
@@ -49,7 +49,7 @@ def test_a_template_loop_that_does_not_end_is_stopped(monkeypatch) -> None:
 def test_budget_restores_the_alarm() -> None:
     import signal
 
-    from cardgen.sandbox import time_budget
+    from cardgen.core.sandbox import time_budget
     before = signal.getsignal(signal.SIGALRM)
     with time_budget("x", 5):
         pass

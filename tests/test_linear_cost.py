@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from reportlab.pdfbase import pdfmetrics
 
-import cardgen.fonts as fonts_mod
+import cardgen.fonts.fontset as fonts_mod
 import cardgen.layout.card as card_mod
-import cardgen.pipeline as pipeline
+import cardgen.steps.pipeline as pipeline
 from benchmarks.gen import make_game
 from cardgen.api import build_game
 

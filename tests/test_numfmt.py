@@ -1,11 +1,11 @@
-"""One number format for cards and rulebooks (cardgen.numfmt, the jinja2 filter ``num``)."""
+"""One number format for cards and rulebooks (cardgen.core.numfmt, the jinja2 filter ``num``)."""
 from __future__ import annotations
 
 import pytest
 
-from cardgen.layout.rulebook_context import environment
-from cardgen.numfmt import num
-from cardgen.template import compile_text
+from cardgen.rulebook.context import environment
+from cardgen.core.numfmt import num
+from cardgen.data.template import compile_text
 
 
 @pytest.mark.parametrize("value, plain, signed", [

@@ -16,8 +16,8 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import cli
-from cardgen.write import AtomicOutput, clean_stale_temps
+from cardgen.cli.commands import cli
+from cardgen.core.atomic import AtomicOutput, clean_stale_temps
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = REPO / "card_data" / "tenjanpai"

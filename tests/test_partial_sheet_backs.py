@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cardgen.api import build_game
-from cardgen.pipeline import SheetOptions
+from cardgen.steps.pipeline import SheetOptions
 from tests.conftest import copy_game, needs_fonts, replace_in
 from tests.test_sheets_pdf import BATTLE, TOL, deck_pages, read_pdf
 

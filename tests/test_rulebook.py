@@ -9,13 +9,14 @@ import pdfplumber
 import pytest
 
 from cardgen.api import build_game, validate_game
-from cardgen.errors import CardgenError
-from cardgen.layout.rulebook import Numberer, parse_blocks, outline
+from cardgen.core.errors import CardgenError
+from cardgen.rulebook.blocks import Numberer, parse_blocks, outline
 from cardgen.layout.text import NO_START
-from cardgen.model import RulebookSettings
-from cardgen.pipeline import fonts_for, write_rulebook
-from cardgen.project import load_and_validate
-from cardgen.units import MM
+from cardgen.data.manifest import RulebookSettings
+from cardgen.fonts.fontset import fonts_for
+from cardgen.steps.pipeline import write_rulebook
+from cardgen.check.print_setup import load_and_validate
+from cardgen.core.units import MM
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "card_data" / "tenjanpai"
@@ -170,7 +171,7 @@ def test_numbering_styles():
 
 def test_kinsoku_paragraph_pulls_a_character_down_instead_of_hanging():
     from reportlab.lib.styles import ParagraphStyle
-    from cardgen.render.rulebook_style import KinsokuParagraph
+    from cardgen.rulebook.style import KinsokuParagraph
 
     g, _r = load_and_validate(GAME)
     fonts = fonts_for(g)

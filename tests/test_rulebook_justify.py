@@ -18,10 +18,11 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.layout.text import NO_START
-from cardgen.pipeline import fonts_for, write_rulebook
-from cardgen.project import load_and_validate
-from cardgen.render.rulebook_style import KinsokuParagraph, load_design
-from cardgen.units import MM
+from cardgen.fonts.fontset import fonts_for
+from cardgen.steps.pipeline import write_rulebook
+from cardgen.check.print_setup import load_and_validate
+from cardgen.rulebook.style import KinsokuParagraph, load_design
+from cardgen.core.units import MM
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["tenjanpai", "yajanki", "nko_mahjong", "majan"]

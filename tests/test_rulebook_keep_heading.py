@@ -7,9 +7,9 @@ import pdfplumber
 import pytest
 
 from cardgen.api import build_game
-from cardgen.render.rulebook_style import load_design
-from cardgen.schema import load_game
-from cardgen.units import MM
+from cardgen.rulebook.style import load_design
+from cardgen.data.game import load_game
+from cardgen.core.units import MM
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(p.parent.name for p in (ROOT / "card_data").glob("*/rules"))

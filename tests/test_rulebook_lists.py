@@ -6,10 +6,11 @@ import shutil
 import pdfplumber
 import pytest
 
-from cardgen.layout.rulebook import ListBlock, Numberer, Para, parse_blocks, plain
-from cardgen.model import RulebookSettings
-from cardgen.pipeline import fonts_for, write_rulebook
-from cardgen.project import load_and_validate
+from cardgen.rulebook.blocks import ListBlock, Numberer, Para, parse_blocks, plain
+from cardgen.data.manifest import RulebookSettings
+from cardgen.fonts.fontset import fonts_for
+from cardgen.steps.pipeline import write_rulebook
+from cardgen.check.print_setup import load_and_validate
 from tests.pdfread import CARD_DATA
 
 

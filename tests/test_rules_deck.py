@@ -1,12 +1,12 @@
-"""cardgen.rules: deck math per player count, removals, design rules naming file:line."""
+"""cardgen.check.deck_math: deck math per player count, removals, design rules naming file:line."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from cardgen.rules import validate
-from cardgen.schema import load_game
+from cardgen.check.deck_math import validate
+from cardgen.data.game import load_game
 from tests.conftest import TENJANPAI, replace_in
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from cardgen.api import validate_game
-from cardgen.cli import cli
+from cardgen.cli.commands import cli
 from tests.conftest import needs_fonts
 
 pytestmark = needs_fonts

@@ -1,4 +1,4 @@
-"""Payments (cardgen/scoring.py) against an independent calculation and the seed's examples."""
+"""Payments (cardgen/check/scoring.py) against an independent calculation and the seed's examples."""
 from __future__ import annotations
 
 import math
@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from cardgen.scoring import PaymentRules, payment_table, ron_payment, tsumo_share
+from cardgen.check.scoring import PaymentRules, payment_table, ron_payment, tsumo_share
 
 NKO = PaymentRules(unit=1000, dealer_win_bonus=1000, dealer_deal_in_extra=1000)
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from cardgen.api import _preflight
-from cardgen.expand import printable_components
-from cardgen.pipeline import fonts_for, layout_problems, plan_component
-from cardgen.project import load_and_validate
+from cardgen.data.expand import printable_components
+from cardgen.fonts.fontset import fonts_for
+from cardgen.steps.pipeline import layout_problems, plan_component
+from cardgen.check.print_setup import load_and_validate
 from tests.conftest import copy_game, needs_fonts, replace_in
 
 pytestmark = needs_fonts

@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from cardgen.cli import cli
+from cardgen.cli.commands import cli
 from tests.conftest import replace_in
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.gen import make_game
-from cardgen.watch import steps_for, watch, watch_paths
+from cardgen.cli.watch import steps_for, watch, watch_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "card_data" / "tenjanpai"
@@ -87,7 +87,7 @@ def test_watch_rebuilds_after_a_save(tmp_path):
 
 
 def test_stale_exports_follow_what_the_output_folder_holds(tmp_path):
-    from cardgen.watch import stale_exports
+    from cardgen.cli.watch import stale_exports
 
     assert stale_exports({"validate", "sheets"}, tmp_path) == ()
     (tmp_path / "cards").mkdir()
@@ -97,7 +97,7 @@ def test_stale_exports_follow_what_the_output_folder_holds(tmp_path):
 
 
 def test_sed_temporary_files_are_ignored(tmp_path):
-    from cardgen.watch import steps_for
+    from cardgen.cli.watch import steps_for
 
     game = tmp_path / "g"
     game.mkdir()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardgen.layout.ops import Line, Rect, Text
-from cardgen.units import MM
+from cardgen.core.units import MM
 
 SCALE_MM = 10  #: each scale runs −10 … +10 mm
 GAP = 13 * MM  #: distance of a scale from its target: past the other scale, so they never overlap

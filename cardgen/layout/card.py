@@ -9,12 +9,12 @@ from typing import Any
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
-from cardgen.errors import CardgenError
+from cardgen.core.errors import CardgenError
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
-from cardgen.sandbox import LimitError
-from cardgen.template import Element, Template, color_problem, eval_expr, is_color, render_text
-from cardgen.units import MM
+from cardgen.core.sandbox import LimitError
+from cardgen.data.template import Element, Template, color_problem, eval_expr, is_color, render_text
+from cardgen.core.units import MM
 
 EPS = 1e-6
 MAX_ICONS = 100  #: icons one `icons` box may repeat

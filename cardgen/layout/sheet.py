@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cardgen.layout.ops import Line
-from cardgen.units import MM
+from cardgen.core.units import MM
 
 EPS = 1e-6
 Marks = Literal["japanese", "western", "none"]

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from cardgen.core.nobreak import NOBREAK
+
 Measure = Callable[[str, str, float], float]
 
 #: Characters that must not begin a line (行頭禁則), after JIS X 4051 classes 2–7.
@@ -25,9 +27,6 @@ NO_START = set("、。，．,.・：；:;？！?!ー－〜～…‥）」』】�
                "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ々〻ゝゞヽヾ%％℃")
 #: Characters that must not end a line (行末禁則), JIS X 4051 class 1.
 NO_END = set("（「『【〔〈《〘〖［｛([{‘“«")
-
-#: U+2060 WORD JOINER: no line break here (Unicode UAX #14 class WJ); never drawn.
-NOBREAK = "\u2060"
 
 _ICON = re.compile(r":([a-z][a-z0-9_]*):")
 _LATIN = re.compile(r"[A-Za-z0-9\u00C0-\u024F'’\-+#%$.,/&@×]+")
@@ -47,12 +46,6 @@ class LaidLine:
 
     atoms: list[Atom]
     width: float
-
-
-def nobreak(text: str) -> str:
-    """``text`` with :data:`NOBREAK` between its characters: it will not be broken across lines
-    (a jinja2 filter of card templates: ``{{ '（' ~ q.article ~ '）' | nobreak }}``)."""
-    return NOBREAK.join(str(text))
 
 
 def atoms(text: str) -> list[Atom]:

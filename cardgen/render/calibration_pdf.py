@@ -5,7 +5,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.fonts import FontSet
+from cardgen.fonts.fontset import FontSet
 from cardgen.layout.calibration import CalibrationPage
 from cardgen.render.draw import draw_ops
 

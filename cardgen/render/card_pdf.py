@@ -10,7 +10,7 @@ import io
 
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.fonts import FontSet
+from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
 from cardgen.render.draw import draw_ops
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from reportlab.lib.colors import HexColor
 
-from cardgen.fonts import FontSet
+from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import Circle, Icon, Image, Line, Rect, Text
 from cardgen.render.icons import draw_icon
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PIL import Image as PILImage, ImageOps, UnidentifiedImageError
 
-from cardgen.errors import CardgenError, Problem, rel
+from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.layout.ops import Image
 
 #: Largest image (width × height in pixels) cardgen opens; None → ``PIL.Image.MAX_IMAGE_PIXELS``.

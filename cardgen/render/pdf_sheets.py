@@ -21,11 +21,11 @@ from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import PDFObject, PDFStream, PDFZCompress, xObjectName
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.fonts import FontSet
+from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
 from cardgen.layout.sheet import PagePlan
 from cardgen.render.draw import color, draw_ops
-from cardgen.units import MM
+from cardgen.core.units import MM
 
 
 @dataclass

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from cardgen.fonts import FontSet
+from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
 
 MM_PER_IN = 25.4
@@ -69,9 +69,9 @@ _WORKER: dict = {}
 
 
 def _init_worker(game_dir: str) -> None:
-    from cardgen.pipeline import fonts_for
+    from cardgen.fonts.fontset import fonts_for
     from cardgen.render.images import ImageCache
-    from cardgen.schema import load_game
+    from cardgen.data.game import load_game
 
     _WORKER["fonts"] = fonts_for(load_game(game_dir))
     _WORKER["images"] = ImageCache()

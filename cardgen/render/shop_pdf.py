@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.fonts import FontSet
+from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
 from cardgen.render.pdf_sheets import FormCache
 

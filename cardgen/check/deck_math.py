@@ -1,0 +1,242 @@
+"""The rules validator: deck math per player count, declared counts, design rules, draft content.
+
+Pure functions over a loaded :class:`cardgen.data.game.Game`; they return a :class:`Report` and
+never print. Deck math (DESIGN.md): ``deck − removed = players × hand + players × turns + dead_wall``.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from jinja2 import TemplateSyntaxError
+from jinja2.exceptions import SecurityError, UndefinedError
+
+from cardgen.check.design_rules import check_design_rules, rule_env
+from cardgen.core.errors import Problem, ProblemList
+from cardgen.data.game import CardRow, Game
+
+
+@dataclass
+class PlayerCountReport:
+    """Deck math for one player count (all counts are cards; None where the game has no dealt deck)."""
+
+    players: int
+    deck: int | None  #: cards in the deck after removals
+    removed: int | None
+    hand: int | None
+    dead_wall: int | None
+    draw_pile: int | None  #: deck − players × hand − dead_wall
+    turns: float | int | None  #: draw_pile / players, None when it does not split evenly
+    declared_turns: int | None
+    ok: bool
+    arithmetic: str  #: the sum written out, for messages and the rulebook
+    wins_per_round: int | None = None
+    derived: dict[str, Any] = field(default_factory=dict)  #: ``setup.derive`` values for this count
+
+
+@dataclass
+class Report:
+    """The validation report of one game (``cardgen validate --format json``)."""
+
+    game: str
+    title: str
+    version: str
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    player_counts: list[PlayerCountReport] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when there are no errors (warnings allowed)."""
+        return not self.errors
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON data (``cardgen validate --format json``); shapes in docs/ARCHITECTURE.md."""
+        return {
+            "game": self.game,
+            "title": self.title,
+            "version": self.version,
+            "ok": self.ok,
+            "errors": [p.to_json() for p in self.errors],
+            "warnings": [p.to_json() for p in self.warnings],
+            "player_counts": [asdict(pc) for pc in self.player_counts],
+            "components": self.components,
+        }
+
+
+def _removed(game: Game, rows: list[CardRow], pc, base: tuple, problems: ProblemList) -> int:
+    """Cards removed for one player count; bad removals are reported."""
+    m, src = game.manifest, game.source
+    removed = 0
+    for j, rem in enumerate(pc.remove):
+        matching = [r for r in rows if all(_same(r.values.get(k), v) for k, v in rem.where.items())]
+        have = sum(r.quantity for r in matching)
+        unknown = [k for k in rem.where if rows and k not in rows[0].values]
+        want = have if rem.count == "all" else rem.count
+        path = f"setup → player_counts → {pc.players} players → remove → {j + 1}"
+        if unknown:
+            problems.error(src.file, src.line(base + ("remove", j)), path,
+                           f"the deck {m.setup.deck!r} has no column {unknown[0]!r}",
+                           f"columns: {', '.join(rows[0].values)}", code="bad-removal")
+        elif have < want or have == 0:
+            problems.error(src.file, src.line(base + ("remove", j)), path,
+                           f"removes {want} card(s) where {_where(rem.where)}, but the deck has {have}",
+                           "remove only cards the deck has, or fix the `where` values", code="bad-removal")
+        removed += min(want, have)
+    return removed
+
+
+def _derive(game: Game, pc, base: tuple, problems: ProblemList) -> tuple[dict[str, Any], bool]:
+    """``setup.derive`` values for one player count, checked against what the count states."""
+    m, src = game.manifest, game.source
+    formulas = dict(m.setup.derive)
+    if isinstance(m.design.get("wins_per_round"), str):  # older manifests: design.wins_per_round: "players - 1"
+        formulas.setdefault("wins_per_round", m.design["wins_per_round"])
+    out: dict[str, Any] = {}
+    ok = True
+    env = rule_env()
+    label = f"setup → player_counts → {pc.players} players"
+    for key, expr in formulas.items():
+        try:
+            value = env.compile_expression(expr, undefined_to_none=False)(players=pc.players, design=m.design)
+        except (TemplateSyntaxError, UndefinedError, SecurityError, TypeError, ValueError, ZeroDivisionError) as exc:
+            problems.error(src.file, src.line(("setup", "derive", key)), f"setup → derive → {key}",
+                           f"the expression {expr!r} cannot be evaluated: {exc}",
+                           "use `players`, `design.NAME`, numbers and + − × ÷, e.g. `players - 1`", code="derive-eval")
+            ok = False
+            continue
+        out[key] = value
+        stated = pc.values.get(key, getattr(pc, key, None) if key in type(pc).model_fields else None)
+        if stated is not None and stated != value:
+            ok = False
+            shown = expr.replace("players", str(pc.players)).replace("*", "×").replace("-", "−")
+            where = ("values", key) if key in pc.values else (key,)
+            problems.error(src.file, src.line(base + where) or src.line(base), f"{label} → {key}",
+                           f"states {key} = {stated}, but {expr} gives {shown} = {value}",
+                           f"set {key} to {value}, or change setup → derive → {key}", code="derive-mismatch")
+    return out, ok
+
+
+def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
+    m = game.manifest
+    if m.setup is None:
+        return []
+    src = game.source
+    rows = game.tables.get(m.setup.deck, []) if m.setup.deck else []
+    full = sum(r.quantity for r in rows)
+    out = []
+    for i, pc in enumerate(m.setup.player_counts):
+        base = ("setup", "player_counts", i)
+        derived, ok = _derive(game, pc, base, problems)
+        wins = derived.get("wins_per_round", pc.wins_per_round)
+        if m.setup.deck is None or pc.hand is None:
+            out.append(PlayerCountReport(pc.players, None, None, pc.hand, pc.dead_wall, None, None, pc.turns, ok,
+                                         "", wins, derived))
+            continue
+        removed = _removed(game, rows, pc, base, problems)
+        deck = full - removed
+        draw = deck - pc.players * pc.hand - pc.dead_wall
+        turns: float | int | None
+        even = pc.players > 0 and draw >= 0 and draw % pc.players == 0
+        turns = draw // pc.players if even else (round(draw / pc.players, 3) if pc.players else None)
+        declared = pc.turns
+        arith = (f"{full} − {removed} removed = {deck} cards; " if removed else f"{deck} cards; ") + (
+                 f"{deck} − {pc.players} × {pc.hand} (hands) − {pc.dead_wall} (dead wall) = {draw} to draw; "
+                 f"{draw} ÷ {pc.players} players = {turns if even else draw / pc.players:g} turns each")
+        where = src.line(base)
+        label = f"setup → player_counts → {pc.players} players"
+        if draw < 0:
+            ok = False
+            problems.error(src.file, where, label,
+                           f"the deck is too small: {arith}",
+                           "lower the hand size or the dead wall, or add cards", code="deck-math")
+        elif not even:
+            ok = False
+            problems.error(src.file, where, label,
+                           f"the draw pile does not split evenly: {arith}",
+                           "change hand, dead wall or removals so the draw pile is a multiple of the player count",
+                           code="deck-math")
+        if declared is not None and even and turns != declared:
+            ok = False
+            need = pc.players * pc.hand + pc.players * declared + pc.dead_wall
+            diff = deck - need
+            problems.error(src.file, src.line(base + ("turns",)) or where, f"{label} → turns",
+                           f"declares {declared} turns per player, but the numbers give {turns}: {arith}. "
+                           f"{declared} turns each need {pc.players} × {pc.hand} (hands) + {pc.players} × {declared} "
+                           f"(turns) + {pc.dead_wall} (dead wall) = {need} cards; the deck has {deck} "
+                           f"({abs(diff)} {'too many' if diff > 0 else 'too few'})",
+                           f"set turns to {turns}, or " + (
+                               f"use up the {diff} extra card(s): remove them from the deck, or add them to "
+                               f"hands or the dead wall" if diff > 0 else
+                               f"find {-diff} more card(s): add them to the deck, or take them from hands, "
+                               f"the dead wall or the removals"),
+                           code="turns-mismatch")
+        out.append(PlayerCountReport(pc.players, deck, removed, pc.hand, pc.dead_wall, draw,
+                                     turns if even else None, declared, ok, arith, wins, derived))
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, str):
+        return str(a) == b
+    if isinstance(b, (int, float)) and isinstance(a, str):
+        return a == str(b)
+    return a == b
+
+
+def _where(where: dict) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in where.items())
+
+
+def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
+    out = []
+    src = game.source
+    for i, c in enumerate(game.manifest.components):
+        rows = game.tables.get(c.id, [])
+        actual = sum(r.quantity for r in rows) if c.cards is not None else None
+        entry = {"id": c.id, "name": c.name, "kind": c.kind, "declared": c.count, "count": actual}
+        if c.count is not None and actual is not None and actual != c.count:
+            problems.error(src.file, src.line(("components", i, "count")), f"components → {c.id} → count",
+                           f"declares {c.count} pieces but the card table has {actual}",
+                           f"fix the copies in the table or set count to {actual}", code="count-mismatch")
+        draft_rows = [r for r in rows if r.values.get("draft") is True]
+        if c.draft or draft_rows:
+            n = sum(r.quantity for r in draft_rows) if draft_rows else (actual or 0)
+            lines = sorted({r.line for r in draft_rows if r.line})
+            problems.warning(draft_rows[0].file if draft_rows else src.file,
+                             lines[0] if lines else src.line(("components", i)),
+                             f"components → {c.id}",
+                             f"{n} of {actual} pieces are draft content (placeholder text)",
+                             "replace the draft text and set draft to false before a final print", code="draft")
+        out.append(entry)
+    return out
+
+
+def _blank_rules(game: Game, problems: ProblemList) -> None:
+    """A warning per rules file (``rules/*.md``) holding only whitespace: it adds nothing to the
+    rulebook, usually by mistake. (When every file is empty the rulebook step fails instead.)"""
+    from cardgen.core.errors import rel
+    from cardgen.data.rulebook_sources import blank_rule_files
+
+    rules_dir = game.root / "rules"
+    if not rules_dir.is_dir():
+        return
+    for f in blank_rule_files(rules_dir):
+        problems.warning(rel(f), None, "rulebook", f"the rules file {f.name} is empty: it adds nothing to the rulebook",
+                         "write its rules in Markdown, or delete the file", code="empty-rules")
+
+
+def validate(game: Game) -> Report:
+    """Run every check on a loaded game.
+
+    Returns:
+        :class:`Report` with errors, warnings (including the loader's) and the deck math.
+    """
+    problems = ProblemList(list(game.problems))
+    comps = _components(game, problems)
+    counts = _deck_math(game, problems)
+    check_design_rules(game, problems)
+    _blank_rules(game, problems)
+    m = game.manifest
+    return Report(m.game.id, m.game.title, m.game.version, problems.errors, problems.warnings, counts, comps)

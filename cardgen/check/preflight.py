@@ -1,0 +1,194 @@
+"""Preflight: what a designer should know before printing, from the plans and the validator.
+
+Pure over its inputs — layout plans, layout findings, the validator's report, and two lookups
+(which characters a font role cannot draw; the pixel size of an image) — so it can be tested
+without rendering. ``output/<game>/report.json`` is :meth:`Preflight.to_json`; the CLI prints a
+summary. Categories:
+
+- ``text-shrunk`` (warning) / ``text-overflow`` (error): text smaller than the template's size,
+  or not fitting even at the minimum size (from layout).
+- ``missing-glyph`` (error, from layout; this module re-checks every Text op of the plans and
+  adds what layout did not already name): characters the font has no glyph for (they would
+  print as blanks or boxes) — which card, which character.
+- ``image-low-dpi`` (warning): card art below ``min_dpi`` at its printed size.
+- ``outside-safe`` (warning): text reaching outside the safe area.
+- ``missing-file`` / ``image`` problems (error): art that does not exist or cannot be opened.
+- ``validation``: the validator's errors and warnings; ``deck_math``: its sums per player count.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.layout.ops import Image, Text
+
+CATEGORY = {
+    "text-shrunk": "text shrunk",
+    "text-overflow": "text does not fit",
+    "missing-glyph": "characters the font cannot draw",
+    "image-low-dpi": "images below print resolution",
+    "outside-safe": "content outside the safe area",
+    "missing-file": "missing files",
+    "image-too-large": "images that cannot be opened",
+    "bad-image": "images that cannot be opened",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One preflight finding. ``card`` is e.g. ``battle b3-pon`` (``… back`` for a back face)."""
+
+    severity: str
+    code: str
+    card: str
+    field: str
+    message: str
+    file: str = ""
+    line: int | None = None
+    detail: dict = field(default_factory=dict)
+
+    @property
+    def category(self) -> str:
+        return CATEGORY.get(self.code, "validation" if self.card == "" else "layout")
+
+    def problem(self) -> Problem:
+        return Problem(self.file, self.line, f"{self.card} → {self.field}" if self.card else self.field,
+                       self.message, "", self.severity, self.code)
+
+
+@dataclass
+class Preflight:
+    """The preflight report of one build."""
+
+    game: str
+    title: str
+    version: str
+    findings: list[Finding] = field(default_factory=list)
+    deck_math: list[dict] = field(default_factory=list)
+    cards: dict[str, int] = field(default_factory=dict)  #: physical cards per component
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "warning"]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """category → {"error": n, "warning": n}."""
+        out: dict[str, dict[str, int]] = {}
+        for f in self.findings:
+            c = out.setdefault(f.category, {"error": 0, "warning": 0})
+            c[f.severity] = c.get(f.severity, 0) + 1
+        return out
+
+    def to_json(self, base: Path | None = None) -> dict:
+        """The report as JSON data. With ``base`` (the game folder), file names are relative to
+        it, so report.json does not depend on the folder the build was run from."""
+        def where(f: Finding) -> dict:  # the fields of asdict(f), without its deep copy (4,000 findings)
+            d = {"severity": f.severity, "code": f.code, "card": f.card, "field": f.field, "message": f.message,
+                 "file": f.file, "line": f.line, "detail": f.detail, "category": f.category}
+            if base is not None and f.file:
+                d["file"] = rel(f.file, base)
+            return d
+
+        return {
+            "game": self.game, "title": self.title, "version": self.version,
+            "ok": not self.errors, "errors": len(self.errors), "warnings": len(self.warnings),
+            "cards": self.cards, "summary": self.counts(), "deck_math": self.deck_math,
+            "findings": [where(f) for f in self.findings],
+        }
+
+
+def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
+              missing_chars: Callable[[str, str], list[str]],
+              image_size: Callable[[str], tuple[int, int]],
+              min_dpi: float = 300.0) -> Preflight:
+    """Build the report.
+
+    Args:
+        plans: :class:`cardgen.steps.pipeline.ComponentPlans` of every printed component.
+        report: the validator's :class:`cardgen.check.deck_math.Report`.
+        missing_chars: ``(font_role, text) -> [chars]`` (``FontSet.missing_chars``).
+        image_size: ``path -> (w, h)`` upright pixels; may raise :class:`CardgenError`.
+        min_dpi: art below this many pixels per inch as printed is reported.
+    """
+    from cardgen.render.images import effective_dpi
+
+    out = Preflight(game, title, version)
+    for p in report.errors + report.warnings:
+        out.findings.append(Finding(p.severity, p.code or "validation", "", p.path, p.message, p.file, p.line))
+    out.deck_math = [asdict(pc) for pc in report.player_counts]
+    sizes: dict[str, tuple[int, int] | CardgenError] = {}
+    named: set[str] = set()  #: cards that already have a missing-glyph finding
+    for cp in plans:
+        out.cards[cp.component] = len(cp.cards)
+        rows = {c.row.id: c.row for c in cp.cards}
+        once: set[tuple] = set()
+        for f in cp.findings:
+            if (f.card, f.field, f.code) in once:  # e.g. one outside-safe per line of a box
+                continue
+            once.add((f.card, f.field, f.code))
+            rid = f.card.split(" ", 1)[-1].removesuffix(" back")
+            row = rows.get(rid)
+            out.findings.append(Finding(f.severity, f.code, f.card, f.field, f.message,
+                                        row.file if row else f.file, row.line if row else f.line))
+            if f.code == "missing-glyph":
+                named.add(f.card)
+        seen: set[tuple] = set()
+        key_front = getattr(cp.fronts, "key_at", None)
+        key_back = getattr(cp.backs, "key_at", None)
+        for i, card in enumerate(cp.cards):  # each distinct face once, in deck order
+            for faces, key_at, suffix in ((cp.fronts, key_front, ""), (cp.backs, key_back, " back")):
+                if key_at is not None:
+                    if (key_at(i), suffix) in seen:
+                        continue
+                    plan = faces[i]
+                else:
+                    plan = faces[i]
+                    if plan is None or (plan.key, suffix) in seen:
+                        continue
+                seen.add((plan.key, suffix))
+                label = f"{cp.component} {card.row.id}{suffix}"
+                _check_plan(plan, label, card.row, missing_chars, image_size, sizes, min_dpi, out, effective_dpi,
+                            named)
+    return out
+
+
+def _check_plan(plan, label, row, missing_chars, image_size, sizes, min_dpi, out, effective_dpi, named) -> None:
+    chars: dict[str, list[str]] = {}
+    for op in plan.ops:
+        if isinstance(op, Text) and label not in named:
+            for ch in missing_chars(op.font, op.text):
+                chars.setdefault(op.font, [])
+                if ch not in chars[op.font]:
+                    chars[op.font].append(ch)
+        elif isinstance(op, Image):
+            if op.path not in sizes:
+                try:
+                    sizes[op.path] = image_size(op.path)
+                except CardgenError as exc:
+                    sizes[op.path] = exc
+            size = sizes[op.path]
+            if isinstance(size, CardgenError):
+                for p in size.problems:
+                    out.findings.append(Finding("error", p.code, label, "image", p.message, row.file, row.line))
+                continue
+            dpi = effective_dpi(op, *size)
+            if dpi < min_dpi - 0.5:
+                out.findings.append(Finding(
+                    "warning", "image-low-dpi", label, "image",
+                    f"{op.path.rsplit('/', 1)[-1]} prints at {dpi:.0f} dpi ({size[0]} × {size[1]} px over "
+                    f"{op.w / 72 * 25.4:.1f} × {op.h / 72 * 25.4:.1f} mm); {min_dpi:.0f} dpi or more looks sharp",
+                    row.file, row.line, {"dpi": round(dpi, 1), "pixels": list(size), "path": op.path}))
+    if label in named:
+        return
+    for role, missing in chars.items():
+        named.add(label)
+        shown = " ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
+        out.findings.append(Finding("error", "missing-glyph", label, f"font {role}",
+                                    f"the {role} font has no glyph for {shown}", row.file, row.line,
+                                    {"font": role, "chars": missing}))

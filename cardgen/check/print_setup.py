@@ -1,0 +1,122 @@
+"""The print setup of a game: card sizes, print settings and templates, checked before a build.
+
+Light on imports on purpose: ``cardgen validate`` uses this module without loading the PDF
+libraries.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.presets import card_mm
+from cardgen.check.deck_math import Report, validate
+from cardgen.data.game import Game, load_game
+from cardgen.data.project import Project
+from cardgen.data.template import Template, load_template
+from cardgen.core.units import MM, parse_length
+
+
+def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
+    """Trim size (mm) of a component: its own ``size`` or ``print.card_size``.
+
+    Raises:
+        CardgenError: an unknown preset name, naming game.yaml and the line.
+    """
+    spec = comp_size if comp_size is not None else game.manifest.print.card_size
+    if isinstance(spec, str):
+        try:
+            return card_mm(spec)
+        except KeyError:
+            raise CardgenError(Problem(game.manifest_file, game.line("print", "card_size"), "card_size",
+                                       f"unknown card size {spec!r}", "use poker, bridge, mini, tarot, mahjong or {width, height}",
+                                       code="unknown-size"))
+    w, h = parse_length(spec.width) / MM, parse_length(spec.height) / MM
+    if not (0 < w <= MAX_PIECE_MM and 0 < h <= MAX_PIECE_MM):
+        idx = next((i for i, c in enumerate(game.manifest.components) if c.size is comp_size), None)
+        where = ("print", "card_size") if comp_size is None or idx is None else ("components", idx, "size")
+        label = "print → card_size" if where[0] == "print" else f"components → {game.manifest.components[idx].id} → size"
+        raise CardgenError(Problem(game.manifest_file, game.line(*where), label, f"a card of {w:g} × {h:g} mm cannot be "
+                                   f"printed: width and height must be more than 0 and at most {MAX_PIECE_MM:g} mm",
+                                   "give the trim size in mm, e.g. {width: 63, height: 88}, or a preset (poker…)",
+                                   code="bad-size"))
+    return w, h
+
+
+#: Largest piece side (mm) and largest bleed and safe distance (mm) cardgen accepts.
+MAX_PIECE_MM = 600.0
+MAX_BLEED_MM = 20.0
+
+
+def print_settings_problems(game: Game) -> list[Problem]:
+    """``print.bleed`` and ``print.safe``: lengths from 0 to :data:`MAX_BLEED_MM` mm."""
+    out = []
+    for key in ("bleed", "safe"):
+        value = getattr(game.manifest.print, key)
+        try:
+            mm = parse_length(value) / MM
+        except ValueError as exc:
+            out.append(Problem(game.manifest_file, game.line("print", key), f"print → {key}", str(exc), code="bad-length"))
+            continue
+        if not 0 <= mm <= MAX_BLEED_MM:
+            out.append(Problem(game.manifest_file, game.line("print", key), f"print → {key}",
+                               f"{mm:g} mm is out of range (0 to {MAX_BLEED_MM:g} mm)",
+                               "3 mm is usual for bleed (塗り足し) and for the safe area", code="bad-length"))
+    return out
+
+
+def find_template(project: Project, game: Game, name: str, line_path: tuple) -> Template:
+    """Load template ``name`` from the game's own templates, then the project's.
+
+    Raises:
+        CardgenError: missing template (naming the manifest line that asks for it), template problems.
+    """
+    for d in project.template_dirs:
+        if (d / f"{name}.yaml").is_file():
+            return load_template(d, name, game.manifest_file, game.line(*line_path))
+    base = project.template_dirs[0] if project.template_dirs else project.root / "templates" / "cards"
+    return load_template(base, name, game.manifest_file, game.line(*line_path))
+
+
+def print_setup_problems(game: Game) -> list[Problem]:
+    """Problems a build would meet before drawing: unknown sizes, missing or broken templates."""
+    project = Project.for_game(game.root)
+    problems: list[Problem] = []
+    seen: set[tuple] = set()
+    for i, comp in enumerate(game.manifest.components):
+        if comp.kind == "not_included" or not comp.template:
+            continue
+        checks = [lambda c=comp: piece_size_mm(game, c.size)]
+        for key in ("template", "back"):
+            name = getattr(comp, key)
+            if name:
+                checks.append(lambda n=name, k=key, i=i: find_template(project, game, n, ("components", i, k)))
+        for check in checks:
+            try:
+                check()
+            except CardgenError as exc:
+                for p in exc.problems:
+                    sig = (p.file, p.line, p.message)
+                    if sig not in seen:
+                        seen.add(sig)
+                        problems.append(p)
+    return problems
+
+
+def load_and_validate(game_dir: Path | str, check_print_setup: bool = True) -> tuple[Game | None, Report]:
+    """Load a game and run the validator plus (``check_print_setup``) :func:`print_setup_problems`.
+
+    A build passes ``check_print_setup=False``: it meets those problems itself while laying out,
+    where ``--force`` cannot help.
+
+    Load errors become report errors (game is None); never raises for bad input.
+    """
+    try:
+        game = load_game(game_dir)
+    except CardgenError as exc:
+        return None, Report(Path(game_dir).name, "", "", errors=[p for p in exc.problems if p.severity == "error"],
+                            warnings=[p for p in exc.problems if p.severity == "warning"])
+    report = validate(game)
+    report.errors.extend(print_settings_problems(game))
+    for p in (print_setup_problems(game) if check_print_setup else []):
+        (report.errors if p.severity == "error" else report.warnings).append(p)
+    return game, report

@@ -1,0 +1,310 @@
+"""Command line: a thin click layer over :mod:`cardgen.api`.
+
+Heavy libraries are imported inside the commands, so ``cardgen --help`` starts fast.
+Expected failures print one message block per problem and exit 1 (usage errors 2).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from cardgen.cli.options import (calibration_options, export_options, exports_of, out_option, out_options,
+                                 quiet_option, sheet_options, sheet_options_of)
+from cardgen.cli.output import fail, print_files, print_preflight, print_report
+from cardgen.core.errors import CardgenError
+
+BUILD_STEPS = ("sheets", "png", "tts", "shop", "calibration", "rulebook")
+
+
+def _bars():
+    from cardgen.cli.progress import bars
+    return bars(click.get_current_context().meta.get("cardgen.quiet", False))
+
+
+def _print_findings(res) -> None:
+    """Validation findings of a finished build, and the errors a ``--force`` build printed past
+    (validation and card layout), each with a one-line summary."""
+    for p in res.report.errors + res.report.warnings:  # errors only when forced
+        click.echo(p.format(), err=True)
+    if res.report.errors:
+        click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
+                   "outputs marked DRAFT", err=True)
+    layout_errors = [p for p in res.layout if p.severity == "error"]  # only when forced
+    for p in layout_errors:
+        click.echo(p.format(), err=True)
+    if layout_errors:
+        click.echo(f"{res.game}: {len(layout_errors)} card layout error(s); printed anyway (--force), "
+                   "text that does not fit is outlined in red", err=True)
+
+
+def _run(game_dir: Path, out: Path, **build) -> None:
+    """Build some steps of one game (``build`` goes to :func:`cardgen.api.build_game`) and list
+    what was written. A CardgenError reaches :class:`_Group`, which prints it."""
+    from cardgen.api import build_game
+
+    with _bars() as progress:
+        res = build_game(game_dir, out, progress=progress, **build)
+    _print_findings(res)
+    print_files(res.files)
+    for note in res.notes:
+        click.echo(f"note: {note}")
+
+
+class _Group(click.Group):
+    """Runs a command; expected failures print their message blocks, never a traceback.
+
+    A :class:`CardgenError` escaping a command prints its blocks (exit 1, usage 2). An
+    ``OSError`` (disk full, permission denied) is reported as one block (exit 1). Anything else
+    is a bug: a short "internal error, please report" line (exit 3); ``CARDGEN_DEBUG=1`` shows
+    the traceback instead.
+    """
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except CardgenError as exc:
+            fail(exc)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except OSError as exc:
+            if os.environ.get("CARDGEN_DEBUG") == "1":
+                raise
+            where = str(exc.filename) if exc.filename else "<output>"
+            click.echo(f"{where}: error: {exc.strerror or exc}\n"
+                       "    hint: check that the folder exists, is writable and the disk is not full", err=True)
+            sys.exit(1)
+        except Exception as exc:
+            if os.environ.get("CARDGEN_DEBUG") == "1":
+                raise
+            click.echo(f"cardgen: internal error: {type(exc).__name__}: {exc}\n"
+                       "    hint: this is a bug in cardgen, please report it with the command you ran "
+                       "(CARDGEN_DEBUG=1 shows the traceback)", err=True)
+            sys.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardgen")
+def cli() -> None:
+    """cardgen — print sheets, rulebooks and validation for card games kept as data.
+
+    A game is a folder (card_data/<game>/) with game.yaml and its card tables.
+    """
+
+
+@cli.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Report format.")
+def validate(game_dir: Path, fmt: str) -> None:
+    """Check a game: schema, deck math per player count, design rules, counts, templates."""
+    from cardgen.check.print_setup import load_and_validate  # light: no PDF libraries
+
+    report = load_and_validate(game_dir)[1]
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print_report(report)
+    sys.exit(0 if report.ok else 1)
+
+
+@cli.command()
+@quiet_option
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@sheet_options
+@click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
+def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
+    """Write OUT/<game>/print-sheets.pdf: imposed cards with bleed, crop marks and duplex backs."""
+    _run(game_dir, out, options=sheet_options_of(**kw), force=force, steps=("sheets",))
+
+
+@cli.command()
+@quiet_option
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@calibration_options
+def calibration(game_dir: Path, out: Path, **kw) -> None:
+    """Write OUT/<game>/duplex-calibration.pdf: print it double-sided to measure --back-offset."""
+    _run(game_dir, out, options=sheet_options_of(**kw), force=True, steps=("calibration",))
+
+
+@cli.command()
+@quiet_option
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@out_options
+@export_options
+@click.option("--sides", type=click.Choice(["front", "back", "both"]), default="front", show_default=True,
+              help="Faces written: `front` (one PNG per physical card), `back` (backs only, "
+                   "…-back.png), or `both`. Components without a back are named in a note.")
+def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs: int | None, sides: str) -> None:
+    """Write one PNG per physical card to OUT/<game>/cards/ (rasterised from the print PDF drawing)."""
+    _run(game_dir, out, force=force, steps=("png",), exports=exports_of(dpi, no_bleed, jobs, png_sides=sides))
+
+
+@cli.command()
+@quiet_option
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@out_options
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
+def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
+    """Write Tabletop Simulator deck sheets (10 × 7, last slot = hidden card), backs and tts/decks.json."""
+    _run(game_dir, out, force=force, steps=("tts",), exports=exports_of(jobs=jobs))
+
+
+@cli.command()
+@quiet_option
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@out_options
+@click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
+              help="Faces in the PDF: fronts only, backs only, or both (front 1, back 1, front 2…).")
+def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
+    """Write print-shop PDFs (OUT/<game>/shop/<component>.pdf): one face per page, TrimBox and BleedBox set."""
+    _run(game_dir, out, force=force, steps=("shop",), exports=exports_of(sides=sides))
+
+
+@cli.command()
+@quiet_option
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
+              help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
+@out_option
+@click.option("--force", is_flag=True, help="Write even when validation fails.")
+def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
+    """Write OUT/<game>/rulebook.pdf from card_data/<game>/rules/*.md and the game's data."""
+    _run(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper)
+
+
+@cli.command()
+@quiet_option
+@click.argument("game_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@sheet_options
+@export_options
+@click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
+@click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
+              help="Where games are looked for when no GAME_DIR is given.")
+@click.option("--strict", is_flag=True, help="Preflight warnings (shrunk text, missing glyphs, low-resolution art…) fail the build.")
+def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, dpi: float, no_bleed: bool,
+          jobs: int | None, strict: bool, **kw) -> None:
+    """Validate and build every output of each game (all games in card_data/ by default):
+    print sheets, exports, and the rulebook where the game has a rules/ folder."""
+    from cardgen.api import build_game, find_games
+    from cardgen.core.errors import UsageError
+
+    dirs = list(game_dirs) or find_games(card_data)
+    if not dirs:
+        fail(UsageError(f"no games found in {card_data}/ (a game is a folder with game.yaml)"))
+    from cardgen.api import shared_output_problems
+
+    clashes = shared_output_problems(dirs)
+    if clashes:
+        fail(CardgenError(clashes))
+    failed = 0
+    for d in dirs:
+        try:
+            with _bars() as progress:
+                res = build_game(d, out, sheet_options_of(**kw), force=force, steps=BUILD_STEPS, progress=progress,
+                                 exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both")), strict=strict)
+        except CardgenError as exc:
+            click.echo(exc.format(), err=True)
+            failed += 1
+            continue
+        _print_findings(res)
+        print_files(res.files)
+        if res.preflight is not None:
+            print_preflight(res.preflight)
+    sys.exit(1 if failed else 0)
+
+
+@cli.command()
+@quiet_option
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@out_option
+def watch(game_dir: Path, out: Path) -> None:
+    """Rebuild on every save of the manifest, a card table, a template, the rules or a font
+    (only the outputs the change affects), printing the validator's findings each time. Ctrl-C stops."""
+    from cardgen.cli.watch import watch as run_watch
+
+    def show(kind, payload):
+        if kind == "changed":
+            click.echo("changed: " + ", ".join(p.name for p in payload))
+        elif kind == "report":
+            print_report(payload)
+        elif kind == "built":
+            for f in payload.files:
+                click.echo(f"wrote {f}")
+        elif kind == "error":
+            click.echo(payload.format(), err=True)
+
+    click.echo(f"watching {game_dir} (Ctrl-C to stop)")
+    with _bars() as progress:
+        run_watch(game_dir, out, show, progress=progress)
+
+
+#: One-line summaries for `cardgen --help` (click would cut the docstrings mid-sentence).
+SHORT_HELP = {
+    "build": "Validate and build every output (all games by default).",
+    "calibration": "Duplex test sheet: measure how far the backs shift.",
+    "png": "One PNG per physical card (300 dpi).",
+    "rulebook": "Rulebook PDF from the rules Markdown and the data.",
+    "sheets": "Print sheets PDF: imposed cards, bleed, crop marks, backs.",
+    "shop": "Print-shop PDFs: one card per page with TrimBox/BleedBox.",
+    "tts": "Tabletop Simulator deck sheets and decks.json.",
+    "validate": "Check schema, deck math, design rules and templates.",
+    "watch": "Rebuild on every save and show the validator's findings.",
+    "new": "Start a new game folder that builds as it stands.",
+    "docs": "Regenerate the manifest and template references in docs/.",
+}
+
+
+@cli.command("new")
+@click.argument("game_dir", type=click.Path(path_type=Path))
+@click.option("--title", help="Title as printed (default: the folder name).")
+def new(game_dir: Path, title: str | None) -> None:
+    """Start a game: GAME_DIR/game.yaml, a card table, templates and a rules page that build as they stand."""
+    from cardgen.data.new_game import new_game
+
+    files = new_game(game_dir, title)  # a CardgenError goes to the group's handler
+    for f in files:
+        click.echo(f"wrote {f}")
+    click.echo(f"next: cardgen build {game_dir}")
+
+
+@cli.command("docs")
+@click.option("--check", is_flag=True, help="Exit 1 when a generated file in docs/ is not up to date (CI).")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs"),
+              show_default=True, help="Folder the references are written to.")
+def docs(check: bool, out: Path) -> None:
+    """Write docs/manifest.md (manifest keys, design-rule helpers) and docs/templates.md (card
+    templates), generated from the models' field descriptions and the helpers' docstrings."""
+    from cardgen.refdocs.manifest_docs import DOCS
+
+    stale = []
+    for name, make in DOCS.items():
+        path, text = out / name, make()
+        if check:
+            same = path.is_file() and path.read_text(encoding="utf-8") == text
+            click.echo(f"{path} is {'up to date' if same else 'out of date: run `cardgen docs`'}")
+            stale += [] if same else [path]
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {path}")
+    if check:
+        sys.exit(1 if stale else 0)
+
+
+# after every command is defined, so each gets its summary
+for _name, _text in SHORT_HELP.items():
+    if _name in cli.commands:
+        cli.commands[_name].short_help = _text
+
+
+def main() -> None:
+    """Console entry point."""
+    cli(prog_name="cardgen")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,116 @@
+"""Click options shared by the CLI commands, and their conversion to the API's option objects.
+Lengths in mm."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cardgen.cli.output import fail
+
+PAPERS = ["a4", "letter", "b5"]
+
+
+def out_option(f):
+    """``--out``: the output root (files go to OUT/<game>/)."""
+    return click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+                        show_default=True, help="Output root; files go to OUT/<game>/.")(f)
+
+
+def sheet_options(f, calibration: bool = False):
+    """Print-sheet options; ``calibration`` leaves out those that mean nothing for the
+    calibration sheet (--marks, --no-backs, --sides)."""
+    f = click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="a4", show_default=True,
+                     help="Paper size of the print sheets.")(f)
+    f = f if calibration else click.option("--marks", type=click.Choice(["japanese", "western", "none"]), default="japanese",
+                     show_default=True, help="Crop marks: Japanese トンボ (double corner + centre marks), Western corner marks, or none.")(f)
+    f = click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
+                     show_default=True, help="How the printer flips the sheet for the backs.")(f)
+    f = f if calibration else click.option("--no-backs", is_flag=True, help="Leave the back pages out.")(f)
+    f = click.option("--margin", type=_Finite(0, 50), default=5.0, show_default=True,
+                     help="Printer margin in mm (area the printer cannot reach), 0–50.")(f)
+    f = out_option(f)
+    f = click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+                     help="Shift the back pages by X,Y mm (x right, y down, as seen on the back) to cancel "
+                          "your printer's duplex shift; measure it with `cardgen calibration`.")(f)
+    f = f if calibration else click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
+                     help="Faces in the PDF outputs: fronts only, backs only, or both.")(f)
+    return f
+
+
+def calibration_options(f):
+    """The print-sheet options that apply to the calibration sheet."""
+    return sheet_options(f, calibration=True)
+
+
+class _Finite(click.FloatRange):
+    """A float range that also refuses ``nan`` and ``inf`` (click's FloatRange lets nan through)."""
+
+    def __init__(self, lo: float, hi: float):
+        super().__init__(min=lo, max=hi)
+
+    def convert(self, value, param, ctx):
+        import math
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a number from {self.min:g} to {self.max:g}", param, ctx)
+        return rv
+
+
+#: Largest duplex shift (mm) --back-offset accepts: printers drift by a few mm, not centimetres.
+MAX_BACK_OFFSET_MM = 20.0
+
+
+def _offset(value: str) -> tuple[float, float]:
+    """``"X,Y"`` → ``(x, y)`` mm; exits 2 (usage error) for anything else or beyond ±MAX_BACK_OFFSET_MM."""
+    import math
+
+    from cardgen.core.errors import Problem, UsageError
+    try:
+        x, y = (float(v) for v in value.replace(" ", "").split(","))
+    except ValueError:
+        fail(UsageError(Problem("--back-offset", None, "", f"wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}",
+                                 "measure the shift with `cardgen calibration`")))
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in (x, y)):
+        fail(UsageError(Problem("--back-offset", None, "", f"{value!r} is out of range: each of X and Y must be "
+                                 f"a number from -{MAX_BACK_OFFSET_MM:g} to {MAX_BACK_OFFSET_MM:g} mm",
+                                 "measure the shift with `cardgen calibration`; it is usually under 3 mm")))
+    return x, y
+
+
+def sheet_options_of(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both"):
+    """The print-sheet options as :class:`cardgen.steps.pipeline.SheetOptions` (margin in mm)."""
+    from cardgen.steps.pipeline import SheetOptions
+    return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
+                        sides="front" if no_backs else sides, back_offset=_offset(back_offset))
+
+
+def export_options(f):
+    """``--dpi``, ``--no-bleed``, ``--jobs`` of the PNG / TTS exports."""
+    f = click.option("--dpi", type=_Finite(36, 1200), default=300, show_default=True,
+                     help="Resolution of card PNGs.")(f)
+    f = click.option("--no-bleed", is_flag=True, help="Cut card PNGs at the trim (no bleed).")(f)
+    f = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                     help="Worker processes for rasterising [default: all cores].")(f)
+    return f
+
+
+def exports_of(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front"):
+    """The export options as :class:`cardgen.steps.exports.ExportOptions`."""
+    from cardgen.steps.exports import ExportOptions
+    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides)
+
+
+def out_options(f):
+    """``--out`` and ``--force`` of the single-export commands."""
+    f = out_option(f)
+    f = click.option("--force", is_flag=True, help="Write even when validation fails.")(f)
+    return f
+
+
+def quiet_option(f):
+    """``--quiet``: no progress bars (they are also off when standard error is not a terminal)."""
+    def store(ctx, _param, value):
+        ctx.meta["cardgen.quiet"] = value
+    return click.option("--quiet", "-q", is_flag=True, expose_value=False, callback=store,
+                        help="No progress bars (off anyway when output is not a terminal).")(f)

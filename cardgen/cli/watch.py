@@ -1,0 +1,130 @@
+"""``cardgen watch``: rebuild a game on every save of its manifest, card tables, templates,
+rules or fonts, and print the validator's findings each time.
+
+:func:`steps_for` is the pure decision "which outputs do these changed files affect" (tested on
+its own); :func:`watch` is the loop around it (watchfiles, debounced).
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable, Iterable
+
+#: Font files a role may name (fonts/ folders).
+FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".gif", ".tif", ".tiff"}
+
+
+def _ignored(p: Path) -> bool:
+    """Editor and tool leftovers: hidden, backup, swap and lock files, and a file without a
+    suffix that is already gone (the temporary file `sed -i` and many editors write, then rename)."""
+    name = p.name
+    return (name.startswith(".") or name.endswith("~") or name.endswith((".swp", ".swx", ".tmp"))
+            or name.startswith(("~$", ".~lock")) or "__pycache__" in p.parts
+            or (not p.suffix and not p.exists()))
+
+
+#: Exports a watch keeps fresh when they are already in the output folder: what they are called there.
+EXPORT_MARKERS = {"png": "cards", "tts": "tts", "shop": "shop"}
+
+
+def stale_exports(steps: set[str], out_dir: Path) -> tuple[str, ...]:
+    """Export steps to redo with the sheets: those whose outputs already sit in ``out_dir`` (an
+    earlier `cardgen build` made them), so no PNG, TTS or shop file is left showing old cards.
+    Exports nobody asked for are not started by a watch."""
+    if "sheets" not in steps:
+        return ()
+    return tuple(step for step, name in EXPORT_MARKERS.items() if (Path(out_dir) / name).exists())
+
+
+def _under(p: Path, folder: Path) -> bool:
+    try:
+        p.relative_to(folder)
+        return True
+    except ValueError:
+        return False
+
+
+def steps_for(changed: Iterable[Path | str], game_dir: Path, project_root: Path, out_root: Path | None = None) -> set[str]:
+    """The build steps to redo for ``changed`` paths: a subset of ``{"sheets", "rulebook"}``,
+    plus ``"validate"`` whenever anything relevant changed; empty when nothing relevant did.
+
+    - the manifest (game.yaml) or a card table (*.csv in the game folder): validate, sheets, rulebook
+      (the rulebook quotes the data);
+    - a card template (templates/cards/), an image in the game folder: sheets;
+    - rules/*.md, templates/rulebook/: rulebook;
+    - fonts (fonts/*.yaml or a font file): sheets and rulebook;
+    - editor swap/backup files, hidden files, anything under the output folder: nothing.
+    """
+    game_dir, project_root = Path(game_dir).resolve(), Path(project_root).resolve()
+    out_root = Path(out_root).resolve() if out_root is not None else None
+    steps: set[str] = set()
+    for raw in changed:
+        p = Path(raw).resolve()
+        if _ignored(p) or (out_root is not None and _under(p, out_root)):
+            continue
+        parts = set(p.parts)
+        suffix = p.suffix.lower()
+        if p == game_dir / "game.yaml" or (suffix == ".csv" and _under(p, game_dir)):
+            steps |= {"sheets", "rulebook"}
+        elif "fonts" in parts and (suffix in FONT_SUFFIXES or suffix in {".yaml", ".yml"}):
+            steps |= {"sheets", "rulebook"}
+        elif "templates" in parts and "cards" in parts and suffix in {".yaml", ".yml"}:
+            steps.add("sheets")
+        elif ("templates" in parts and "rulebook" in parts) or ("rules" in parts and _under(p, game_dir)):
+            steps.add("rulebook")
+        elif suffix in IMAGE_SUFFIXES and _under(p, game_dir):
+            steps.add("sheets")
+    if steps:
+        steps.add("validate")
+    return steps
+
+
+def watch_paths(game_dir: Path, project_root: Path) -> list[Path]:
+    """Folders to watch: the game folder and the project's templates/ and fonts/ (those that exist)."""
+    paths = [Path(game_dir).resolve()]
+    for sub in ("templates", "fonts"):
+        d = Path(project_root).resolve() / sub
+        if d.is_dir() and not _under(d, paths[0]):
+            paths.append(d)
+    return paths
+
+
+def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None],
+          stop: threading.Event | None = None, debounce_ms: int = 300, progress=None, initial: bool = True) -> None:
+    """Validate and build ``game_dir`` now (``initial``) and again after each batch of saves.
+
+    ``on_event(kind, payload)`` reports: ``("changed", [paths])``, ``("report", Report)``,
+    ``("built", BuildResult)``, ``("error", CardgenError)``. Runs until ``stop`` is set (or
+    Ctrl-C). Validation errors skip the build (the findings are reported).
+    """
+    from watchfiles import watch as fs_watch
+
+    from cardgen.api import build_game, validate_game
+    from cardgen.core.errors import CardgenError
+    from cardgen.data.project import Project
+
+    game_dir = Path(game_dir).resolve()
+    root = Project.for_game(game_dir).root
+
+    def run(steps: set[str]) -> None:
+        report = validate_game(game_dir)
+        on_event("report", report)
+        build = tuple(s for s in ("sheets", "rulebook") if s in steps)
+        build += stale_exports(steps, Path(out_root) / report.game) if report.game else ()
+        if not build or report.errors:
+            return
+        try:
+            on_event("built", build_game(game_dir, out_root, steps=build, progress=progress))
+        except CardgenError as exc:
+            on_event("error", exc)
+
+    if initial:
+        run({"validate", "sheets", "rulebook"})
+    for changes in fs_watch(*watch_paths(game_dir, root), stop_event=stop, debounce=debounce_ms, step=50,
+                            raise_interrupt=False):
+        paths = sorted({Path(p) for _kind, p in changes})
+        steps = steps_for(paths, game_dir, root, out_root)
+        if steps:
+            on_event("changed", [p for p in paths if not _ignored(p)])
+            run(steps)

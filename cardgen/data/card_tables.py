@@ -1,0 +1,143 @@
+"""Reading card tables (CSV) into rows plus a source map (:class:`cardgen.data.yaml_source.Loaded`).
+
+CSV is read as UTF-8 (with or without BOM, as Excel's "CSV UTF-8" writes) or, failing that,
+CP932 (Japanese Excel's "CSV"), CRLF or LF; quoted cells may hold real line breaks. Files above
+:data:`cardgen.data.yaml_source.MAX_CSV_BYTES` are refused before reading.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.yaml_source import MAX_CSV_BYTES, Loaded, Source, read_capped
+
+
+def decode_table_bytes(raw: bytes) -> tuple[str, str]:
+    """Decode a spreadsheet export. Returns ``(text, encoding)``; tries UTF-8 (BOM or not),
+    then CP932 (Japanese Excel). Raises UnicodeDecodeError when neither fits."""
+    try:
+        return raw.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        return raw.decode("cp932"), "cp932"
+
+
+def undecodable_at(raw: bytes, encoding: str) -> tuple[int, int]:
+    """``(line, byte)`` of the first byte of ``raw`` that ``encoding`` cannot decode, both
+    1-based (byte counted from the start of that line); ``(0, 0)`` when it all decodes."""
+    try:
+        raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        pos = exc.start
+        return raw.count(b"\n", 0, pos) + 1, pos - (raw.rfind(b"\n", 0, pos) + 1) + 1
+    return 0, 0
+
+
+def _line_start(raw: bytes, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        pos = raw.index(b"\n", pos) + 1
+    return pos
+
+
+def load_csv(path: Path, shown: str | None = None) -> Loaded:
+    """Read a card table.
+
+    Returns:
+        :class:`Loaded` whose data is a list of row dicts (column → cell text, stripped of
+        surrounding spaces). The source maps ``(row_index,)`` and ``(row_index, column)`` to the
+        row's first physical line; ``("header",)`` to line 1.
+
+    Raises:
+        CardgenError: unreadable, undecodable, no header, duplicate or empty column names,
+            rows with more cells than the header.
+    """
+    file = shown or str(path)
+    raw = read_capped(path, file, MAX_CSV_BYTES)
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CardgenError(Problem(file, None, "", "the file is UTF-16 text (Excel's 'Unicode Text'), not CSV",
+                                   "export it from your spreadsheet as 'CSV UTF-8'", code="encoding"))
+    try:
+        text, _enc = decode_table_bytes(raw)
+    except UnicodeDecodeError:
+        line, col = undecodable_at(raw, "utf-8")
+        cp_line, cp_col = undecodable_at(raw, "cp932")
+        mixed = f"; as CP932 it breaks at line {cp_line}, byte {cp_col}" if cp_line != line else ""
+        raise CardgenError(Problem(
+            file, line, "", f"the file is neither UTF-8 nor Shift_JIS (CP932) text: byte {col} of line {line} "
+            f"(0x{raw[_line_start(raw, line) + col - 1]:02X}) is not UTF-8{mixed}",
+            "part of the file was probably pasted or saved in another encoding: retype that line, or export "
+            "the whole table from your spreadsheet as 'CSV UTF-8'", code="encoding"))
+    if "\x00" in text:
+        at = text.index("\x00")
+        raise CardgenError(Problem(file, text.count("\n", 0, at) + 1, "", "the row holds a NUL character "
+                                   "(byte 0x00): the file is not plain text", "export it from your spreadsheet "
+                                   "as 'CSV UTF-8', or delete the invisible character", code="csv-syntax"))
+    src = Source(file)
+    # strict: a quoted cell that is never closed is an error instead of swallowing the rest
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    problems: list[Problem] = []
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise CardgenError(Problem(file, 1, "", "the table is empty", "add a header row naming the columns",
+                                   code="csv-empty"))
+    except csv.Error as exc:
+        raise CardgenError(_csv_problem(file, 1, exc))
+    header = [h.strip() for h in header]
+    seen: set[str] = set()
+    for i, h in enumerate(header):
+        if not h:
+            problems.append(Problem(file, 1, f"column {i + 1}", "a column has no name",
+                                    "give every column a name in the first row, or delete the empty column",
+                                    code="csv-header"))
+        elif h in seen:
+            problems.append(Problem(file, 1, h, f"the column {h!r} appears twice", "rename or remove one",
+                                    code="csv-header"))
+        seen.add(h)
+    src.lines[("header",)] = 1
+    rows: list[dict[str, str]] = []
+    line = 2
+    try:
+        for cells in reader:
+            start = line
+            line = reader.line_num + 1
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
+                problems.append(Problem(file, start, f"row {len(rows) + 1}",
+                                        f"the row has {len(cells)} cells but the header names {len(header)} columns",
+                                        "add a column name or remove the extra cells (a comma inside text needs quotes)",
+                                        code="csv-width"))
+            row = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header) if h}
+            idx = len(rows)
+            src.lines[(idx,)] = start
+            for h in row:
+                src.lines[(idx, h)] = start
+            rows.append(row)
+    except csv.Error as exc:
+        problems.append(_csv_problem(file, line, exc))
+    if problems:
+        raise CardgenError(problems)
+    return Loaded(rows, src)
+
+
+def _csv_problem(file: str, line: int, exc: csv.Error) -> Problem:
+    """A csv module error as a designer-readable problem at the row that starts on ``line``."""
+    msg = str(exc)
+    if "end of data" in msg or "unexpected end" in msg:
+        return Problem(file, line, "", 'a quoted cell in this row is never closed (the file ends inside quotes)',
+                       'add the closing " — a cell holding a comma or a line break is wrapped in quotes '
+                       "at both ends", code="csv-syntax")
+    if "expected after" in msg:
+        return Problem(file, line, "", 'text follows the closing quote of a cell',
+                       'wrap the whole cell in quotes and double any quote inside it ("")', code="csv-syntax")
+    if "NUL" in msg:
+        return Problem(file, line, "", "the row holds a NUL character (the file is not plain text)",
+                       "export it from your spreadsheet as 'CSV UTF-8'", code="csv-syntax")
+    if "field limit" in msg:
+        return Problem(file, line, "", f"a cell holds more than {csv.field_size_limit():,} characters",
+                       "card text is a few hundred characters; check for a quote that is never closed, "
+                       "or move long text out of the table", code="csv-syntax")
+    return Problem(file, line, "", f"CSV error: {msg}", "check the quotes on this line", code="csv-syntax")

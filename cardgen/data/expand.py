@@ -1,0 +1,31 @@
+"""Card specs × quantity → the ordered list of physical cards of each component."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardgen.data.game import CardRow, Game
+
+
+@dataclass(frozen=True)
+class PhysicalCard:
+    """One physical card: its row, which copy it is (1-based), and a label for messages."""
+
+    component: str
+    row: CardRow
+    copy: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.component} {self.row.id}" + (f" (copy {self.copy})" if self.row.quantity > 1 else "")
+
+
+def expand(game: Game, component: str) -> list[PhysicalCard]:
+    """Physical cards of ``component`` in table order, copies of a row next to each other."""
+    return [PhysicalCard(component, row, k) for row in game.tables.get(component, [])
+            for k in range(1, row.quantity + 1)]
+
+
+def printable_components(game: Game) -> list[str]:
+    """Ids of components that have a template and a card table (in manifest order)."""
+    return [c.id for c in game.manifest.components
+            if c.kind not in ("not_included", "data") and c.template and game.tables.get(c.id)]

@@ -1,0 +1,319 @@
+"""Game folder → typed :class:`Game`, with every schema problem found in one run.
+
+A game folder holds ``game.yaml`` (the manifest, :class:`cardgen.data.manifest.Manifest`) and the card
+tables it names (CSV or inline). Problems carry ``file:line`` from :mod:`cardgen.data.yaml_source`.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
+from cardgen.data.yaml_source import Loaded, RawFloat, RawInt, Source, load_yaml
+from cardgen.data.card_tables import load_csv
+from cardgen.data.manifest import Component, Manifest
+from cardgen.data.model_problems import validation_problems
+
+MANIFEST = "game.yaml"
+
+
+@dataclass
+class CardRow:
+    """One row of a card table: typed values, copies, and where it was written."""
+
+    values: dict[str, Any]
+    quantity: int
+    file: str
+    line: int | None
+
+    @property
+    def id(self) -> str:
+        return str(self.values.get("id", ""))
+
+
+@dataclass
+class Game:
+    """A loaded, schema-checked game.
+
+    Attributes:
+        root: the game folder.
+        manifest: the typed manifest.
+        source: line map of game.yaml.
+        tables: component id → its card rows (empty for components without a table).
+        problems: warnings found while loading (errors are raised).
+    """
+
+    root: Path
+    manifest: Manifest
+    source: Source
+    tables: dict[str, list[CardRow]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.manifest.game.id
+
+    @property
+    def manifest_file(self) -> str:
+        return self.source.file
+
+    def component(self, cid: str) -> Component | None:
+        return next((c for c in self.manifest.components if c.id == cid), None)
+
+    def line(self, *path) -> int | None:
+        return self.source.line(tuple(path))
+
+
+def safe_path(root: Path, name: str, file: str, line: int | None, path: str) -> Path:
+    """``root / name``, refusing anything that leaves ``root`` (``../``, absolute, symlinks out).
+
+    Raises:
+        CardgenError: naming ``file:line`` and ``path``.
+    """
+    candidate = Path(name)
+    if candidate.is_absolute() or ".." in candidate.parts:
+        raise CardgenError(Problem(file, line, path, f"the path {name!r} leaves the game folder",
+                                   "name a file inside the game folder, relative to it", code="path-escape"))
+    full = root / candidate
+    try:
+        resolved = full.resolve()
+        resolved.relative_to(root.resolve())
+    except ValueError:
+        raise CardgenError(Problem(file, line, path, f"the path {name!r} leads outside the game folder (a link?)",
+                                   "copy the file into the game folder instead of linking to it",
+                                   code="path-escape"))
+    return full
+
+
+_BOOL = {"true": True, "yes": True, "1": True, "y": True, "○": True, "false": False, "no": False, "0": False,
+         "n": False, "": False, "×": False}
+
+
+_NUMBER = {"int": (int, "whole numbers", "a whole number"), "float": (float, "numbers", "a number")}
+
+
+def _convert(value: Any, kind: str) -> Any:
+    """Convert a cell to ``kind``. Raises ValueError with a human message."""
+    if kind == "text":
+        if isinstance(value, (RawInt, RawFloat)):
+            return value.raw
+        return "" if value is None else str(value) if not isinstance(value, bool) else str(value).lower()
+    if isinstance(value, str):
+        v = value.strip()
+        if kind in _NUMBER:
+            parse, plural, one = _NUMBER[kind]
+            if v == "":
+                raise ValueError(f"the cell is empty but the column holds {plural}")
+            try:
+                return parse(v.translate(_FULLWIDTH_DIGITS))
+            except ValueError:
+                raise ValueError(f"{value!r} is not {one}")
+        if kind == "bool":
+            key = v.lower()
+            if key in _BOOL:
+                return _BOOL[key]
+            raise ValueError(f"{value!r} is not true/false")
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or int(value) != value:
+            raise ValueError(f"{value!r} is not a whole number")
+        return int(value)
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{value!r} is not a number")
+        return float(value)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        raise ValueError(f"{value!r} is not true/false")
+    return value  # pragma: no cover
+
+
+_FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９－．", "0123456789-.")
+
+
+#: Copies of one row cardgen accepts (a typo like 40000 would otherwise lay out 40,000 cards).
+MAX_COPIES = 10_000
+
+
+def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, problems: ProblemList) -> list[CardRow]:
+    if comp.cards is None:
+        return []
+    if isinstance(comp.cards, str):
+        line = msrc.line(("components", index, "cards"))
+        try:
+            path = safe_path(game_root, comp.cards, msrc.file, line, f"components → {comp.id} → cards")
+            if not path.is_file():
+                raise CardgenError(Problem(msrc.file, line, f"components → {comp.id} → cards",
+                                           f"the card table {comp.cards!r} does not exist",
+                                           f"create {rel(path)} or fix the file name", code="missing-file"))
+            loaded: Loaded = load_csv(path, rel(path))
+        except CardgenError as exc:
+            for p in exc.problems:
+                problems.add(p)
+            return []
+        raw_rows, src = loaded.data, loaded.source
+        lines = [src.line((i,)) for i in range(len(raw_rows))]
+        file = src.file
+    else:
+        raw_rows = comp.cards
+        file = msrc.file
+        lines = [msrc.line(("components", index, "cards", i)) for i in range(len(raw_rows))]
+    rows: list[CardRow] = []
+    ids: dict[str, int | None] = {}
+    missing_cols: set[str] = set()
+    header_line = 1 if isinstance(comp.cards, str) else None
+    for i, raw in enumerate(raw_rows):
+        line = lines[i]
+        if not isinstance(raw, dict):
+            problems.error(file, line, f"{comp.id} → row {i + 1}", "a card row must be a mapping of column → value",
+                           code="row-type")
+            continue
+        values: dict[str, Any] = {}
+        ok = True
+        for col, value in raw.items():
+            kind = comp.fields.get(str(col), "text")
+            if col == comp.quantity and col not in comp.fields:
+                kind = "int"
+            try:
+                values[str(col)] = _convert(value, kind)
+            except ValueError as exc:
+                ok = False
+                problems.error(file, line, f"{comp.id} → row {i + 1} → {col}", str(exc),
+                               f"write a {'whole number' if kind == 'int' else kind} in the {col!r} column",
+                               code="cell-type")
+        for col, kind in comp.fields.items():
+            if col not in raw:
+                ok = False
+                if col not in missing_cols:  # once per column, not once per row
+                    missing_cols.add(col)
+                    problems.error(file, header_line or line, f"{comp.id} → {col}" if header_line else
+                                   f"{comp.id} → row {i + 1} → {col}",
+                                   f"the column {col!r} declared in fields is missing",
+                                   f"add a {col!r} column to the table or remove it from `fields`",
+                                   code="missing-column")
+        rid = values.get("id")
+        if not rid:
+            ok = False
+            problems.error(file, line, f"{comp.id} → row {i + 1} → id", "the card has no id",
+                           "give every row a unique `id`", code="missing-id")
+        elif rid in ids:
+            ok = False
+            problems.error(file, line, f"{comp.id} → row {i + 1} → id",
+                           f"the id {rid!r} is used twice (first on line {ids[rid]})",
+                           "give every row a unique id", code="duplicate-id")
+        else:
+            ids[rid] = line
+        qty = values.get(comp.quantity, 1)
+        qpath = f"{comp.id} → row {i + 1} → {comp.quantity}"
+        if comp.quantity in values and (isinstance(qty, bool) or not isinstance(qty, int)):
+            if not (isinstance(qty, float) and qty.is_integer()):
+                ok = False
+                problems.error(file, line, qpath, f"the number of copies must be a whole number (got {qty!r})",
+                               f"write a whole number in the {comp.quantity!r} column", code="bad-count")
+            else:
+                qty = int(qty)
+        if isinstance(qty, int) and not isinstance(qty, bool) and qty < 1:
+            ok = False
+            problems.error(file, line, qpath, f"the number of copies must be 1 or more (got {qty})",
+                           "delete the row to leave the card out", code="bad-count")
+        elif isinstance(qty, int) and qty > MAX_COPIES:
+            ok = False
+            problems.error(file, line, qpath, f"{qty} copies of one card is more than cardgen prints ({MAX_COPIES})",
+                           "check the number; split the card over several rows if you really need more",
+                           code="bad-count")
+        if ok:
+            rows.append(CardRow(values, int(qty), file, line))
+    return rows
+
+
+def load_game(game_dir: Path | str) -> Game:
+    """Load and schema-check a game folder.
+
+    Returns:
+        :class:`Game` (warnings in ``problems``).
+
+    Raises:
+        CardgenError: every schema problem of the manifest and its card tables, at once.
+    """
+    root = Path(game_dir)
+    manifest_path = root / MANIFEST
+    if not root.is_dir():
+        raise CardgenError(Problem(str(root), None, "", "no such game folder",
+                                   "name a folder holding a game.yaml, e.g. card_data/tenjanpai", code="no-game"))
+    if not manifest_path.is_file():
+        raise CardgenError(Problem(rel(manifest_path), None, "", "the game folder has no game.yaml",
+                                   "create game.yaml (start from `cardgen new`)", code="no-manifest"))
+    loaded = load_yaml(manifest_path, rel(manifest_path))
+    if loaded.data in ({}, None):
+        raise CardgenError(Problem(loaded.source.file, 1, "", "the manifest is empty",
+                                   "a manifest needs at least `game:` and `components:`", code="manifest-empty"))
+    if not isinstance(loaded.data, dict):
+        raise CardgenError(Problem(loaded.source.file, 1, "", "the manifest must be a mapping of keys (game:, components:, …)",
+                                   code="manifest-type"))
+    try:
+        manifest = Manifest.model_validate(loaded.data)
+    except ValidationError as exc:
+        raise CardgenError(validation_problems(exc, Manifest, loaded.source, loaded.data))
+    problems = ProblemList()
+    src = loaded.source
+    _check_references(manifest, src, problems)
+    tables = {}
+    for i, comp in enumerate(manifest.components):
+        tables[comp.id] = _load_table(root, comp, i, src, problems)
+    problems.raise_if_errors()
+    return Game(root, manifest, src, tables, problems.items)
+
+
+def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:
+    ids = [c.id for c in m.components]
+    seen: dict[str, int] = {}
+    for i, c in enumerate(m.components):
+        if c.id in seen:
+            problems.error(src.file, src.line(("components", i, "id")), f"components → {i} → id",
+                           f"the component id {c.id!r} is used twice", "give each component its own id",
+                           code="duplicate-id")
+        seen[c.id] = i
+        if c.kind != "not_included" and c.kind in ("deck", "tokens", "tiles") and c.template is None and c.cards is not None:
+            problems.error(src.file, src.line(("components", i)), f"components → {c.id} → template",
+                           "a printed component needs a face template", "add `template: NAME` (templates/cards/NAME.yaml)",
+                           code="missing-template")
+
+    def ref(cid: str, path: tuple, label: str) -> None:
+        if cid not in ids:
+            close = difflib.get_close_matches(cid, ids, n=1)
+            problems.error(src.file, src.line(path), " → ".join(map(str, path)),
+                           f"no component has the id {cid!r}" + (f"; did you mean {close[0]!r}?" if close else ""),
+                           f"{label} must name one of: {', '.join(ids)}", code="unknown-component")
+
+    if m.setup:
+        if m.setup.deck is not None:
+            ref(m.setup.deck, ("setup", "deck"), "setup.deck")
+        counts = [pc.players for pc in m.setup.player_counts]
+        for n in m.game.players:
+            if not 1 <= n <= 12:  # PlayerCount.players' range: the setup entry could not be written
+                problems.error(src.file, src.line(("game", "players")), "game → players",
+                               f"{n} players is out of range: player counts run from 1 to 12",
+                               "list the player counts the game supports, e.g. `players: [3, 4]`",
+                               code="player-count-range")
+            elif n not in counts:
+                problems.error(src.file, src.line(("game", "players")), "game → players",
+                               f"{n} players is supported but setup has no entry for it",
+                               f"add a `- players: {n}` entry under setup → player_counts", code="missing-setup")
+        for i, pc in enumerate(m.setup.player_counts):
+            if pc.players not in m.game.players:
+                problems.error(src.file, src.line(("setup", "player_counts", i, "players")),
+                               f"setup → player_counts → {i} → players",
+                               f"setup for {pc.players} players, but game.players is {m.game.players}",
+                               "add the count to game.players or remove this entry", code="unknown-player-count")
+            if pc.players in counts[:i]:
+                problems.error(src.file, src.line(("setup", "player_counts", i, "players")),
+                               f"setup → player_counts → {i} → players",
+                               f"a second setup entry for {pc.players} players", "keep one", code="duplicate-setup")
+    for i, r in enumerate(m.design_rules):
+        ref(r.deck, ("design_rules", i, "deck"), "design_rules.deck")

@@ -1,0 +1,165 @@
+"""The typed game model: what a manifest (``card_data/<game>/game.yaml``) may say.
+
+Every field carries help text; docs/manifest.md is generated from these models
+(:func:`cardgen.refdocs.manifest_docs.manifest_reference`). Lengths are mm numbers or strings with a unit
+(``"2.5in"``); they stay as written here and are converted by :mod:`cardgen.core.units`.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cardgen.data.yaml_source import RawFloat, RawInt
+
+Length = Union[float, str]
+
+
+class Strict(BaseModel):
+    """Base: unknown keys are errors (reported with a did-you-mean), the model is frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _text(value: Any) -> Any:
+    """Text fields keep what the designer typed: ``1.10`` stays "1.10", ``007`` stays "007"."""
+    if isinstance(value, (RawInt, RawFloat)):
+        return value.raw
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+class Choice(Strict):
+    """A value the seed leaves open, and what the team chose."""
+
+    what: str = Field(description="The value or rule that the seed leaves open.")
+    choice: str = Field(description="What this manifest chose, and why, in one or two sentences.")
+
+
+class GameInfo(Strict):
+    """Who the game is and which draft this is."""
+
+    id: str = Field(description="Short machine name of the game (used for the output folder), e.g. `tenjanpai`.",
+                    pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    title: str = Field(description="Title as printed, e.g. `天雀牌`.")
+    subtitle: str = Field("", description="Optional subtitle printed under the title.")
+    version: str = Field(description="Manifest version printed on every sheet, e.g. `draft 3` (text, never a number).")
+    players: list[int] = Field(description="Supported player counts, each from 1 to 12, e.g. `[3, 4]`; each needs a setup entry.",
+                               min_length=1)
+    source: str = Field("", description="Where the facts come from (a seed file, a playtest).")
+    choices: list[Choice] = Field(default_factory=list,
+                                  description="Values the seed leaves open and what this manifest chose.")
+
+    _v = field_validator("title", "subtitle", "version", "source", mode="before")(_text)
+
+
+class SizeSpec(Strict):
+    """An explicit size."""
+
+    width: Length = Field(description="Width (mm, or a string with a unit).")
+    height: Length = Field(description="Height (mm, or a string with a unit).")
+
+
+class PrintSettings(Strict):
+    """How components are printed."""
+
+    card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `bridge` 56×87, `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
+    bleed: Length = Field(3, description="Bleed around every card, mm (塗り足し). Art is extended this far past the trim.")
+    safe: Length = Field(3, description="Safe area inset inside the trim, mm: text is kept at least this far in.")
+
+
+class Component(Strict):
+    """A physical component: a deck of cards, a sheet of tokens or tiles, or something not included."""
+
+    id: str = Field(description="Short machine name, e.g. `battle`.", pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str = Field(description="Name as printed, e.g. `闘牌カード`.")
+    kind: Literal["deck", "tokens", "tiles", "strips", "reference", "not_included", "data"] = Field(
+        "deck", description="`deck` (cards with fronts and backs), `tokens` (punch-out tokens), `tiles` (stickers for tiles), `strips` (point-stick strips), `reference` (a reference card), `not_included` (listed, never printed), `data` (a table the rules, templates and rulebook read, e.g. a yaku list; never printed).")
+    count: int | None = Field(None, ge=0, description="Declared number of physical pieces; the validator checks the table adds up to it.")
+    cards: Union[str, list[dict[str, Any]], None] = Field(None, description="Card table: a CSV file name in the game folder, or a list of rows inline. Each row needs `id`; a `count` column gives copies per row (default 1).")
+    quantity: str = Field("count", description="Column holding copies per row.")
+    fields: dict[str, Literal["int", "float", "bool", "text"]] = Field(default_factory=dict, description="Column types of the card table (`int`, `float`, `bool`, `text`); columns not named here are text.")
+    template: str | None = Field(None, description="Face template name in templates/cards/ (without `.yaml`).")
+    back: str | None = Field(None, description="Back template name in templates/cards/, or none for no backs.")
+    size: Union[str, SizeSpec, None] = Field(None, description="Piece size; default is `print.card_size`.")
+    note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
+    draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
+
+    _v = field_validator("name", "note", mode="before")(_text)
+
+
+class Removal(Strict):
+    """Cards taken out of the deck for a player count."""
+
+    where: dict[str, Any] = Field(description="Field values the removed cards have, e.g. `{number: 2}`.")
+    count: Union[int, Literal["all"]] = Field(1, description="How many matching cards to remove, or `all`.")
+
+
+class PlayerCount(Strict):
+    """Setup for one player count (the deck math the validator checks)."""
+
+    players: int = Field(ge=1, le=12, description="How many players this entry is for: a whole number from 1 to 12, one entry per count listed in `game.players`, e.g. `- players: 4`.")
+    remove: list[Removal] = Field(default_factory=list, description="Cards removed from the deck before play.")
+    hand: int | None = Field(None, ge=0, description="Cards dealt to each player (手札); leave out when the game has no dealt deck (no deck math then).")
+    dead_wall: int = Field(0, ge=0, description="Cards set aside, never drawn (王牌).")
+    turns: int | None = Field(None, ge=0, description="Turns each player takes in a round, as the rules declare; checked against the deck math.")
+    wins_per_round: int | None = Field(None, ge=0, description="Wins allowed in one round, where the rules set it (e.g. players − 1); checked against `setup.derive.wins_per_round` when that is given.")
+    values: dict[str, int] = Field(default_factory=dict, description="Other per-player-count numbers the rules state (name → whole number); each is checked against `setup.derive` when it names the same key.")
+
+
+class Setup(Strict):
+    """What the deck math runs over."""
+
+    deck: str | None = Field(None, description="Component id of the deck that is dealt and drawn; leave out for games without a dealt deck (then only `derive` is computed).")
+    derive: dict[str, str] = Field(default_factory=dict, description="Numbers computed for every player count from an expression over `players` and `design`, e.g. `wins_per_round: players - 1`. They appear in the report and the rulebook; a player count stating the same key (`wins_per_round:` or under `values:`) is checked against them.")
+    player_counts: list[PlayerCount] = Field(description="One entry per supported player count.", min_length=1)
+
+
+class DesignRule(Strict):
+    """A design rule the validator checks: a small expression (jinja2 sandboxed syntax)."""
+
+    id: str = Field(description="Short name of the rule.")
+    description: str = Field(description="The rule in words, shown when it fails.")
+    deck: str = Field(description="Component id whose table the rule runs over: any component with a card table (a deck, tiles, point sticks, a yaku list…).")
+    scope: Literal["card", "deck"] = Field("card", description="`card`: `check` must hold for every card row (`card`); `deck`: once for the whole table (`cards`). Every component's rows are also available as `tables.<component id>`.")
+    when: str | None = Field(None, description="Only card rows where this expression is true are checked (scope `card`).")
+    check: str = Field(description="The expression that must be true, e.g. `card.power == card.pon + card.chi`.")
+    explain: str | None = Field(None, description="Optional expression evaluated when the check fails; its value is added to the message (e.g. which tiles are missing).")
+    severity: Literal["error", "warning"] = Field("error", description="`error` stops a build; `warning` is reported only.")
+
+
+class RulebookSettings(Strict):
+    """How the rulebook (``cardgen rulebook``) is set: numbering, paper, extra values.
+
+    The rules text lives in ``card_data/<game>/rules/*.md`` (jinja2 + Markdown); the page
+    design in ``templates/rulebook/<template>.yaml``. See :mod:`cardgen.rulebook.blocks`.
+    """
+
+    numbering: Literal["plain", "decimal", "statute"] = Field(
+        "plain", description="Heading numbers: `plain` (none), `decimal` (1. / 1.1), `statute` (第1章 / 第1条 / 1項; see `item_style`).")
+    number_from: int = Field(2, ge=1, le=6, description="Markdown heading level that gets the first number (2: `#` is the book title, `##` are chapters).")
+    depth: int = Field(2, ge=1, le=4, description="How many heading levels, from `number_from` down, are numbered.")
+    first_chapter: int = Field(1, ge=1, description="Statute style: number of the first chapter, e.g. `4` when the rules restate chapter 4 of a longer code (第4章).")
+    first_article: int = Field(1, ge=1, description="Statute style: number of the first article (第19条); articles count on from it across chapters.")
+    item_style: Literal["ko", "circled"] = Field("ko", description="Statute style, third level: `ko` (1項) or `circled` (①).")
+    toc: bool = Field(True, description="Print a table of contents after the title.")
+    toc_depth: int = Field(2, ge=1, le=4, description="Heading levels listed in the table of contents, from `number_from` down.")
+    paper: Literal["a5", "a4", "b5", "letter"] = Field("a5", description="Paper of the rulebook (A5 booklet by default); `cardgen rulebook --paper` overrides it.")
+    template: str = Field("default", description="Page design in templates/rulebook/ (without `.yaml`).")
+    breakdown_by: str = Field("number", description="Column of the setup deck that `breakdown_table` groups by.")
+    breakdown_columns: list[str] = Field(default_factory=list, description="Int columns of the setup deck shown in `breakdown_table` as the number of cards that have them (> 0), e.g. `[pon, chi]`.")
+    values: dict[str, str] = Field(default_factory=dict, description="Extra names for the rules text, each a jinja2 expression over the rulebook context, e.g. `character_count: components.characters.count`.")
+
+
+class Manifest(Strict):
+    """A game manifest: ``card_data/<game>/game.yaml``."""
+
+    game: GameInfo = Field(description="Title, version and player counts.")
+    print: PrintSettings = Field(default_factory=PrintSettings, description="Card size, bleed and safe area.")
+    fonts: dict[str, Union[str, dict[str, Any]]] = Field(default_factory=dict, description="Font per role for this game (overrides fonts/fonts.yaml), a file in the game folder or an installed font name.")
+    components: list[Component] = Field(description="Every physical component, in the order of the component list.", min_length=1)
+    setup: Setup | None = Field(None, description="Deal and draw per player count.")
+    design: dict[str, Any] = Field(default_factory=dict, description="Named design constants the rules and rulebook use (e.g. `tsumo_threshold: 20`).")
+    design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
+    rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")

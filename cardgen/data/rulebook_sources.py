@@ -1,0 +1,31 @@
+"""Which Markdown files make up a game's rules (``card_data/<game>/rules/*.md``).
+
+Shared by the validator (:mod:`cardgen.check.deck_math`: an empty file is a warning) and the rulebook
+(:mod:`cardgen.rulebook.blocks`); reading and rendering them is :mod:`cardgen.rulebook.context`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Largest rules file (bytes as read, and characters after jinja2 rendering): a rulebook of
+#: 100 pages is about 200 KB of text.
+MAX_RULES_BYTES = 2_000_000
+
+
+def rule_files(rules_dir: Path) -> list[Path]:
+    """The rules files of a game, in name order (``01-intro.md``, ``02-play.md``…)."""
+    return sorted(p for p in Path(rules_dir).glob("*.md") if p.is_file())
+
+
+def blank_rule_files(rules_dir: Path) -> list[Path]:
+    """The rules files of :func:`rule_files` holding nothing but whitespace (an empty ``x.md``
+    adds nothing to the rulebook: usually a file saved before the text was written). Files that
+    cannot be read or decoded are left to :func:`cardgen.rulebook.context.read_rules` to report."""
+    out = []
+    for p in rule_files(rules_dir):
+        try:
+            if p.stat().st_size <= MAX_RULES_BYTES and not p.read_bytes().decode("utf-8-sig").strip():
+                out.append(p)
+        except (OSError, UnicodeDecodeError):
+            continue
+    return out

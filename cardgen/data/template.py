@@ -1,0 +1,256 @@
+"""Card face templates: ``templates/cards/<name>.yaml`` (named boxes bound to card fields).
+
+Boxes are ``[x, y, w, h]`` in mm from the trim's top-left corner, y downwards (as a designer
+measures on paper). Text and conditions are jinja2 expressions evaluated in a sandbox with
+StrictUndefined: a template can read the card's fields (``card.X``), the game (``game.title``…)
+and the design constants (``design.X``), and nothing else — no files, no Python.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+
+from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.data.yaml_source import load_yaml
+from cardgen.data.model_problems import validation_problems
+from cardgen.core.sandbox import SafeSandbox, time_budget
+
+Box = tuple[float, float, float, float]
+
+
+class _T(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Element(_T):
+    """One named box on a card face."""
+
+    kind: Literal["rect", "text", "icon", "icons", "image", "circle", "line"] = Field(description="What the box draws.")
+    name: str = Field("", description="Name used in messages (e.g. the field it shows).")
+    box: tuple[float, float, float, float] = Field(description="[x, y, w, h] in mm from the trim's top-left corner, y down.")
+    bleed: bool = Field(False, description="Extend the box into the bleed on every side where it touches the trim.")
+    show_if: str | None = Field(None, alias="if", description="Draw only when this expression is true, e.g. `card.pon`.")
+    fill: str | None = Field(None, description="Fill colour, `#rrggbb` (or an expression in `{{ }}`, e.g. `{{ card.color }}`).")
+    stroke: str | None = Field(None, description="Outline colour (expression allowed, as for `fill`).")
+    stroke_width: float = Field(0.0, description="Outline width, pt.")
+    radius: float = Field(0.0, description="Corner radius, mm.")
+    text: str | None = Field(None, description="Text (jinja2 expression syntax inside `{{ }}`), e.g. `{{ card.skill_text }}`.")
+    font: str = Field("body", description="Font role (fonts/fonts.yaml).")
+    size: float = Field(9.0, description="Preferred font size, pt.")
+    min_size: float | None = Field(None, description="Smallest size the text may shrink to, pt (default: size — no shrinking).")
+    leading: float = Field(1.35, description="Line height as a multiple of the size.")
+    align: Literal["left", "center", "right"] = Field("left", description="Horizontal alignment.")
+    valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")
+    color: str = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
+    icon: str | None = Field(None, description="Icon name (`pon`, `chi`, `ron`, `tsumo`, `kan`, `power`, `power_empty`) or an expression giving one.")
+    repeat: str | None = Field(None, description="For `icons`: how many (expression), e.g. `card.power`.")
+    gap: float = Field(1.0, description="For `icons`: gap between icons, mm.")
+    file: str | None = Field(None, description="For `image`: file in the game folder (expression allowed).")
+    fit: Literal["cover", "contain"] = Field("cover", description="For `image`: fill the box (cropping) or fit inside it.")
+
+
+class Template(_T):
+    """A card face: a background colour and elements drawn in order, later ones on top."""
+
+    _file: str = PrivateAttr("")
+    _lines: list = PrivateAttr(default_factory=list)
+
+    def source(self, index: int) -> tuple[str, int | None]:
+        """``(file, line)`` of element ``index`` as loaded (``("", None)`` when built in code)."""
+        line = self._lines[index] if index < len(self._lines) else None
+        return self._file, line
+
+    description: str = Field("", description="What the template is for.")
+    background: str | None = Field(None, description="Colour filling the whole face including bleed.")
+    elements: list[Element] = Field(default_factory=list, description="Boxes, drawn in order.")
+
+
+@lru_cache(maxsize=1)
+def sandbox() -> ImmutableSandboxedEnvironment:
+    """The one jinja2 sandbox used for template expressions, with the filters ``num``
+    (:mod:`cardgen.core.numfmt`: ``{{ card.points | num }}`` → ``1,000``) and ``nobreak``
+    (:func:`cardgen.core.nobreak.nobreak`: the text is never broken across lines)."""
+    from cardgen.core.nobreak import nobreak
+    from cardgen.core.numfmt import FILTERS
+
+    env = SafeSandbox(undefined=StrictUndefined, autoescape=False)
+    env.filters.update(FILTERS, nobreak=nobreak)
+    return env
+
+
+@lru_cache(maxsize=4096)
+def compile_text(source: str):
+    """A template string (``"{{ card.name }}"``) compiled in :func:`sandbox`, cached by source.
+    Raises jinja2's TemplateSyntaxError (callers report it at the template line)."""
+    return sandbox().from_string(source)
+
+
+@lru_cache(maxsize=4096)
+def compile_expr(source: str):
+    """An expression (an element's ``if:``) compiled in :func:`sandbox`, cached by source;
+    undefined names raise instead of giving None. Raises TemplateSyntaxError."""
+    return sandbox().compile_expression(source, undefined_to_none=False)
+
+
+def load_template(templates_dir: Path, name: str, referenced_from: str = "", line: int | None = None) -> Template:
+    """Load ``templates_dir/<name>.yaml``.
+
+    Raises:
+        CardgenError: missing file (naming the manifest line that asks for it), YAML or schema problems.
+    """
+    if not _NAME.match(name or ""):
+        raise CardgenError(Problem(referenced_from or "", line, "template",
+                                   f"the template name {name!r} is not a plain name",
+                                   "name a file in templates/cards/ without `.yaml`, folders or `..`, e.g. `battle`",
+                                   code="path-escape"))
+    path = templates_dir / f"{name}.yaml"
+    if not path.is_file():
+        avail = sorted(p.stem for p in templates_dir.glob("*.yaml")) if templates_dir.is_dir() else []
+        raise CardgenError(Problem(referenced_from or rel(path), line, "template",
+                                   f"the card template {name!r} does not exist ({rel(path)})",
+                                   "available: " + (", ".join(avail) or "none"), code="missing-template"))
+    loaded = load_yaml(path, rel(path))
+    if not isinstance(loaded.data, (dict, type(None))):
+        raise CardgenError(Problem(loaded.source.file, 1, "", "a card template must be a mapping (description:, elements:)",
+                                   code="template-type"))
+    try:
+        template = Template.model_validate(loaded.data or {})
+    except ValidationError as exc:
+        raise CardgenError(validation_problems(exc, Template, loaded.source, loaded.data))
+    template._file = loaded.source.file
+    template._lines = [loaded.source.line(("elements", i)) for i in range(len(template.elements))]
+    _check_expressions(template, loaded.source)
+    _check_values(template, loaded.source)
+    return template
+
+
+_COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+
+
+def is_color(value: str) -> bool:
+    """``#rrggbb`` (the one colour form the renderer draws as written)."""
+    return bool(_COLOR.match(value))
+
+
+def color_problem(value: str) -> str:
+    """The message for a colour that is not ``#rrggbb`` (see :func:`is_color`)."""
+    return f"{value!r} is not a colour; write #rrggbb, e.g. \"#1a2b3c\" (quoted: # starts a YAML comment)"
+
+
+def _check_values(template: Template, src) -> None:
+    """Sizes and literal colours that cannot be drawn, at their template lines: a box with no
+    width or height, font sizes of 0, a min_size above the size, negative strokes, and colours
+    that are not ``#rrggbb`` (``red``, ``#12``). Raises CardgenError with every problem."""
+    problems = []
+
+    def bad(i, key, message, hint):
+        el = template.elements[i] if i is not None else None
+        where = src.line(("elements", i, key)) or src.line(("elements", i)) if el else src.line((key,))
+        path = f"elements → {el.name or i} → {key}" if el else key
+        problems.append(Problem(src.file, where, path, message, hint, code="template-value"))
+
+    if template.background and "{" not in template.background and not is_color(template.background):
+        bad(None, "background", color_problem(template.background), "background: \"#ffffff\"")
+    for i, el in enumerate(template.elements):
+        x, y, w, h = el.box
+        if el.kind != "line" and (w <= 0 or h <= 0):
+            bad(i, "box", f"the box [x, y, w, h] = {list(el.box)} has no area (w and h must be more than 0 mm)",
+                "boxes are [x, y, width, height] in mm from the trim's top-left corner")
+        for key in ("fill", "stroke", "color"):
+            v = getattr(el, key)
+            if v is not None and "{" not in v and not is_color(v):
+                bad(i, key, color_problem(v), "colours are #rrggbb; an expression such as {{ card.color }} "
+                    "must give #rrggbb too")
+        if el.kind == "text":
+            if not 0 < el.size <= 500:
+                bad(i, "size", f"the font size {el.size:g} pt is out of range (more than 0, at most 500)", "e.g. size: 9")
+            if el.min_size is not None and not 1 <= el.min_size <= el.size:
+                bad(i, "min_size", f"min_size {el.min_size:g} pt must be from 1 pt up to the size ({el.size:g} pt)",
+                    "text below about 5 pt is hard to read; e.g. min_size: 6")
+            if not 0 < el.leading <= 10:
+                bad(i, "leading", f"leading {el.leading:g} is out of range (more than 0, at most 10)", "e.g. 1.35")
+        for key in ("stroke_width", "radius", "gap"):
+            if getattr(el, key) < 0:
+                bad(i, key, f"{key} {getattr(el, key):g} is negative", "use 0 or more")
+    if problems:
+        raise CardgenError(problems)
+
+
+def geometry_problems(template: Template, card_mm: tuple[float, float], bleed_mm: float,
+                      roles: set[str] | None = None) -> list[Problem]:
+    """Problems only the card size and the fonts tell: a box lying wholly outside the card and its
+    bleed (it would never print), and a text ``font`` role that the font set lacks (it would
+    silently fall back to ``body``)."""
+    out = []
+    cw, ch = card_mm
+    for i, el in enumerate(template.elements):
+        file, line = template.source(i)
+        x, y, w, h = el.box
+        x0, x1, y0, y1 = min(x, x + w), max(x, x + w), min(y, y + h), max(y, y + h)
+        if x1 < -bleed_mm or y1 < -bleed_mm or x0 > cw + bleed_mm or y0 > ch + bleed_mm:
+            out.append(Problem(file, line, f"elements → {el.name or i} → box",
+                               f"the box {list(el.box)} lies outside the card ({cw:g} × {ch:g} mm) and would never "
+                               "print", "boxes are [x, y, width, height] in mm from the trim's top-left corner",
+                               code="box-outside"))
+        if roles is not None and el.kind == "text" and el.font not in roles:
+            out.append(Problem(file, line, f"elements → {el.name or i} → font",
+                               f"no font role {el.font!r}", "roles: " + ", ".join(sorted(roles)) +
+                               " (fonts/fonts.yaml or fonts: in game.yaml)", code="unknown-font-role"))
+    return out
+
+
+#: Element attributes holding expressions: attribute → (key as written, whole expression or text with {{ }}).
+_EXPRESSIONS = (("text", "text", False), ("show_if", "if", True), ("icon", "icon", False),
+                ("repeat", "repeat", True), ("file", "file", False))
+
+
+def _check_expressions(template: Template, src) -> None:
+    """Compile every expression once, so a syntax error is reported at its line in the template
+    (once), not once per card. Raises CardgenError with every problem found."""
+    problems = []
+    for i, el in enumerate(template.elements):
+        for attr, key, whole in _EXPRESSIONS:
+            source = getattr(el, attr)
+            if source is None or (not whole and "{" not in source):
+                continue
+            try:
+                compile_expr(source) if whole else compile_text(source)
+            except TemplateSyntaxError as exc:
+                msg = exc.message or "syntax error"
+            except RecursionError:
+                msg = "nested too deeply"
+            else:
+                continue
+            problems.append(Problem(src.file, src.line(("elements", i, key)), f"elements → {el.name or i} → {key}",
+                                    f"the expression cannot be read: {msg}",
+                                    "write fields as {{ card.COLUMN }} in text; `if` and `repeat` take a bare "
+                                    "expression such as `card.pon > 0`", code="template-syntax"))
+    if problems:
+        raise CardgenError(problems)
+
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def render_text(source: str, ctx: dict[str, Any]) -> str:
+    """Evaluate a template string. Raises TemplateError/SecurityError (callers report them)."""
+    if "{" not in source:
+        return source
+    if "{%" in source:  # statements can loop: stop them after MAX_SECONDS
+        with time_budget("the template text"):
+            return compile_text(source).render(**ctx)
+    return compile_text(source).render(**ctx)
+
+
+def eval_expr(source: str, ctx: dict[str, Any]) -> Any:
+    """Evaluate an expression. Raises TemplateError/SecurityError (callers report them)."""
+    return compile_expr(source)(**ctx)
+
+
+__all__ = ["Template", "Element", "load_template", "render_text", "eval_expr", "TemplateError"]

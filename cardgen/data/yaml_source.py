@@ -1,0 +1,265 @@
+"""Reading manifests and templates (YAML) into plain data plus a source map.
+
+Every value keeps where it came from, so later stages can say ``file:line``:
+:class:`Source` maps a data path (tuple of keys / indexes) to a 1-based line.
+
+YAML is read with PyYAML's safe machinery and a YAML 1.2 "core schema" resolver: ``yes``,
+``No``, ``on`` stay text (only ``true``/``false`` are booleans), ``007`` stays the text
+``"007"`` and numbers keep their written form (see :class:`RawInt` / :class:`RawFloat`), so a
+field declared as text gets exactly what the designer typed (``1.10`` stays ``"1.10"``).
+Tags such as ``!!python/object`` are refused. Duplicate keys and tab indentation are errors.
+
+Card tables (CSV) are read by :mod:`cardgen.data.card_tables` into the same :class:`Loaded` shape.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from cardgen.core.errors import CardgenError, Problem
+
+PathKey = tuple  # tuple[str | int, ...]
+
+
+class _Raw:
+    """A number that remembers how it was written (``raw``)."""
+
+    raw: str
+
+    def __new__(cls, value, raw: str):
+        obj = super().__new__(cls, value)  # type: ignore[call-arg]
+        obj.raw = raw
+        return obj
+
+
+class RawInt(_Raw, int):
+    """An int that remembers how it was written (``raw``), e.g. ``007``."""
+
+
+class RawFloat(_Raw, float):
+    """A float that remembers how it was written (``raw``), e.g. ``1.10``."""
+
+
+@dataclass
+class Source:
+    """Where each value of a loaded document came from.
+
+    Attributes:
+        file: the file as shown in messages (relative to the working folder where possible).
+        lines: data path → 1-based line. The empty tuple maps to line 1.
+        key_lines: data path of a mapping key → the line of the key itself.
+    """
+
+    file: str
+    lines: dict[PathKey, int] = field(default_factory=dict)
+
+    def line(self, path: PathKey) -> int | None:
+        """The line of ``path`` or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), None)
+
+
+@dataclass
+class Loaded:
+    """A loaded file: its data and its :class:`Source`."""
+
+    data: Any
+    source: Source
+
+
+# --- YAML -------------------------------------------------------------------------------
+
+_INT = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
+_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_NULL = {"", "~", "null", "Null", "NULL"}
+_TRUE = {"true", "True", "TRUE"}
+_FALSE = {"false", "False", "FALSE"}
+
+
+def _scalar(node: ScalarNode) -> Any:
+    """Resolve a scalar by the YAML 1.2 core schema (plain scalars only; quoted ones are text)."""
+    value = node.value
+    if node.style is not None:
+        return value
+    if node.tag == "tag:yaml.org,2002:str" and value in _NULL:
+        return None
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    if _INT.match(value):
+        return RawInt(int(value.replace("_", "")), value)
+    if _FLOAT.match(value) and any(c.isdigit() for c in value):
+        return RawFloat(float(value.replace("_", "")), value)
+    return value
+
+
+_ALLOWED_TAGS = {
+    "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq", "!",
+}
+
+
+class _Composer(yaml.SafeLoader):
+    """SafeLoader used only to compose nodes; resolution is ours (YAML 1.2 core schema).
+
+    Aliases (``*name``) are recorded and refused: they can expand exponentially ("billion
+    laughs") or refer to themselves, and a manifest is meant to be read top to bottom."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self.alias_lines.append(self.peek_event().start_mark.line + 1)
+        return super().compose_node(parent, index)
+
+
+# Plain scalars get the str tag; :func:`_scalar` decides their type.
+_Composer.yaml_implicit_resolvers = {}
+
+
+def _show_tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+def _build(node, path: PathKey, src: Source, file: str, problems: list[Problem]) -> Any:
+    src.lines.setdefault(path, node.start_mark.line + 1)
+    if node.tag not in _ALLOWED_TAGS:
+        problems.append(Problem(file, node.start_mark.line + 1, _fmt(path),
+                                f"the YAML tag {_show_tag(node.tag)!r} is not allowed in a manifest",
+                                "remove the tag; manifests hold plain data only (text, numbers, lists, mappings)",
+                                code="yaml-tag"))
+        return None
+    if isinstance(node, ScalarNode):
+        return _scalar(node)
+    if isinstance(node, SequenceNode):
+        return [_build(child, path + (i,), src, file, problems) for i, child in enumerate(node.value)]
+    if isinstance(node, MappingNode):
+        out: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge" or (
+                    isinstance(key_node, ScalarNode) and key_node.style is None and key_node.value == "<<"):
+                problems.append(Problem(file, key_node.start_mark.line + 1, _fmt(path),
+                                        "merge keys (<<) are not supported", "write the keys out", code="yaml-merge"))
+                continue
+            key = _build(key_node, path, src, file, problems)
+            if isinstance(key, (RawInt, RawFloat)):
+                key = key.raw
+            if not isinstance(key, (str, int, float)) or isinstance(key, bool):
+                key = str(key)
+            if key in out:
+                problems.append(Problem(file, key_node.start_mark.line + 1, _fmt(path + (key,)),
+                                        f"the key {key!r} appears twice (first on line {src.lines.get(path + (key,))})",
+                                        "keep one of them; YAML would silently use the last one",
+                                        code="duplicate-key"))
+            src.lines[path + (key,)] = key_node.start_mark.line + 1
+            out[key] = _build(value_node, path + (key,), src, file, problems)
+        return out
+    return None  # pragma: no cover - composer yields only the three node kinds
+
+
+def _fmt(path: PathKey) -> str:
+    return " → ".join(str(p) for p in path)
+
+
+def load_yaml(path: Path, shown: str | None = None) -> Loaded:
+    """Read a YAML file safely.
+
+    Args:
+        path: the file.
+        shown: how to name it in messages (default: the path as given).
+
+    Returns:
+        :class:`Loaded` with plain data (dict/list/str/int/float/bool/None) and line map.
+
+    Raises:
+        CardgenError: unreadable file, not UTF-8, tab indentation, syntax error, duplicate keys,
+            disallowed tags — every problem found, each with its line.
+    """
+    file = shown or str(path)
+    raw = read_capped(path, file, MAX_YAML_BYTES)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise CardgenError(Problem(file, line, "", "the file is not UTF-8 text",
+                                   "save it as UTF-8 (in most editors: Save As → Encoding → UTF-8)",
+                                   code="encoding"))
+    problems: list[Problem] = []
+    for i, line in enumerate(text.splitlines(), 1):
+        stripped = line.lstrip(" ")
+        if stripped.startswith("\t"):
+            problems.append(Problem(file, i, "", "the line is indented with a tab",
+                                    "YAML indentation must use spaces; replace the tab with spaces",
+                                    code="yaml-tab"))
+    if problems:
+        raise CardgenError(problems)
+    src = Source(file)
+    try:
+        loader = _Composer(text)
+        loader.alias_lines = []
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+        if loader.alias_lines:
+            raise CardgenError([Problem(file, line, "", "YAML aliases (*name) are not supported",
+                                        "write the value out where it is used (anchors &name and aliases "
+                                        "*name are refused)", code="yaml-alias")
+                                for line in sorted(set(loader.alias_lines))])
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        msg = (exc.problem or "syntax error").strip()
+        if exc.context:
+            msg = f"{exc.context.strip()}: {msg}"
+        raise CardgenError(Problem(file, line, "", f"YAML syntax error: {msg}",
+                                   "check indentation, colons and quotes on this line and the one above",
+                                   code="yaml-syntax"))
+    except yaml.YAMLError as exc:  # pragma: no cover - all PyYAML errors are marked
+        raise CardgenError(Problem(file, None, "", f"YAML error: {exc}", code="yaml-syntax"))
+    except RecursionError:
+        raise CardgenError(_too_deep(file))
+    if node is None:
+        return Loaded({}, src)
+    try:
+        data = _build(node, (), src, file, problems)
+    except RecursionError:
+        raise CardgenError(_too_deep(file))
+    if problems:
+        raise CardgenError(problems)
+    src.lines[()] = 1
+    return Loaded(data, src)
+
+
+def _too_deep(file: str) -> Problem:
+    return Problem(file, None, "", "the YAML is nested too deeply to read",
+                   "a manifest needs only a few levels of nesting; check for runaway brackets", code="yaml-depth")
+
+
+#: Largest manifest or template (YAML) and card table (CSV) cardgen reads, in bytes.
+MAX_YAML_BYTES = 5_000_000
+MAX_CSV_BYTES = 20_000_000
+
+
+def read_capped(path: Path, file: str, limit: int) -> bytes:
+    """The bytes of ``path`` (named ``file`` in messages), refusing a file above ``limit`` bytes
+    before reading it. Raises CardgenError: unreadable (missing, no permission) or too large."""
+    try:
+        size = path.stat().st_size
+        if size <= limit:
+            return path.read_bytes()
+    except OSError as exc:
+        raise CardgenError(Problem(file, None, "", f"cannot read the file: {exc.strerror or exc}",
+                                   "check that the file exists and is readable", code="unreadable"))
+    raise CardgenError(Problem(file, None, "", f"the file is {size:,} bytes, more than the limit of {limit:,}",
+                               "a manifest, template or card table is far smaller; check that this is the "
+                               "right file", code="file-too-large"))

@@ -1,0 +1,1 @@
+"""Fonts: roles → files (fonts.yaml, manifest overrides), registration with reportlab, metrics in pt."""

@@ -1,0 +1,1 @@
+"""Reference docs generated from the models (docs/manifest.md, docs/templates.md)."""

@@ -1,0 +1,1 @@
+"""The rulebook: rules Markdown (jinja2) → blocks → PDF, with its generated tables and checks."""

@@ -1,0 +1,68 @@
+"""The rulebook's text: every rules file rendered (:mod:`cardgen.rulebook.context`), parsed
+(:mod:`cardgen.rulebook.blocks`) and checked (:mod:`cardgen.rulebook.checks`), as one list of blocks.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.data.rulebook_sources import blank_rule_files, rule_files
+from cardgen.rulebook.blocks import Heading, Numberer, Span, Toc, parse_blocks
+from cardgen.rulebook.checks import figure_problems, html_problems, table_problems
+from cardgen.rulebook.context import build_context, read_rules, render_rules
+
+
+def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None) -> list:
+    """Every rules file of ``game`` rendered and parsed, as one list of blocks.
+
+    A :class:`Toc` block is put after the book title (or first) when ``rulebook.toc``.
+    ``image_ok(path)`` raises :class:`CardgenError` for an image that cannot be drawn (default:
+    :func:`cardgen.render.images.image_size`: missing, unreadable, too large).
+
+    Raises:
+        CardgenError: no rules folder, and every problem of every rules file at once: template
+            errors, images outside the rules folder or missing, raw HTML, oversized tables
+            (``file:line``; see :mod:`cardgen.rulebook.checks`).
+    """
+    if image_ok is None:
+        from cardgen.render.images import image_size as image_ok
+    settings = game.manifest.rulebook
+    rules_dir = Path(rules_dir or game.root / "rules")
+    if rules_dir.exists() and not rules_dir.is_dir():
+        raise CardgenError(Problem(rel(rules_dir), None, "rulebook", "'rules' is a file, not a folder",
+                                   f"make {rel(rules_dir)} a folder holding the rules as Markdown files (*.md)",
+                                   code="no-rules"))
+    files = rule_files(rules_dir) if rules_dir.is_dir() else []
+    if not files:
+        raise CardgenError(Problem(rel(rules_dir), None, "rulebook", "no rules text (*.md) found",
+                                   f"write the rules as Markdown files in {rel(rules_dir)}/", code="no-rules"))
+    if len(blank_rule_files(rules_dir)) == len(files):
+        names = ", ".join(f.name for f in files)
+        raise CardgenError(Problem(rel(rules_dir), None, "rulebook",
+                                   f"every rules file is empty ({names}): the rulebook would hold only its title",
+                                   f"write the rules as Markdown in {rel(rules_dir)}/, e.g. `# 遊び方` and a paragraph",
+                                   code="no-rules"))
+    ctx = build_context(game, report)
+    numberer = Numberer(settings)
+    blocks: list = []
+    problems: list = []
+    for f in files:
+        try:
+            text = render_rules(f, ctx)
+        except CardgenError as exc:
+            problems += exc.problems
+            continue
+        source = read_rules(f)
+        parsed = parse_blocks(text, numberer)
+        problems += html_problems(text, f, source) + figure_problems(parsed, f, source, game, image_ok) \
+            + table_problems(parsed, f, source)
+        blocks.extend(parsed)
+    if problems:
+        raise CardgenError(problems)
+    if not any(isinstance(b, Heading) and b.title for b in blocks[:3]):
+        blocks.insert(0, Heading(1, [Span(game.manifest.game.title)], title=True))
+    if settings.toc:
+        at = next((i + 1 for i, b in enumerate(blocks[:3]) if isinstance(b, Heading) and b.title), 0)
+        # keep the lead paragraph under the title on the title page when there is one
+        blocks.insert(at, Toc())
+    return blocks

@@ -1,0 +1,131 @@
+"""Checks on rendered rules text before anything is drawn: images, raw HTML, table sizes.
+
+Each check returns :class:`~cardgen.core.errors.Problem` s naming the rules file and the line in the
+*source* file (found by searching the source for the offending text; the rendered Markdown may
+have more lines than the source when a table or a loop was expanded), so one run reports every
+problem of every rules file.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterable
+
+from cardgen.core.errors import CardgenError, Problem, rel
+
+#: Rows (body) and columns a rulebook table may have: a larger table is data for a card
+#: table, not a page (a 20,000-row table takes half a minute to lay out).
+MAX_TABLE_ROWS = 1_000
+MAX_TABLE_COLUMNS = 30
+
+
+def source_line(source: str, needle: str) -> int | None:
+    """1-based line of the first occurrence of ``needle`` in ``source`` (None when absent)."""
+    needle = needle.strip()
+    if not needle:
+        return None
+    at = source.find(needle)
+    return source.count("\n", 0, at) + 1 if at >= 0 else None
+
+
+def _walk(blocks: Iterable) -> Iterable:
+    from cardgen.rulebook.blocks import ListBlock, Quote
+
+    for b in blocks:
+        yield b
+        if isinstance(b, ListBlock):
+            for item in b.items:
+                yield from _walk(item)
+        elif isinstance(b, Quote):
+            yield from _walk(b.blocks)
+
+
+def figure_problems(blocks: list, path: Path, source: str, game,
+                    image_ok: Callable[[Path], None]) -> list[Problem]:
+    """Every image of ``blocks``: a ``card:`` image must name a component with a card table and
+    one of its card ids; a file image must stay inside the rules folder, exist and open
+    (``image_ok(path)`` raises :class:`CardgenError` otherwise)."""
+    from cardgen.rulebook.blocks import Figures
+    from cardgen.data.game import safe_path
+
+    out: list[Problem] = []
+    rules_dir = Path(path).parent
+    file = rel(path)
+    for b in _walk(blocks):
+        if not isinstance(b, Figures):
+            continue
+        for f in b.images:
+            line = source_line(source, f"({f.src}") or source_line(source, f.src)
+            if f.src.startswith("card:"):
+                comp, _, cid = f.src[5:].partition("/")
+                rows = game.tables.get(comp)
+                if rows is None:
+                    out.append(Problem(file, line, "rulebook → image", f"{f.src!r}: no component {comp!r} with a "
+                                       "card table", "components with cards: " + (", ".join(game.tables) or "none"),
+                                       code="rules-image"))
+                elif not any(r.id == cid for r in rows):
+                    out.append(Problem(file, line, "rulebook → image", f"{f.src!r}: the component {comp!r} has no "
+                                       f"card {cid!r}", "write card:COMPONENT/CARD_ID with an id from its table",
+                                       code="rules-image"))
+                continue
+            try:
+                full = safe_path(rules_dir, f.src, file, line, "rulebook → image")
+                image_ok(full)
+            except CardgenError as exc:
+                for p in exc.problems:
+                    message, hint = p.message, p.hint
+                    if p.code == "path-escape":
+                        message = f"the image {f.src!r} is outside the rules folder"
+                        hint = "copy the image into the rules folder and name it relative to it"
+                    elif p.code == "missing-file":
+                        message = f"the image {f.src!r} does not exist (looked for {rel(full)})"
+                        hint = "put the image in the rules folder, or fix its name (relative to the rules folder)"
+                    out.append(Problem(file, line, "rulebook → image", message, hint, code=p.code))
+    return out
+
+
+def html_problems(markdown: str, path: Path, source: str) -> list[Problem]:
+    """Raw HTML is not drawn (the rulebook is not a web page): every tag other than a comment
+    (``<!-- pagebreak -->``, ``<!-- a note -->``) is an error, so nothing vanishes silently."""
+    from cardgen.rulebook.blocks import parser
+
+    out: list[Problem] = []
+    seen: set[str] = set()
+    tokens = parser().parse(markdown)
+    found = []
+    for t in tokens:
+        if t.type == "html_block":
+            found.append(t.content)
+        for c in t.children or []:
+            if c.type == "html_inline":
+                found.append(c.content)
+    lines: set = set()
+    for html in found:
+        first = html.strip().splitlines()[0] if html.strip() else ""
+        if not first or first.startswith("<!--") or first in seen:
+            continue
+        seen.add(first)
+        line = source_line(source, first)
+        if line is not None and line in lines:  # one message per line: <b>…</b> is one problem
+            continue
+        lines.add(line)
+        out.append(Problem(rel(path), line, "rulebook",
+                           f"raw HTML is not drawn in the rulebook: {first[:60]!r}",
+                           "write it in Markdown (**bold**, a blank line between paragraphs, | tables |); "
+                           "only comments such as <!-- pagebreak --> are allowed", code="rules-html"))
+    return out
+
+
+def table_problems(blocks: list, path: Path, source: str) -> list[Problem]:
+    """Tables larger than :data:`MAX_TABLE_ROWS` rows or :data:`MAX_TABLE_COLUMNS` columns."""
+    from cardgen.rulebook.blocks import Table, plain
+
+    out = []
+    for b in _walk(blocks):
+        if isinstance(b, Table) and (len(b.rows) > MAX_TABLE_ROWS or len(b.head) > MAX_TABLE_COLUMNS):
+            head = " | ".join(plain(c) for c in b.head[:3])
+            out.append(Problem(rel(path), source_line(source, head) if head else None, "rulebook → table",
+                               f"the table ({head[:40]}…) has {len(b.rows):,} rows and {len(b.head)} columns; "
+                               f"a rulebook table holds at most {MAX_TABLE_ROWS:,} rows and "
+                               f"{MAX_TABLE_COLUMNS} columns", "split it, or keep the data in a card table "
+                               "(kind: data) and print a summary", code="rules-table-size"))
+    return out

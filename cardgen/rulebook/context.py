@@ -1,0 +1,256 @@
+"""What the rules text can read: the rulebook context, generated tables, sandboxed jinja2.
+
+The rules of a game are Markdown files in ``card_data/<game>/rules/*.md`` (read in name order).
+Each file is a jinja2 template, rendered in an :class:`ImmutableSandboxedEnvironment` with
+strict undefined values: a name the context does not have fails with a :class:`CardgenError`
+naming the file and line. The rendered text is Markdown (see :mod:`cardgen.rulebook.blocks`).
+
+Names every game gets (:func:`build_context`):
+
+- ``game`` (title, subtitle, version, players…), ``design`` (the manifest's design constants;
+  each is also a top-level name, so ``{{ tsumo_threshold }}`` works), ``player_counts`` (the
+  validator's deck math per player count, as dicts: players, deck, removed, hand, dead_wall,
+  draw_pile, turns…), ``components`` (id → {id, name, kind, count, note, unit}), ``decks``
+  (id → list of card rows, each a dict of the table's columns plus ``count``), ``deck_size``
+  (cards in the setup deck).
+- ``card_image(component, card_id, width=22)`` / ``card_images(component, [ids], width=22)``:
+  Markdown images with the ``card:`` scheme; the renderer draws them from the card templates.
+- Every table builder of :data:`TABLES` under its name (``component_table``, ``setup_table``,
+  ``breakdown_table``, ``scoring_table``…). Builders run only when the text uses them.
+- The manifest's ``rulebook.values``: name → jinja2 expression over this context, e.g.
+  ``character_count: components.characters.count``.
+
+Extending for another game (two ways, no change to the renderer):
+
+1. Data only: put constants under ``design:`` and derived names under ``rulebook.values``.
+2. A new generated table: write a function ``(data: RulebookData) -> str`` returning Markdown
+   (a pipe table, a list…) and register it::
+
+       @table("payment_table")
+       def payment_table(data):
+           rows = data.design["payments"]          # read the manifest, never type numbers
+           return md_table(["点", "子の支払い"], [[r["points"], r["child"]] for r in rows])
+
+   Raise :func:`missing` (a CardgenError) when the game lacks what the builder needs.
+   Builders live in :mod:`cardgen.rulebook.tables` (imported here, so they register); the
+   registry, :class:`RulebookData` and ``md_table`` in :mod:`cardgen.rulebook.table_registry`.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+import traceback
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Callable
+
+from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2.exceptions import SecurityError, UndefinedError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.numfmt import num
+from cardgen.data.rulebook_sources import MAX_RULES_BYTES
+from cardgen.check.deck_math import Report
+from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, time_budget
+from cardgen.rulebook.table_registry import TABLES, RulebookData, TableBuilder, UNITS, md_table, missing
+from cardgen.data.game import Game
+
+class _Lazy:
+    """A generated table, built the first time the text prints it."""
+
+    def __init__(self, name: str, fn: TableBuilder, data: RulebookData):
+        self.name, self.fn, self.data, self.value = name, fn, data, None
+
+    def __str__(self) -> str:
+        if self.value is None:
+            self.value = "\n" + self.fn(self.data).strip("\n") + "\n"
+        return self.value
+
+
+def _card_image(data: RulebookData) -> tuple[Callable, Callable]:
+    def one(component: str, card_id: str, width: float = 22) -> str:
+        rows = data.game.tables.get(component)
+        if rows is None or not any(r.id == str(card_id) for r in rows):
+            raise missing(data, f"card_image: no card {card_id!r} in component {component!r}",
+                          "name a component id and a card id from its table")
+        name = data.game.component(component).name
+        return f'![{name} {card_id}](card:{component}/{card_id} "{float(width):g}")'
+
+    def many(component: str, card_ids, width: float = 22) -> str:
+        return " ".join(one(component, c, width) for c in card_ids)
+    return one, many
+
+
+def _fmt(value: Any) -> str:
+    """A cell: numbers with thousands separators (:func:`cardgen.core.numfmt.num`), booleans as ○/—."""
+    if isinstance(value, bool):
+        return "○" if value else "—"
+    return "—" if value is None else num(value)
+
+
+def _table_of(data: RulebookData) -> Callable:
+    def table_of(component: str, columns: dict, where: str | None = None, total: str | None = None) -> str:
+        """A pipe table of a component's rows: ``columns`` maps column → header (``count`` = copies);
+        ``where`` keeps rows whose column is true; ``total`` adds a 計 row summing that column."""
+        if component not in data.game.tables:
+            raise missing(data, f"table_of: no component {component!r} with a card table",
+                          "name one of: " + ", ".join(data.game.tables))
+        rows = [r for r in data.rows(component) if where is None or r.get(where)]
+        for col in columns:
+            if rows and col not in rows[0]:
+                raise missing(data, f"table_of: the table {component!r} has no column {col!r}",
+                              "columns: " + ", ".join(rows[0]))
+        body = [[_fmt(r[c]) for c in columns] for r in rows]
+        if total is not None:
+            body.append(["計" if i == 0 else (_fmt(sum(r[c] for r in rows)) if c == total else "")
+                         for i, c in enumerate(columns)])
+        return "\n" + md_table([str(h) for h in columns.values()], body) + "\n"
+    return table_of
+
+
+def _player_count_table(data: RulebookData) -> Callable:
+    def player_count_table(columns: dict) -> str:
+        """Per player count: ``columns`` maps a name of the validator's numbers (deck, hand, turns…)
+        or of ``setup.derive`` (e.g. ``wins_per_round``) → header."""
+        rows = []
+        for pc in sorted(data.report.player_counts, key=lambda p: p.players):
+            values = {**asdict(pc), **pc.derived}
+            for col in columns:
+                if col not in values:
+                    raise missing(data, f"player_count_table: no number {col!r} per player count",
+                                  "use one of: " + ", ".join(values))
+            rows.append([f"{pc.players}人", *[_fmt(values[c]) for c in columns]])
+        return "\n" + md_table(["人数", *[str(h) for h in columns.values()]], rows) + "\n"
+    return player_count_table
+
+
+def build_context(game: Game, report: Report) -> dict[str, Any]:
+    """The names the rules text can use (see the module doc). Tables are built lazily."""
+    importlib.import_module("cardgen.rulebook.tables")  # registers the @table builders
+
+    data = RulebookData(game, report)
+    m = game.manifest
+    components = {c.id: {"id": c.id, "name": c.name, "kind": c.kind, "count": data.count(c.id),
+                         "note": c.note, "unit": UNITS.get(c.kind, "")} for c in m.components}
+    ctx: dict[str, Any] = dict(m.design)
+    one, many = _card_image(data)
+    ctx.update({
+        "game": m.game.model_dump(),
+        "design": dict(m.design),
+        "components": components,
+        "decks": {c.id: data.rows(c.id) for c in m.components if c.id in game.tables},
+        "player_counts": [asdict(pc) for pc in report.player_counts],
+        "deck_size": data.count(m.setup.deck) if m.setup else None,
+        "card_image": one,
+        "card_images": many,
+        "table_of": _table_of(data),
+        "player_count_table": _player_count_table(data),
+    })
+    ctx.update({name: _Lazy(name, fn, data) for name, fn in TABLES.items()})
+    env = environment()
+    for name, expr in m.rulebook.values.items():
+        line = game.line("rulebook", "values", name)
+        try:
+            ctx[name] = env.compile_expression(expr, undefined_to_none=False)(**ctx)
+        except (TemplateError, SecurityError, TypeError, KeyError) as exc:
+            raise CardgenError(Problem(game.manifest_file, line, f"rulebook → values → {name}",
+                                       f"cannot evaluate {expr!r}: {exc}",
+                                       "name only things the rulebook context has: " + ", ".join(sorted(ctx)),
+                                       code="rulebook-value"))
+    return ctx
+
+
+def environment(loader=None) -> ImmutableSandboxedEnvironment:
+    """The sandboxed jinja2 environment of rules text (strict undefined, no autoescape), with the
+    ``num`` filter of :mod:`cardgen.core.numfmt` (``{{ starting_points | num }}`` → ``30,000``)."""
+    from cardgen.core.numfmt import FILTERS
+
+    env = SafeSandbox(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True)
+    env.filters.update(FILTERS)
+    return env
+
+
+def _template_line(exc: BaseException, filename: str) -> int | None:
+    """The template line an exception was raised at (jinja2 puts template frames in tracebacks)."""
+    line = getattr(exc, "lineno", None)
+    for fr in traceback.extract_tb(exc.__traceback__):
+        if fr.filename == filename:
+            line = fr.lineno
+    return line
+
+
+
+#: jinja2 statements that read other templates: rules text has no loader (each file stands alone).
+_LOADER_TAGS = ("include", "import", "extends", "from")
+
+
+def read_rules(path: Path) -> str:
+    """The text of one rules file (UTF-8, a BOM is dropped).
+
+    Raises:
+        CardgenError: not UTF-8, larger than :data:`MAX_RULES_BYTES`, or unreadable.
+    """
+    path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_RULES_BYTES:
+        raise CardgenError(Problem(rel(path), None, "rulebook", f"the rules file is {size:,} bytes, more than the "
+                                   f"limit of {MAX_RULES_BYTES:,}", "split the rules or shorten them; generated "
+                                   "tables belong in the data, not typed out", code="rules-too-large"))
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise CardgenError(Problem(rel(path), line, "rulebook", f"the rules file is not UTF-8 text (byte "
+                                   f"0x{data[exc.start]:02x} at line {line})", "save it as UTF-8 (in Excel or "
+                                   "Notepad: 'Save as' → encoding UTF-8)", code="rules-encoding"))
+
+
+def render_rules(path: Path, ctx: dict[str, Any]) -> str:
+    """Render one rules file with ``ctx`` (at most :data:`cardgen.core.sandbox.MAX_SECONDS`).
+
+    Raises:
+        CardgenError: not UTF-8, syntax errors, undefined names, sandbox violations,
+            ``{% include %}``/``import``/``extends`` — ``file:line``.
+    """
+    path = Path(path)
+    env = environment()
+    source = read_rules(path)
+    fname = str(path)
+    try:
+        code = env.compile(source, name=path.name, filename=fname)
+        tmpl = env.template_class.from_code(env, code, env.make_globals(None))
+        with time_budget(f"rendering {path.name}"):
+            text = tmpl.render(**ctx)
+        if len(text) > MAX_RULES_BYTES:
+            raise CardgenError(Problem(rel(path), None, "rulebook", f"the rendered rules text has {len(text):,} "
+                                       f"characters, more than the limit of {MAX_RULES_BYTES:,}",
+                                       "check the loops in this file", code="rules-too-large"))
+        return text
+    except BudgetExceeded as exc:
+        raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", str(exc),
+                                   "check the loops and macros in this file", code="rules-budget"))
+    except LimitError as exc:
+        raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", f"too much asked: {exc}",
+                                   LIMIT_HINT, code="rules-limit"))
+    except CardgenError as exc:
+        line = _template_line(exc, fname)
+        raise CardgenError([Problem(rel(path), line, p.path or "rulebook", p.message, p.hint, p.severity, p.code)
+                            for p in exc.problems])
+    except TemplateSyntaxError as exc:
+        raise CardgenError(Problem(rel(path), exc.lineno, "rulebook", f"template syntax: {exc.message}",
+                                   "jinja2 syntax: {{ name }} for values, {% if … %}…{% endif %} for blocks",
+                                   code="rulebook-syntax"))
+    except (UndefinedError, SecurityError, TemplateError, TypeError, AttributeError, ValueError, OverflowError,
+            ZeroDivisionError, RecursionError) as exc:
+        if isinstance(exc, TypeError) and "no loader" in str(exc):
+            tag = next((t for t in _LOADER_TAGS if re.search(r"{%-?\s*" + t + r"\b", source)), "include")
+            raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook",
+                                       f"{{% {tag} %}} is not available in rules text: a rules file cannot read "
+                                       "other files", "put the text in this file, or in its own rules file (all "
+                                       "rules/*.md are read in name order: 01-intro.md, 02-play.md…)",
+                                       code="rules-include"))
+        raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", f"{exc}",
+                                   "names available: " + ", ".join(sorted(k for k in ctx if not k.startswith("_"))),
+                                   code="rulebook-undefined"))

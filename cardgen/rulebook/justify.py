@@ -1,0 +1,159 @@
+"""Justified Japanese lines (両端揃え, JIS X 4051 in its simplest form) for the rulebook's
+Platypus paragraphs.
+
+reportlab justifies only by widening word spaces, which Japanese text does not have. Here every
+line of a paragraph except the last, and except a line that ends at a forced break (``<br/>``),
+fills its measure exactly: the line's extra width is spread evenly over all the gaps between
+its glyphs and inline icons, drawn with the PDF character spacing operator (``Tc``). Icons are
+placed where that spacing puts them, so they stay in step with the text around them. Spaces at
+the end of a justified line (a break at a Latin word space) are not drawn.
+
+The lines are the CJK ``FragLine`` s (kind 1) of :func:`cardgen.rulebook.style.kinsoku_split`;
+only what the rulebook's markup makes is handled (fonts, colours, images). A paragraph with
+anything else (links, underlines, background colours, bullets, auto leading) is drawn by
+reportlab, unjustified.
+"""
+from __future__ import annotations
+
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.platypus.paragraph import imgNormV, imgVRange
+from reportlab.rl_config import paraFontSizeHeightOffset
+
+
+def _plain(line) -> bool:
+    """Only fonts, colours and images in this line (what :func:`draw_justified` can draw)."""
+    for f in line.words:
+        if getattr(f, "link", None) or getattr(f, "us_lines", None) or getattr(f, "backColor", None):
+            return False
+        if getattr(f, "rise", 0):
+            return False
+        cb = getattr(f, "cbDefn", None)
+        if cb is not None and getattr(cb, "kind", "img") != "img":
+            return False
+    return True
+
+
+def can_justify(para) -> bool:
+    """Can :func:`draw_justified` draw this paragraph (see the module docstring)?"""
+    bl, style = para.blPara, para.style
+    return (bl.kind == 1 and bool(bl.lines) and not para.bulletText and not para.debug
+            and not style.backColor and not (style.borderColor and style.borderWidth)
+            and getattr(para, "autoLeading", getattr(style, "autoLeading", "")) in ("", "off", None)
+            and all(_plain(ln) for ln in bl.lines))
+
+
+def _items(line) -> tuple[int, float]:
+    """``(gaps, width)`` of the line without its trailing spaces: the number of gaps between its
+    glyphs and images, and their natural width in pt."""
+    count, width, trail, trail_w = 0, 0.0, 0, 0.0
+    for f in line.words:
+        cb = getattr(f, "cbDefn", None)
+        if cb is not None:
+            w = getattr(cb, "width", 0)
+            if w:
+                count, width, trail, trail_w = count + 1, width + w, 0, 0.0
+            continue
+        for ch in f.text:
+            w = stringWidth(ch, f.fontName, f.fontSize)
+            count, width = count + 1, width + w
+            if ch == " ":
+                trail, trail_w = trail + 1, trail_w + w
+            else:
+                trail, trail_w = 0, 0.0
+    return max(0, count - trail - 1), width - trail_w
+
+
+def char_space(line, last: bool) -> float:
+    """The extra space (pt) after each glyph and image of ``line``: 0 for the last line of a
+    paragraph, a line ending at a forced break, a line of one glyph, or a line already full."""
+    if last or getattr(line, "lineBreak", False):
+        return 0.0
+    gaps, width = _items(line)
+    extra = line.maxWidth - width
+    return extra / gaps if gaps and extra > 1e-6 else 0.0
+
+
+def draw_justified(para) -> None:
+    """Draw ``para`` (a laid-out :class:`~reportlab.platypus.Paragraph` with CJK lines) on its
+    canvas, justified. Lines start at the style's left indent (plus the first-line indent and
+    any per-line offsets) and are ``style.leading`` apart, as reportlab sets them."""
+    canvas, style, lines = para.canv, para.style, para.blPara.lines
+    offsets = list(getattr(para, "_offsets", [0]))
+    offsets += [offsets[-1]] * (len(lines) - len(offsets))
+    justify_last = getattr(para, "_JustifyLast", False)
+    first = lines[0]
+    y = para.height - (first.fontSize if paraFontSizeHeightOffset else getattr(first, "ascent", first.fontSize))
+    doc = canvas._doc
+    canvas.saveState()
+    tx = canvas.beginText(0, y)
+    font = color = None
+    cs = 0.0
+    for i, line in enumerate(lines):
+        x = style.leftIndent + offsets[i] + (style.firstLineIndent if i == 0 else 0)
+        gap = char_space(line, i == len(lines) - 1 and not justify_last)
+        if gap != cs:
+            cs = gap
+            tx.setCharSpace(cs)
+        origin = None  # where the text object's current line starts (the last run drawn)
+        size = font[1] if font else style.fontSize
+        for f in (_without_trailing_spaces(line.words) if gap else line.words):
+            cb = getattr(f, "cbDefn", None)
+            if cb is not None:
+                w = imgNormV(cb.width, para.width)
+                if w:
+                    h = imgNormV(cb.height, size)
+                    bottom, _top = imgVRange(h, cb.valign, size)
+                    canvas.drawImage(cb.image, x, y + bottom, w, h, mask="auto")
+                    x += w + cs
+                continue
+            if (f.fontName, f.fontSize) != font:
+                font = (f.fontName, f.fontSize)
+                size = f.fontSize
+                tx.setFont(f.fontName, f.fontSize)
+            if f.textColor != color:
+                color = f.textColor
+                tx.setFillColor(color)
+            for run in _runs(f.text, f.fontName, doc):
+                if origin is None:
+                    tx.setTextOrigin(x, y)
+                else:
+                    tx.moveCursor(x - origin, 0)
+                origin = x
+                tx.textOut(run)
+                x += stringWidth(run, f.fontName, f.fontSize) + cs * len(run)
+        y -= style.leading
+    if cs:
+        tx.setCharSpace(0)
+    canvas.drawText(tx)
+    canvas.restoreState()
+
+
+def _without_trailing_spaces(words: list) -> list:
+    """The frags of a justified line without the spaces at its end (a line broken at a Latin
+    word space keeps it): they would reach past the measure. The frags are not changed."""
+    words = list(words)
+    while words:
+        f = words[-1]
+        if getattr(f, "cbDefn", None) is not None or not f.text.endswith(" "):
+            break
+        text = f.text.rstrip(" ")
+        if text:
+            words[-1] = f.clone(text=text)
+            break
+        words.pop()
+    return words
+
+
+def _runs(text: str, font_name: str, doc) -> list[str]:
+    """``text`` cut where reportlab switches between the subsets of an embedded TrueType font,
+    so that each piece is one text-showing operator. Each piece is placed at its own computed
+    position: the spacing after the last glyph of a piece then never matters, and readers that
+    drop it (pdfminer) place the glyphs where viewers do."""
+    font = getFont(font_name)
+    if not getattr(font, "_dynamicFont", False):
+        return [text]
+    out, i = [], 0
+    for _subset, chunk in font.splitString(text, doc):
+        out.append(text[i:i + len(chunk)])
+        i += len(chunk)
+    return out if i == len(text) else [text]

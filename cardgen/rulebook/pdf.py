@@ -1,0 +1,328 @@
+"""Rulebook blocks (:mod:`cardgen.rulebook.blocks`) → reportlab Platypus story → PDF.
+
+The document is built with ``multiBuild`` (two passes, so the table of contents knows its
+page numbers) and ``invariant=1`` (same input, same bytes). Every page but the first has a
+running header (game title and manifest version); every page a page number. Headings are also
+PDF bookmarks. Card images are drawn from the same :class:`CardPlan` as the print sheets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (Flowable, Frame, Image as RLImage, ListFlowable, ListItem,
+                                PageBreak as RLPageBreak, PageTemplate, Spacer, Table as RLTable, TableStyle)
+from reportlab.platypus.doctemplate import BaseDocTemplate
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from cardgen.fonts.fontset import FontSet
+from cardgen.rulebook import blocks as L
+from cardgen.layout.ops import CardPlan
+from cardgen.render.draw import draw_ops
+from cardgen.rulebook.style import KinsokuParagraph, PageDesign, TextStyle, canvas_class, markup
+from cardgen.core.units import MM
+
+
+@dataclass
+class BookInfo:
+    """What the page furniture prints and the PDF metadata says."""
+
+    title: str
+    subtitle: str
+    version: str
+    source: str = ""
+    draft: bool = False  #: validation failed (a forced build): every page carries the draft mark
+
+
+class CardFigure(Flowable):
+    """Card faces side by side, each scaled to ``width`` pt and clipped to its trim."""
+
+    def __init__(self, items: list[tuple[CardPlan, float]], fonts: FontSet, images=None, gap: float = 3 * MM):
+        super().__init__()
+        self.items, self.fonts, self.images, self.gap = items, fonts, images, gap
+
+    def wrap(self, aw, ah):
+        self.width = sum(w for _p, w in self.items) + self.gap * (len(self.items) - 1)
+        self.height = max(p.height * w / p.width for p, w in self.items)
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        x = 0.0
+        for plan, w in self.items:
+            s = w / plan.width
+            c.saveState()
+            c.translate(x, 0)
+            c.scale(s, s)
+            path = c.beginPath()
+            path.roundRect(0, 0, plan.width, plan.height, 3 * MM)
+            c.clipPath(path, stroke=0, fill=0)
+            draw_ops(c, plan.ops, self.fonts, self.images)
+            c.restoreState()
+            c.saveState()
+            c.setStrokeColor(HexColor("#999999"))
+            c.setLineWidth(0.3)
+            c.roundRect(x, 0, w, plan.height * s, 3 * MM * s, stroke=1, fill=0)
+            c.restoreState()
+            x += w + self.gap
+
+
+class _Doc(BaseDocTemplate):
+    """Notifies the table of contents and adds PDF bookmarks for headings."""
+
+    def afterFlowable(self, flowable):
+        entry = getattr(flowable, "_toc", None)
+        if entry is None:
+            return
+        level, text, key = entry
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(text, key, level=level, closed=False)
+        self.notify("TOCEntry", (level, text, self.page, key))
+
+
+class StoryBuilder:
+    """Blocks → flowables with the styles of a :class:`PageDesign`.
+
+    Args:
+        card_plan: ``(component, card_id) -> CardPlan`` for ``card:`` images.
+        resolve_image: ``src -> path`` for file images (inside the rules folder).
+    """
+
+    def __init__(self, design: PageDesign, fonts: FontSet, width: float, card_plan: Callable, resolve_image: Callable,
+                 images=None):
+        self.d, self.fonts, self.width = design, fonts, width
+        self.card_plan, self.resolve_image, self.images = card_plan, resolve_image, images
+        self._styles: dict = {}
+        self._keys = 0
+
+    def style(self, ts: TextStyle, name: str, **kw) -> ParagraphStyle:
+        key = (name, tuple(sorted(kw.items())))
+        if key not in self._styles:
+            self._styles[key] = ParagraphStyle(
+                name, fontName=self.fonts.name(ts.font), fontSize=ts.size, leading=ts.size * ts.leading,
+                textColor=HexColor(ts.color), spaceBefore=ts.space_before * MM, spaceAfter=ts.space_after * MM,
+                wordWrap="CJK", **kw)
+        return self._styles[key]
+
+    def para(self, runs, ts: TextStyle, name: str = "body", **kw) -> KinsokuParagraph:
+        return KinsokuParagraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
+
+    def story(self, blocks: list, info: BookInfo) -> list:
+        out: list = []
+        for i, b in enumerate(blocks):
+            flows = self.block(b, info)
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            if isinstance(b, L.Para) and isinstance(nxt, (L.Table, L.Figures)) and flows:
+                flows[-1].keepWithNext = 1  # a lead-in line stays with its table or figure
+            out.extend(flows)
+        return out
+
+    def block(self, b, info: BookInfo) -> list:
+        d = self.d
+        if isinstance(b, L.Heading):
+            if b.title:
+                out = [self.para(b.runs, d.title, "title")]
+                sub = " ".join(x for x in (info.subtitle, info.version) if x)
+                if sub:
+                    out.append(self.para([L.Span(sub)], d.subtitle, "subtitle"))
+                return out
+            depth = max(0, b.level - 2)
+            ts = d.heading(depth)
+            runs = ([L.Span(b.number + ("　" if not b.number.endswith(".") else " "))] if b.number else []) + b.runs
+            p = self.para(runs, ts, f"h{b.level}", keepWithNext=1)
+            out = [p]
+            if b.toc_level is not None:
+                self._keys += 1
+                p._toc = (b.toc_level, (b.number + " " if b.number else "") + b.text, f"h{self._keys}")
+            if ts.rule:
+                rule = _Rule(self.width, HexColor(ts.rule))
+                rule.keepWithNext = 1  # the chain heading → rule → first text stays on one page
+                out.append(rule)
+            return out
+        if isinstance(b, L.Para):
+            if all(getattr(r, "code", False) for r in b.runs):  # a code block keeps its own lines
+                return [self.para(b.runs, d.body)]
+            return [self.para(b.runs, d.body, "body-justified", alignment=TA_JUSTIFY)]
+        if isinstance(b, L.ListBlock):
+            return [self.list_block(b, info)]
+        if isinstance(b, L.Table):
+            return [self.table(b)]
+        if isinstance(b, L.Figures):
+            return self.figures(b)
+        if isinstance(b, L.Quote):
+            inner = [f for x in b.blocks for f in self.block(x, info)]
+            t = RLTable([[inner]], colWidths=[self.width - d.quote.indent * MM])
+            t.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), HexColor(d.quote.fill)),
+                                   ("FONTNAME", (0, 0), (-1, -1), self.fonts.name(d.body.font)),
+                                   ("LINEBEFORE", (0, 0), (0, -1), 2, HexColor(d.quote.bar)),
+                                   ("LEFTPADDING", (0, 0), (-1, -1), 2.5 * MM)]))
+            t.hAlign = "RIGHT"
+            return [t, Spacer(1, d.body.space_after * MM)]
+        if isinstance(b, L.Rule):
+            return [Spacer(1, 2 * MM), _Rule(self.width, HexColor("#bbbbbb")), Spacer(1, 2 * MM)]
+        if isinstance(b, L.PageBreak):
+            return [RLPageBreak()]
+        if isinstance(b, L.Toc):
+            return self.toc()
+        return []
+
+    def toc(self) -> list:
+        d = self.d
+        body = self.fonts.name(d.body.font)
+        toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("FONTNAME", (0, 0), (-1, -1), body)]))
+        toc.levelStyles = [self.style(d.toc, f"toc{i}", leftIndent=i * d.toc.indent * 2 * MM,
+                                      firstLineIndent=0) for i in range(4)]
+        return [Spacer(1, 6 * MM), self.para([L.Span(d.toc.title)], d.heading(0), "toctitle"), toc, RLPageBreak()]
+
+    def list_block(self, b: L.ListBlock, info: BookInfo):
+        d = self.d
+        items = []
+        for it in b.items:
+            flows = [f for x in it for f in self.block(x, info)]
+            if it and isinstance(it[-1], L.ListBlock):
+                # a nested list ends the item: reportlab drops its last paragraph's space after,
+                # so the next item would touch it; give it the gap items have between them
+                flows.append(Spacer(1, d.body.space_after * MM))
+            items.append(ListItem(flows))
+        kw = dict(bulletFontName=self.fonts.name(d.body.font), bulletFontSize=d.body.size,
+                  leftIndent=d.list_indent * MM, bulletColor=HexColor(d.strong.color))
+        if b.ordered and b.circled:
+            return ListFlowable(items, bulletType="1", start=str(b.start),
+                                bulletFormat=lambda s: L.circled(int(s)), **kw)
+        if b.ordered:
+            return ListFlowable(items, bulletType="1", start=str(b.start), bulletFormat="%s.", **kw)
+        return ListFlowable(items, bulletType="bullet", start="•", **kw)
+
+    def table(self, b: L.Table):
+        d, ts = self.d, self.d.table
+        body = TextStyle(font=ts.font, size=ts.size, leading=ts.leading, color=d.body.color)
+        head = TextStyle(font="heading", size=ts.size, leading=ts.leading, color=d.body.color)
+        aligns = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+        ncol = max(len(b.head), *(len(r) for r in b.rows)) if b.rows else len(b.head)
+        al = [aligns[a] for a in (b.align + ["left"] * ncol)[:ncol]]
+        rows = [[self.para(c, head, f"th{al[i]}", alignment=al[i]) for i, c in enumerate(b.head)]] if b.head else []
+        rows += [[self.para(c, body, f"td{al[i]}", alignment=al[i]) for i, c in enumerate(r)] for r in b.rows]
+        pad = ts.padding * MM
+        widths = [0.0] * ncol
+        for r in ([b.head] if b.head else []) + b.rows:
+            for i, cell in enumerate(r):
+                text = "".join(x.text for x in cell if isinstance(x, L.Span))
+                icons = sum(1 for x in cell if isinstance(x, L.IconRun))
+                natural = self.fonts.width(text, "heading", ts.size) + icons * ts.size
+                widths[i] = max(widths[i], natural + 2 * pad + 1)
+        widths = _fit_widths(widths, self.width)
+        t = RLTable(rows, colWidths=widths, repeatRows=1 if b.head else 0, hAlign="LEFT")
+        t.setStyle(TableStyle([
+            ("GRID", (0, 0), (-1, -1), 0.4, HexColor(ts.grid)),
+            ("FONTNAME", (0, 0), (-1, -1), self.fonts.name(ts.font)),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 0), (-1, -1), pad), ("BOTTOMPADDING", (0, 0), (-1, -1), pad + 0.5),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+            *([("BACKGROUND", (0, 0), (-1, 0), HexColor(ts.header_fill))] if b.head else []),
+        ]))
+        t.spaceBefore, t.spaceAfter = 1 * MM, 2.5 * MM
+        return t
+
+    def figures(self, b: L.Figures) -> list:
+        cards, out = [], []
+        for f in b.images:
+            if f.src.startswith("card:"):
+                comp, _, cid = f.src[5:].partition("/")
+                plan = self.card_plan(comp, cid)
+                cards.append((plan, (f.width_mm or 22) * MM))
+            else:
+                path = self.resolve_image(f.src)
+                img = RLImage(str(path))
+                if f.width_mm:
+                    s = f.width_mm * MM / img.imageWidth
+                    img.drawWidth, img.drawHeight = img.imageWidth * s, img.imageHeight * s
+                out.append(img)
+        if cards:
+            gap = self.d.figure_gap * MM
+            total = sum(w for _p, w in cards) + gap * (len(cards) - 1)
+            if total > self.width:  # shrink the row to the frame
+                k = (self.width - gap * (len(cards) - 1)) / sum(w for _p, w in cards)
+                cards = [(p, w * k) for p, w in cards]
+            fig = CardFigure(cards, self.fonts, self.images, gap)
+            fig.hAlign = "CENTER"
+            fig.spaceBefore, fig.spaceAfter = 1 * MM, 3 * MM
+            out.insert(0, fig)
+        return out
+
+
+def _fit_widths(widths: list[float], avail: float) -> list[float]:
+    """Natural column widths; when they are too wide, the widest are capped at one common width
+    (water-filling) so the table fits ``avail`` pt exactly and narrow columns keep their width."""
+    widths = list(widths)
+    if sum(widths) <= avail or not widths:
+        return widths
+    rest, n = avail, len(widths)
+    for k, w in enumerate(sorted(widths)):  # the cap: narrow columns fit whole, the others share the rest
+        cap = rest / (n - k)
+        if w >= cap:
+            break
+        rest -= w
+    return [min(w, cap) for w in widths]
+
+
+class _Rule(Flowable):
+    def __init__(self, width: float, color):
+        super().__init__()
+        self.width, self.color, self.height = width, color, 1.2 * MM
+
+    def wrap(self, aw, ah):
+        return aw, self.height
+
+    def draw(self):
+        self.canv.setStrokeColor(self.color)
+        self.canv.setLineWidth(0.6)
+        self.canv.line(0, self.height - 0.3 * MM, self.width, self.height - 0.3 * MM)
+
+
+def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
+                    page_mm: tuple[float, float], card_plan: Callable, resolve_image: Callable,
+                    images=None) -> int:
+    """Write the rulebook PDF to ``path``. ``page_mm``: paper (w, h) in mm. Returns the page count."""
+    pw, ph = page_mm[0] * MM, page_mm[1] * MM
+    m = {k: v * MM for k, v in design.margins.items()}
+    frame = Frame(m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"],
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+    fmt = {"title": info.title, "subtitle": info.subtitle, "version": info.version}
+
+    def furniture(c, doc):
+        c.saveState()
+        h, f = design.header, design.footer
+        if doc.page > 1 and h.text:
+            y = ph - m["top"] + 4 * MM
+            c.setFont(fonts.name(h.font), h.size)
+            c.setFillColor(HexColor(h.color))
+            c.drawString(m["left"], y, h.text.format(page=doc.page, **fmt))
+            if h.rule:
+                c.setStrokeColor(HexColor(h.rule))
+                c.setLineWidth(0.4)
+                c.line(m["left"], y - 1.5 * MM, pw - m["right"], y - 1.5 * MM)
+        if f.text:
+            c.setFont(fonts.name(f.font), f.size)
+            c.setFillColor(HexColor(f.color))
+            c.drawCentredString(pw / 2, m["bottom"] - 8 * MM, f.text.format(page=doc.page, **fmt))
+        c.restoreState()
+
+    def draft_mark(c, doc):
+        """Drawn when the page is finished, so the mark lies over text and card images alike."""
+        if info.draft:
+            from cardgen.render.pdf_sheets import draw_draft_mark
+            draw_draft_mark(c, pw, ph, fonts)
+
+    doc = _Doc(str(path), pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",
+               author="cardgen", subject=info.source, creator="cardgen")
+    doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
+    builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images)
+    story = builder.story(blocks, info)
+    doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading"), fonts.name(design.body.font)))
+    return doc.page

@@ -1,0 +1,290 @@
+"""Rulebook typography: the page design (``templates/rulebook/*.yaml``), Japanese line breaking
+for Platypus paragraphs, inline icons, runs → Paragraph markup.
+
+Line breaking: reportlab's own CJK wrapping lets one 、 or 。 hang past the right edge and
+does not keep a line from ending with （「 or Latin words whole. :class:`KinsokuParagraph`
+breaks lines with the kinsoku classes of :mod:`cardgen.layout.text` (JIS X 4051): a character
+that may not start a line pulls the previous character down with it (追い出し), so no line
+starts with 、。）」… and no text runs past the frame.
+
+Icons (``:pon:``…) are set as ``<img>`` of a 1×1 placeholder PNG per icon (this reserves the
+width in the line); :class:`RulebookCanvas` draws the vector icon of
+:func:`cardgen.render.icons.draw_icon` in its place, bottom on the baseline.
+"""
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from reportlab.lib.enums import TA_JUSTIFY
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+from reportlab.platypus.paragraph import _FUZZ, cjkU, makeCJKParaLine, ParaLines, _handleBulletWidth
+
+from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.rulebook.blocks import IconRun, Span
+from cardgen.layout.text import NO_END, NO_START
+from cardgen.data.yaml_source import load_yaml
+from cardgen.render.icons import draw_icon
+from cardgen.rulebook.justify import can_justify, draw_justified
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TextStyle(_M):
+    """A text style: font role, size (pt), leading (× size), colour, space before/after (mm)."""
+
+    font: str = "body"
+    size: float = 9.0
+    leading: float = 1.5
+    color: str = "#000000"
+    space_before: float = 0.0
+    space_after: float = 0.0
+    rule: str | None = Field(None, description="Colour of a rule under the text (headings).")
+    text: str = Field("", description="Header/footer text: {title}, {subtitle}, {version}, {page}.")
+    title: str = Field("", description="Table of contents title.")
+    indent: float = 0.0
+
+
+class TableStyleSpec(_M):
+    font: str = "body"
+    size: float = 8.0
+    leading: float = 1.35
+    header_fill: str = "#eeeeee"
+    grid: str = "#888888"
+    padding: float = 1.5  #: mm
+
+
+class QuoteStyle(_M):
+    fill: str = "#f5f5f5"
+    bar: str = "#999999"
+    indent: float = 3.0  #: mm
+
+
+class PageDesign(_M):
+    """``templates/rulebook/<name>.yaml``: margins (mm), text styles, header and footer."""
+
+    margins: dict[str, float] = Field(default_factory=lambda: {"top": 15, "bottom": 15, "left": 14, "right": 14})
+    body: TextStyle = TextStyle()
+    strong: TextStyle = TextStyle(font="heading")
+    emphasis: TextStyle = TextStyle(font="heading")
+    code: TextStyle = TextStyle(font="heading")
+    title: TextStyle = TextStyle(font="heading", size=20)
+    subtitle: TextStyle = TextStyle(font="heading", size=10)
+    headings: list[TextStyle] = Field(default_factory=lambda: [TextStyle(font="heading", size=13)])
+    toc: TextStyle = TextStyle(title="目次")
+    table: TableStyleSpec = TableStyleSpec()
+    quote: QuoteStyle = QuoteStyle()
+    list_indent: float = 5.0  #: mm
+    figure_gap: float = 3.0  #: mm
+    header: TextStyle = TextStyle(size=7, text="{title} {version}")
+    footer: TextStyle = TextStyle(size=8, text="{page}")
+
+    def heading(self, depth: int) -> TextStyle:
+        return self.headings[min(depth, len(self.headings) - 1)]
+
+
+#: The built-in page design, used when no templates/rulebook/default.yaml is found (a game made
+#: with `cardgen new` outside a checkout). A test keeps it equal to templates/rulebook/default.yaml.
+BUILTIN_DESIGN = Path(__file__).resolve().parent.parent / "presets" / "rulebook-default.yaml"
+
+
+def load_design(dirs: list[Path], name: str) -> tuple[PageDesign, Path]:
+    """Find ``<name>.yaml`` in ``dirs`` (first hit; for ``default``, the built-in design last)
+    and read it. Raises CardgenError."""
+    if name == "default":
+        dirs = [*dirs, BUILTIN_DESIGN.parent]
+        name_for = {BUILTIN_DESIGN.parent: BUILTIN_DESIGN.stem}
+    else:
+        name_for = {}
+    for d in dirs:
+        path = Path(d) / f"{name_for.get(Path(d), name)}.yaml"
+        if path.is_file():
+            loaded = load_yaml(path)
+            try:
+                return PageDesign.model_validate(loaded.data or {}), path
+            except ValidationError as exc:
+                raise CardgenError([Problem(rel(path), None, " → ".join(map(str, e["loc"])), e["msg"],
+                                            code="rulebook-design") for e in exc.errors()])
+    raise CardgenError(Problem("", None, "rulebook → template", f"no page design {name!r} in "
+                               + (", ".join(rel(d) for d in dirs) or "any templates/rulebook folder"),
+                               "add templates/rulebook/<name>.yaml",
+                               code="rulebook-design"))
+
+
+# ------------------------------------------------------------------ kinsoku line breaking
+
+_WORD = re.compile(r"[A-Za-z0-9\u00C0-\u024F'’\-+#%$.,/&@×]")
+
+
+_NO_SPLIT = set("―—…‥")
+
+
+def _zero(u) -> bool:
+    return hasattr(u.frag, "cbDefn") and not getattr(u.frag.cbDefn, "width", 0)
+
+
+def can_break(U, b: int) -> bool:
+    """May a line end between glyphs ``U[b-1]`` and ``U[b]``?"""
+    prev, nxt = U[b - 1], U[b]
+    if nxt in NO_START or prev in NO_END or _zero(prev):
+        return False
+    if prev == nxt and prev in _NO_SPLIT:
+        return False  # ―― and …… stay together (分離禁止)
+    if _WORD.match(prev or "") and _WORD.match(nxt or ""):
+        return False  # inside a Latin word or number
+    return True
+
+
+def kinsoku_split(frags, maxWidths, calcBounds):
+    """Break ``frags`` into CJK lines (reportlab's ParaLines kind 1) with kinsoku rules."""
+    U = []
+    for f in frags:
+        if f.text:
+            U.extend(cjkU(t, f, "utf8") for t in f.text)
+        else:
+            U.append(cjkU(f.text, f, "utf8"))
+    lines = []
+    start, n = 0, len(U)
+    while start < n:
+        max_w = maxWidths[min(len(lines), len(maxWidths) - 1)]
+        if lines:
+            while start < n and U[start] == " ":
+                start += 1
+            if start >= n:
+                break
+        width, i, line_break = 0.0, start, False
+        while i < n:
+            u = U[i]
+            if hasattr(u.frag, "lineBreak"):
+                i += 1
+                line_break = True
+                break
+            if width + u.width > max_w + _FUZZ and i > start:
+                break
+            width += u.width
+            i += 1
+        end = i
+        if not line_break and end < n:
+            b = end
+            while b > start + 1 and not can_break(U, b):
+                b -= 1
+            if can_break(U, b):
+                end = b
+        seg = U[start:end]
+        used = sum(u.width for u in seg if not hasattr(u.frag, "lineBreak"))
+        lines.append(makeCJKParaLine(seg, max_w, used, max_w - used, line_break, calcBounds))
+        start = end
+    return ParaLines(kind=1, lines=lines)
+
+
+def _split_lines(blPara, start: int, stop: int) -> list:
+    """The frags of lines ``start:stop``, for the two parts of a paragraph split across frames.
+    reportlab's own version appends a space to the last frag of every line (for Latin text
+    broken at spaces) and so puts spaces into Japanese text; :func:`kinsoku_split` keeps a
+    line's own spaces, so the lines are joined as they are, and no frag is changed."""
+    return [w for ln in blPara.lines[start:stop] for w in ln.words]
+
+
+class KinsokuParagraph(Paragraph):
+    """A Paragraph that always breaks lines with :func:`kinsoku_split` (Japanese and mixed text)."""
+
+    def breakLinesCJK(self, maxWidths):
+        if not isinstance(maxWidths, (list, tuple)):
+            maxWidths = [maxWidths]
+        _handleBulletWidth(self.bulletText, self.style, maxWidths)
+        if hasattr(self, "blPara") and getattr(self, "_splitpara", 0):
+            return self.blPara
+        if not self.frags:
+            s = self.style
+            return ParaLines(kind=0, fontSize=s.fontSize, fontName=s.fontName, textColor=s.textColor, lines=[],
+                             ascent=s.fontSize, descent=-0.2 * s.fontSize)
+        auto = getattr(self, "autoLeading", getattr(self.style, "autoLeading", ""))
+        return kinsoku_split(self.frags, maxWidths, auto not in ("", "off"))
+
+    def breakLines(self, width):  # every paragraph gets the same rules, Latin-only ones too
+        return self.breakLinesCJK(width)
+
+    def _get_split_blParaFunc(self):
+        return _split_lines
+
+    def drawPara(self, debug=0):
+        """``alignment=TA_JUSTIFY`` sets the lines justified (:mod:`cardgen.rulebook.justify`)."""
+        if self.style.alignment == TA_JUSTIFY and can_justify(self):
+            return draw_justified(self)
+        return super().drawPara(debug)
+
+
+# ------------------------------------------------------------------ icons and markup
+
+_ICON_DIR: Path | None = None  #: a private temporary folder of this process, removed at exit
+ICON_FILES: dict[str, str] = {}  #: placeholder file → icon name
+
+
+def _icon_dir() -> Path:
+    global _ICON_DIR
+    if _ICON_DIR is None:
+        import atexit
+        import shutil
+
+        _ICON_DIR = Path(tempfile.mkdtemp(prefix="cardgen-icons-"))
+        atexit.register(shutil.rmtree, _ICON_DIR, True)
+    return _ICON_DIR
+
+
+def icon_file(name: str) -> str:
+    """The placeholder PNG that stands for icon ``name`` in Paragraph markup (a 1 × 1 transparent
+    image in a private temporary folder; the rulebook canvas draws the vector icon in its place,
+    so the file never reaches the PDF)."""
+    path = _icon_dir() / f"{name}.png"
+    if str(path) not in ICON_FILES:
+        if not path.is_file():
+            from PIL import Image
+            Image.new("RGBA", (1, 1), (0, 0, 0, 0)).save(path)
+        ICON_FILES[str(path)] = name
+    return str(path)
+
+
+def canvas_class(icon_font: str, initial_font: str | None = None):
+    """A reportlab Canvas class that draws vector icons where the placeholders are, and starts
+    each page with an embedded font (so no unembedded Helvetica is ever referenced)."""
+
+    class RulebookCanvas(Canvas):
+        def __init__(self, *a, **kw):
+            if not kw.get("initialFontName"):
+                kw["initialFontName"] = initial_font or icon_font
+            super().__init__(*a, **kw)
+
+        def drawImage(self, image, x, y, width=None, height=None, mask=None, *a, **kw):
+            name = ICON_FILES.get(str(getattr(image, "fileName", "") or ""))
+            if name is not None:
+                draw_icon(self, name, x, y, width, icon_font)
+                return (width, height)
+            return super().drawImage(image, x, y, width, height, mask, *a, **kw)
+
+    return RulebookCanvas
+
+
+def markup(runs: list, design: PageDesign, fonts, size: float) -> str:
+    """Runs → reportlab Paragraph markup (escaped text, fonts for bold/italic, icon images)."""
+    out = []
+    for r in runs:
+        if isinstance(r, IconRun):
+            s = size * 0.95
+            out.append(f'<img src="{icon_file(r.name)}" width="{s:.2f}" height="{s:.2f}" valign="baseline"/>')
+            continue
+        text = escape(r.text).replace("\n", "<br/>")
+        st = design.code if r.code else design.strong if r.bold else design.emphasis if r.italic else None
+        if st is not None:
+            text = f'<font name="{fonts.name(st.font)}" color="{st.color}">{text}</font>'
+        out.append(text)
+    return "".join(out)
+
+
+__all__ = ["PageDesign", "TextStyle", "load_design", "KinsokuParagraph", "kinsoku_split", "can_break",
+           "markup", "canvas_class", "icon_file", "Span"]

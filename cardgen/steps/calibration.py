@@ -1,0 +1,68 @@
+"""The duplex calibration step: a calibration sheet turned the way the game's print sheets are.
+
+A printer's duplex shift depends on how the sheet travels through it (which edge leads, which
+edge it flips on), so the calibration page takes the orientation that imposition chose for the
+game's first printed deck on the same paper (:func:`cardgen.layout.sheet.choose_grid`), and
+says so on the page.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.expand import printable_components
+from cardgen.steps.pipeline import SheetOptions, sheet_spec
+from cardgen.check.print_setup import piece_size_mm
+from cardgen.data.game import Game
+from cardgen.core.units import MM, parse_length
+
+
+def sheet_orientation(game: Game, options: SheetOptions) -> tuple[bool, str]:
+    """``(landscape, note)``: the page orientation of the print sheets of the game's first printed
+    deck with backs (else its first printed component) on ``options.paper`` and a sentence naming that deck. Portrait when the game prints no
+    card or the card does not fit (the sheets step reports that).
+
+    Raises:
+        CardgenError: unknown paper or card size.
+    """
+    from cardgen.layout.sheet import choose_grid
+
+    paper = options.paper.upper()
+    comps = {c.id: c for c in game.manifest.components}
+    printed = printable_components(game)
+    two_sided = [cid for cid in printed if comps[cid].back]  # duplex matters only where there are backs
+    for cid in (two_sided or printed)[:1]:
+        comp = comps[cid]
+        w, h = piece_size_mm(game, comp.size)
+        try:
+            grid = choose_grid(sheet_spec(options, (w, h), parse_length(game.manifest.print.bleed)))
+        except ValueError:
+            break
+        way = "landscape" if grid.landscape else "portrait"
+        return grid.landscape, (f"{way.capitalize()} {paper}, like the print sheets of {comp.name} "
+                                f"({w:g} × {h:g} mm, {grid.cols} × {grid.rows}): feed it the same way.")
+    return False, f"Portrait {paper}: feed it the way you feed the print sheets."
+
+
+def write_calibration(game: Game, fonts, options: SheetOptions, path: Path) -> int:
+    """The duplex calibration sheet (front + back page) on ``options.paper`` in the orientation of
+    the game's print sheets, flipped like ``options.duplex``, backs shifted by
+    ``options.back_offset`` (to check a correction). Returns the page count.
+
+    Raises:
+        CardgenError: unknown paper.
+    """
+    from cardgen.layout.calibration import calibration_pages
+    from cardgen.presets import paper_mm
+    from cardgen.render.calibration_pdf import render_calibration
+
+    try:
+        w, h = paper_mm(options.paper)
+    except KeyError:
+        raise CardgenError(Problem("", None, "--paper", f"unknown paper {options.paper!r}", "use a4, letter or b5",
+                                   code="unknown-paper"))
+    landscape, note = sheet_orientation(game, options)
+    if landscape:
+        w, h = max(w, h), min(w, h)
+    pages = calibration_pages(w * MM, h * MM, options.duplex, back_offset=options.back_offset, note=note)
+    return render_calibration(path, pages, fonts)

@@ -1,0 +1,200 @@
+"""Exports beyond the print sheets: per-card PNGs, Tabletop Simulator sheets, print-shop PDFs.
+
+Orchestration only: faces come from :func:`cardgen.steps.pipeline.plan_component`, drawing from
+:mod:`cardgen.render`. Every writer takes an :class:`~cardgen.core.atomic.AtomicOutput` and returns
+the paths it wrote, relative to the game's output folder.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from cardgen.fonts.fontset import FontSet
+from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files, render_faces
+from cardgen.data.game import Game
+from cardgen.core.units import MM
+
+SIDES = ("front", "back", "both")
+
+
+@dataclass
+class ExportOptions:
+    """Settings of the PNG, TTS and print-shop exports.
+
+    Attributes:
+        dpi: PNG resolution (pixels per inch).
+        bleed: PNGs include the bleed (else they are cut at the trim).
+        jobs: worker processes for rasterising (None → ``os.cpu_count()``).
+        sides: faces in the print-shop PDF (``front|back|both``).
+        png_sides: faces written as PNG (default fronts: one PNG per physical card).
+    """
+
+    dpi: float = 300.0
+    bleed: bool = True
+    jobs: int | None = None
+    sides: str = "both"
+    png_sides: str = "front"
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", name).strip("._") or "card"
+
+
+def card_file(component: str, index: int, card_id: str, back: bool = False) -> str:
+    """Stable PNG name: ``cards/<component>-<NNN>-<id>[-back].png`` (index 1-based, deck order)."""
+    return f"cards/{_safe(component)}-{index:03d}-{_safe(card_id)}{'-back' if back else ''}.png"
+
+
+def _distinct(tasks: list[FaceTask]) -> tuple[list[FaceTask], list[int]]:
+    """Unique tasks and, per input task, the index of its unique task."""
+    seen: dict[tuple, int] = {}
+    uniq: list[FaceTask] = []
+    where = []
+    for t in tasks:
+        k = face_id(t.plan) + (t.scale, t.size, t.bleed)
+        if k not in seen:
+            seen[k] = len(uniq)
+            uniq.append(t)
+        where.append(seen[k])
+    return uniq, where
+
+
+def write_pngs(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
+               progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
+    """One PNG per physical card face under ``cards/`` (see :func:`card_file`).
+
+    Size: ``px(trim + 2 × bleed, dpi)`` per axis (``px(trim, dpi)`` without bleed).
+    """
+    names: list[str] = []
+    tasks: list[FaceTask] = []
+    scale = opts.dpi / 72.0
+    for p in plans:
+        for i, (card, f, b) in enumerate(zip(p.cards, p.fronts, p.backs), 1):
+            for plan, is_back in ((f, False), (b, True)):
+                if plan is None or (is_back and opts.png_sides == "front") or (not is_back and opts.png_sides == "back"):
+                    continue
+                bl = plan.bleed if opts.bleed else 0.0
+                size = (px((plan.width + 2 * bl) / MM, opts.dpi), px((plan.height + 2 * bl) / MM, opts.dpi))
+                tasks.append(FaceTask(plan, scale, size, opts.bleed, opts.dpi))
+                names.append(card_file(p.component, i, card.row.id, is_back))
+    uniq, where = _distinct(tasks)
+    tick = progress("png", len(uniq)) if progress else None
+    dests: list[list] = [[] for _ in uniq]
+    for name, w in zip(names, where):
+        dests[w].append(out.path(name))
+    render_face_files(uniq, dests, fonts, game.root, opts.jobs, on_done=tick)
+    return names
+
+
+def backless_note(plans, sides: str) -> str | None:
+    """For ``png --sides back|both``: which components have no back (so no ``…-back.png``), as
+    one sentence, or None when every component has one. ``plans``: ComponentPlans of the game."""
+    backless = [p for p in plans if p.cards and all(b is None for b in p.backs)]
+    if not backless:
+        return None
+    names = ", ".join(f"{p.name} ({p.component})" for p in backless)
+    if sides == "back" and len(backless) == len([p for p in plans if p.cards]):
+        return (f"--sides back wrote no card PNGs: no component has a back ({names}); "
+                "give a component a back with `back: TEMPLATE` in game.yaml")
+    return f"no back PNGs for {names}: no back template (`back:` in game.yaml)"
+
+
+def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
+              progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
+    """Tabletop Simulator images under ``tts/`` for each ``deck`` component: face sheets
+    (10 × 7, last slot = hidden card), one back image (a back sheet when backs differ), and
+    ``tts/decks.json`` saying which sheet holds which card."""
+    from PIL import Image as PILImage
+
+    from cardgen.layout.tts import tts_sheets
+    from cardgen.render.png_cards import png_bytes
+
+    kinds = {c.id: c.kind for c in game.manifest.components}
+    decks = [p for p in plans if kinds.get(p.component) == "deck"]
+    if not decks:
+        return []
+    written: list[str] = []
+    index: dict = {"game": game.id, "title": game.manifest.game.title, "version": game.manifest.game.version,
+                   "decks": []}
+    jobs: list[tuple] = []  # (deck, sheets, tasks for faces, back tasks)
+    tasks: list[FaceTask] = []
+    for p in decks:
+        sheets = tts_sheets(len(p.fronts), p.size_mm[0], p.size_mm[1])
+        cell = sheets[0].cell
+        scale = max(cell[0] / (p.size_mm[0] * MM), cell[1] / (p.size_mm[1] * MM))
+        mk = lambda plan: FaceTask(plan, scale, cell, False)  # noqa: E731
+        start = len(tasks)
+        tasks.extend(mk(f) for f in p.fronts)
+        backs = [b for b in p.backs if b is not None]
+        unique_backs = len({face_id(b) for b in backs}) > 1
+        tasks.extend(mk(b) for b in (p.backs if unique_backs else backs[:1]))
+        jobs.append((p, sheets, start, unique_backs, bool(backs)))
+    uniq, where = _distinct(tasks)
+    tick = progress("tts", len(uniq)) if progress else None
+    data = render_faces(uniq, fonts, game.root, opts.jobs, on_done=tick)
+    cells = [PILImage.open(io.BytesIO(d)).convert("RGB") for d in data]
+
+    def cell_img(task_index: int):
+        return cells[where[task_index]]
+
+    for p, sheets, start, unique_backs, has_back in jobs:
+        n = len(p.fronts)
+        back_first = start + n
+        hidden = cell_img(back_first) if has_back else None
+        entry = {"component": p.component, "name": p.name, "count": n, "unique_backs": unique_backs,
+                 "card_size_mm": list(p.size_mm), "sheets": [], "cards": []}
+        for sh in sheets:
+            for side in ("face", "back") if unique_backs else ("face",):
+                img = PILImage.new("RGB", sh.size, (255, 255, 255))
+                for slot, deck_pos in enumerate(sh.cards):
+                    src = start + deck_pos if side == "face" else back_first + deck_pos
+                    img.paste(cell_img(src), sh.slot_box(slot))
+                if hidden is not None:
+                    img.paste(hidden, sh.slot_box(sh.hidden_slot))
+                suffix = "" if side == "face" else "-backs"
+                name = f"tts/{_safe(p.component)}-{sh.number}{suffix}.png"
+                out.path(name).write_bytes(png_bytes(img))
+                written.append(name)
+                if side == "face":
+                    entry["sheets"].append({"file": name, "cols": sh.cols, "rows": sh.rows, "count": len(sh.cards),
+                                            "hidden_slot": sh.hidden_slot, "size_px": list(sh.size),
+                                            "cell_px": list(sh.cell)})
+                else:
+                    entry["sheets"][-1]["back_file"] = name
+            for slot, deck_pos in enumerate(sh.cards):
+                entry["cards"].append({"index": deck_pos + 1, "id": p.cards[deck_pos].row.id, "sheet": sh.number,
+                                       "slot": slot})
+        if has_back and not unique_backs:
+            name = f"tts/{_safe(p.component)}-back.png"
+            out.path(name).write_bytes(png_bytes(hidden))
+            written.append(name)
+            entry["back"] = name
+        index["decks"].append(entry)
+    out.path("tts/decks.json").write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    written.append("tts/decks.json")
+    return written
+
+
+def write_shop(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
+               progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
+    """One print-shop PDF per component: ``shop/<component>.pdf`` (see :mod:`cardgen.render.shop_pdf`)."""
+    from cardgen.render.images import ImageCache
+    from cardgen.render.shop_pdf import render_shop, shop_pages
+
+    m = game.manifest
+    images = ImageCache()
+    written = []
+    for p in plans:
+        pages = shop_pages(p.fronts, p.backs, opts.sides)
+        if not pages:
+            continue
+        name = f"shop/{_safe(p.component)}.pdf"
+        tick = progress(f"shop {p.component}", len(pages)) if progress else None
+        render_shop(out.path(name), pages, fonts, images,
+                    metadata={"title": f"{m.game.title} {m.game.version} · {p.name} (print shop)",
+                              "author": "cardgen", "subject": m.game.source}, on_page=tick)
+        written.append(name)
+    return written

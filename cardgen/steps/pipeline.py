@@ -1,0 +1,331 @@
+"""Orchestration only: load → validate → lay out → render → write, per game.
+
+The CLI calls these functions; each raises :class:`CardgenError` for expected failures.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.expand import PhysicalCard, expand
+from cardgen.fonts.fontset import FontSet
+from cardgen.layout.card import CardFinding, Frame, plan_card, shared_face_findings
+from cardgen.layout.ops import CardPlan
+from cardgen.layout.sheet import SheetSpec, impose
+from cardgen.presets import paper_mm
+from cardgen.check.print_setup import find_template, piece_size_mm
+from cardgen.data.project import Project
+from cardgen.check.deck_math import Report
+from cardgen.data.game import Game, safe_path
+from cardgen.core.units import MM, parse_length
+
+
+@dataclass
+class SheetOptions:
+    """Print sheet settings (``cardgen sheets`` options). Lengths in mm."""
+
+    paper: str = "a4"
+    marks: str = "japanese"
+    backs: bool = True
+    duplex: str = "long-edge"
+    margin: float = 5.0
+    draft: bool = False  #: print the "DRAFT – validation failed" mark
+    sides: str = "both"  #: pages written: ``front`` | ``back`` | ``both`` (``backs=False`` means front)
+    back_offset: tuple[float, float] = (0.0, 0.0)  #: mm, added to back pages (x right, y down), see duplex calibration
+
+
+class FacePlans(Sequence):
+    """The face plans of a component's physical cards (a read-only sequence, one item per card).
+
+    Plans are stored once per distinct face key (copies of a row share a face; identical backs
+    share one key), made by the single planning pass of :func:`plan_component`. ``key_at(i)``
+    gives the face key of card ``i`` (the PDF renderer uses it to reuse a drawn face).
+    """
+
+    def __init__(self, cards: list[PhysicalCard], keys: dict[str, str], plans: dict[str, CardPlan]):
+        self.cards, self.keys, self.plans = cards, keys, plans
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def key_at(self, i: int) -> str:
+        """The face key of card ``i`` (cards showing the same face share it)."""
+        return self.keys[self.cards[i].row.id]
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return self.plans[self.keys[self.cards[i].row.id]]
+
+
+@dataclass
+class ComponentPlans:
+    """Face plans of every physical card of one component."""
+
+    component: str
+    name: str
+    cards: list[PhysicalCard]
+    fronts: Sequence[CardPlan]  #: a FacePlans: one stored plan per distinct face
+    backs: Sequence[CardPlan | None]
+    size_mm: tuple[float, float]
+    findings: list[CardFinding] = field(default_factory=list)
+
+
+def table_context(game: Game) -> dict[str, list[dict[str, Any]]]:
+    """Every component's card rows as plain dicts (``count`` kept), for ``tables.<id>`` in templates."""
+    return {cid: [dict(r.values) for r in rows] for cid, rows in game.tables.items()}
+
+
+def context(game: Game, values: dict[str, Any], tables: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The expression context of a card: ``card``, ``game``, ``design``, and ``tables`` (every
+    component's rows, e.g. a reference card listing the yaku table)."""
+    m = game.manifest
+    return {"card": values, "game": m.game.model_dump(), "design": dict(m.design),
+            "tables": tables if tables is not None else table_context(game)}
+
+
+def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None = None) -> ComponentPlans:
+    """Lay out fronts and backs of every physical card of component ``cid``.
+
+    Returns:
+        :class:`ComponentPlans`: one plan (pt, y up) per distinct face, shared by the cards that
+        show it, and the layout findings (text shrunk or overflowing, missing glyphs or files).
+
+    Raises:
+        CardgenError: unknown card size preset, missing or invalid template, a box wholly
+            outside the card and its bleed, a font role the font set lacks, an image file
+            outside the game folder, missing, or too large to open.
+    """
+    project = project or Project.for_game(game.root)
+    m = game.manifest
+    idx = next(i for i, c in enumerate(m.components) if c.id == cid)
+    comp = m.components[idx]
+    w, h = piece_size_mm(game, comp.size)
+    frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe))
+    front_t = find_template(project, game, comp.template, ("components", idx, "template"))
+    back_t = find_template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
+    from cardgen.data.template import geometry_problems
+    bad = [p for t in (front_t, back_t) if t is not None
+           for p in geometry_problems(t, (w, h), frame.bleed / MM, set(fonts.faces))]
+    if bad:
+        raise CardgenError(list(dict.fromkeys(bad)))
+    cards = expand(game, cid)
+    findings: list[CardFinding] = []
+    base = context(game, {}, table_context(game))  # game, design and tables: the same for every card
+
+    def ctx_of(card: PhysicalCard) -> dict[str, Any]:
+        return {**base, "card": card.row.values}
+
+    checked: dict[str, str] = {}
+
+    def resolve(name: str) -> str:
+        """An image named in a card: inside the game folder, present, and small enough to open."""
+        if name not in checked:
+            from cardgen.render.images import image_size
+            path = safe_path(game.root, name, game.manifest_file, None, f"{cid} → image")
+            image_size(path)  # raises: missing, unreadable, too large to open safely
+            checked[name] = str(path)
+        return checked[name]
+
+    # One pass over the distinct rows lays every face out once: it collects the findings and keeps
+    # one plan per distinct face key; preflight and drawing read those plans (nothing is laid out
+    # twice). Memory grows with the number of distinct faces (see benchmarks/README.md).
+    front_keys: dict[str, str] = {}
+    back_keys: dict[str, str] = {}
+    front_plans: dict[str, CardPlan] = {}
+    back_plans: dict[str, CardPlan] = {}
+    back_sigs: dict[str, str] = {}
+    back_found: list[list[CardFinding]] = []
+    shared: dict = {}  # op → the first equal op: template-fixed ops (frames, labels) are stored once
+
+    def compact(plan: CardPlan) -> CardPlan:
+        plan.ops = [shared.setdefault(op, op) for op in plan.ops]
+        return plan
+
+    for card in cards:
+        rid = card.row.id
+        if rid in front_keys:
+            continue
+        ctx = ctx_of(card)
+        label = card.label.split(" (copy")[0]
+        res = plan_card(front_t, ctx, frame, fonts.width, label, resolve_file=resolve,
+                        exists=_is_file, missing_chars=fonts.missing_chars)
+        findings.extend(res.findings)
+        front_keys[rid] = res.plan.key
+        if res.plan.key not in front_plans:
+            front_plans[res.plan.key] = compact(res.plan)
+        if back_t is not None:
+            back = plan_card(back_t, ctx, frame, fonts.width, label + " back",
+                             resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars)
+            back_found.append(back.findings)
+            # identical backs share one key so the PDF stores the drawing once
+            key = back_keys[rid] = back_sigs.setdefault(repr(back.plan.ops), back.plan.key)
+            if key not in back_plans:
+                back.plan.key = key
+                back_plans[key] = compact(back.plan)
+    if back_t is not None and len(back_sigs) == 1 and len(back_found) > 1:  # one back for every card: say it once
+        findings.extend(shared_face_findings(back_t, cid, "back", back_found[0]))
+    else:
+        findings.extend(f for found in back_found for f in found)
+    fronts = FacePlans(cards, front_keys, front_plans)
+    backs = FacePlans(cards, back_keys, back_plans) if back_t is not None else [None] * len(cards)
+    return ComponentPlans(cid, comp.name, cards, fronts, backs, (w, h), findings)
+
+
+def _is_file(path: str) -> bool:
+    return Path(path).is_file()
+
+
+def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
+    """Layout findings as problems naming the card and the field.
+
+    The same finding on several cards (a template expression that fails for every card, an
+    image file used by many rows) is one problem naming the cards: at the template line when
+    the template is at fault, else at the first card's row."""
+    groups: dict[tuple, list] = {}
+    for p in plans:
+        rows = {}
+        for c in p.cards:
+            rows.setdefault(c.row.id, c.row)
+        for f in p.findings:
+            card_id = f.card.split(" ", 1)[1] if " " in f.card else f.card
+            row = rows.get(card_id.replace(" back", ""))
+            key = (f.file, f.line, p.component, f.field, f.message, f.severity, f.code)
+            groups.setdefault(key, []).append((f, card_id, row))
+    out = []
+    for (file, line, comp, fld, message, severity, code), hits in groups.items():
+        f, card_id, row = hits[0]
+        cards = list(dict.fromkeys(h[1] for h in hits))
+        if cards == ["back"]:  # a back shared by every card (shared_face_findings)
+            message = f"{message} (the back shared by every card of {comp})"
+        elif len(cards) > 1 or file:
+            shown = ", ".join(cards[:3]) + (f" and {len(cards) - 3} more" if len(cards) > 3 else "")
+            message = f"{message} (card{'s' if len(cards) > 1 else ''} {shown})"
+        if file:
+            where, at, path = file, line, f"elements → {fld}"
+        else:
+            where = row.file if row else game.manifest_file
+            at = row.line if row else None
+            path = f"{f.card} → {fld}" if len(cards) == 1 else f"{comp} → {fld}"
+        out.append(Problem(where, at, path, message, _HINTS.get(code, ""), severity, code))
+    return out
+
+
+_HINTS = {
+    "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
+    "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
+    "outside-safe": "keep text at least the safe distance inside the trim",
+    "template-expr": "check the field names used in the template against the card table's columns",
+    "template-sandbox": "templates may read card, game and design values only",
+    "template-limit": "keep numbers, strings and loops small (README → Security lists the limits)",
+    "missing-file": "put the image in the game folder, or fix the file name (it is relative to the game folder)",
+    "missing-glyph": "use another character, or a font that has it (fonts: in game.yaml or fonts/fonts.yaml)",
+    "bad-image": "save it as PNG or JPEG",
+    "image-too-large": "scale the image down (300 dpi at the printed size is enough)",
+    "path-escape": "name a file inside the game folder, relative to it",
+    "icons-overflow": "lower the number or give the box more room",
+}
+
+
+def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> SheetSpec:
+    """The imposition spec (pt) for cards of trim ``size_mm`` (w, h mm) with ``bleed_pt`` on
+    ``options.paper`` (sizes from cardgen/presets/sizes.yaml). Raises CardgenError: unknown paper."""
+    try:
+        pw, ph = paper_mm(options.paper)
+    except KeyError:
+        raise CardgenError(Problem("", None, "--paper", f"unknown paper {options.paper!r}", "use a4, letter or b5",
+                                   code="unknown-paper"))
+    return SheetSpec(pw * MM, ph * MM, size_mm[0] * MM, size_mm[1] * MM, bleed=bleed_pt,
+                     margin=options.margin * MM, marks=options.marks)  # type: ignore[arg-type]
+
+
+def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], options: SheetOptions, path: Path,
+                 on_page: Callable[[], None] | None = None,
+                 progress: Callable[[str, int], Callable[[], None]] | None = None) -> int:
+    """Impose and render the print sheets of ``plans`` into ``path``. Returns the page count.
+
+    ``on_page`` is called after each page; or ``progress("sheets", pages)`` gives that callable
+    once the page count is known."""
+    from cardgen.render.images import ImageCache
+    from cardgen.render.pdf_sheets import SheetRun, render_sheets
+
+    m = game.manifest
+    bleed = parse_length(m.print.bleed)
+    runs = []
+    for p in plans:
+        spec = sheet_spec(options, p.size_mm, bleed)
+        try:
+            want_backs = options.backs and options.sides != "front"
+            _grid, pages = impose(len(p.fronts), spec, backs=want_backs and any(b is not None for b in p.backs),
+                                  duplex=options.duplex,  # type: ignore[arg-type]
+                                  back_offset=(options.back_offset[0] * MM, -options.back_offset[1] * MM))
+        except ValueError as exc:
+            raise CardgenError(Problem(game.manifest_file, None, f"components → {p.component}",
+                                       f"{exc} ({p.size_mm[0]:g} × {p.size_mm[1]:g} mm on {options.paper})",
+                                       "use larger paper or a smaller printer margin", code="no-fit"))
+        if options.sides == "back" and options.backs:
+            pages = [pg for pg in pages if pg.side == "back"]
+        if pages:
+            runs.append(SheetRun(f"{p.name}", pages, p.fronts, p.backs))
+
+    def label(run, page, sheets):
+        # the back label says how to flip the sheet (the backs are mirrored for that flip)
+        side = "表 front" if page.side == "front" else f"裏 back · {options.duplex} flip"
+        return (f"{m.game.title} {m.game.version} · {run.title} · {side} · sheet {page.number}/{sheets}"
+                + (" · DRAFT – validation failed" if options.draft else ""))
+
+    if progress is not None and on_page is None:
+        on_page = progress("sheets", sum(len(r.pages) for r in runs))
+    return render_sheets(path, runs, fonts, label, draft=options.draft,
+                         images=ImageCache(), metadata={"title": f"{m.game.title} {m.game.version} print sheets",
+                                                        "author": "cardgen", "subject": m.game.source},
+                         on_page=on_page)
+
+
+def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper: str | None = None,
+                   plans: Sequence[ComponentPlans] = ()) -> int:
+    """Render ``card_data/<game>/rules/*.md`` into the rulebook PDF at ``path``. Returns the page count.
+
+    Paper: ``paper`` (CLI), else the manifest's ``rulebook.paper`` (A5 by default). The page
+    design is ``templates/rulebook/<rulebook.template>.yaml`` (the game folder's first).
+    Card images in the text reuse ``plans`` (the build's component plans); a component not
+    among them is laid out here, once.
+
+    Raises:
+        CardgenError: missing rules, template errors (file:line), unknown paper or page design.
+    """
+    from cardgen.rulebook.assemble import rulebook_blocks
+    from cardgen.render.images import ImageCache
+    from cardgen.rulebook.pdf import BookInfo, render_rulebook
+    from cardgen.rulebook.style import load_design
+
+    m = game.manifest
+    project = Project.for_game(game.root)
+    settings = m.rulebook
+    paper = (paper or settings.paper).lower()
+    try:
+        page = paper_mm(paper)
+    except KeyError:
+        raise CardgenError(Problem("", None, "--paper", f"unknown paper {paper!r}", "use a5, a4, b5 or letter",
+                                   code="unknown-paper"))
+    design, _ = load_design([d for d in (game.root / "templates" / "rulebook", project.root / "templates" / "rulebook")
+                             if d.is_dir()], settings.template)
+    blocks = rulebook_blocks(game, report)
+    planned: dict[str, ComponentPlans] = {p.component: p for p in plans}
+
+    def card_plan(component: str, card_id: str) -> CardPlan:
+        if component not in planned:
+            planned[component] = plan_component(game, component, fonts, project)
+        cp = planned[component]
+        return next(f for f, c in zip(cp.fronts, cp.cards) if c.row.id == card_id)
+
+    rules_dir = game.root / "rules"
+
+    def resolve_image(src: str) -> Path:
+        return safe_path(rules_dir, src, m.game.id + "/rules", None, "rulebook → image")
+
+    info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source, draft=bool(report.errors))
+    return render_rulebook(path, blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache())

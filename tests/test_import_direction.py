@@ -1,0 +1,115 @@
+"""The package tree is the pipeline: a module imports only from its own folder or from folders of
+an earlier stage (docs/ARCHITECTURE.md), and no modules import each other in a circle.
+
+Read from the source with ``ast`` (every ``import`` statement, including those inside functions),
+so a lazy import cannot hide an upward dependency."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "cardgen"
+
+#: Stages in pipeline order; a folder may import from itself and any folder listed before it.
+STAGES = ["core", "presets", "data", "fonts", "layout", "render", "check", "rulebook", "steps", "refdocs",
+          "api", "cli", "__main__"]
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PKG.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def cardgen_imports(path: Path) -> set[str]:
+    """Every ``cardgen...`` module ``path`` imports (``from cardgen.x import y`` → ``cardgen.x``, or
+    ``cardgen.x.y`` when ``y`` is a module)."""
+    modules = {module_name(p) for p in PKG.rglob("*.py")}
+    own = module_name(path)
+    package = own if path.name == "__init__.py" else own.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "cardgen"}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            if base.split(".")[0] != "cardgen":
+                continue
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in modules else base)
+    return found - {"cardgen"}
+
+
+def stage(module: str) -> str:
+    return module.split(".")[1]
+
+
+def graph() -> dict[str, set[str]]:
+    return {module_name(p): cardgen_imports(p) for p in sorted(PKG.rglob("*.py"))}
+
+
+def test_every_folder_has_a_stage():
+    folders = {stage(m) for m in graph() if m != "cardgen"}
+    assert folders <= set(STAGES), f"add {sorted(folders - set(STAGES))} to STAGES and docs/ARCHITECTURE.md"
+
+
+def upward_imports(g: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for mod, deps in g.items():
+        if mod == "cardgen":
+            continue
+        for dep in deps:
+            if STAGES.index(stage(dep)) > STAGES.index(stage(mod)):
+                bad.append(f"{mod} imports {dep} (stage {stage(dep)!r} comes after {stage(mod)!r})")
+    return bad
+
+
+def test_no_import_from_a_later_stage():
+    assert upward_imports(graph()) == []
+
+
+def circles(g: dict[str, set[str]]) -> list[list[str]]:
+    """Import circles (each reported once, from its first module in sorted order)."""
+    found, done = [], set()
+
+    def visit(mod: str, path: list[str]) -> None:
+        for dep in sorted(g.get(mod, ())):
+            if dep in path:
+                cycle = path[path.index(dep):]
+                first = cycle.index(min(cycle))
+                cycle = cycle[first:] + cycle[:first]
+                if cycle not in found:
+                    found.append(cycle)
+            elif dep not in done:
+                visit(dep, path + [dep])
+        done.add(mod)
+
+    for mod in sorted(g):
+        visit(mod, [mod])
+    return found
+
+
+def test_no_import_circles():
+    assert circles(graph()) == []
+
+
+@pytest.mark.parametrize("case", ["upward", "circle"])
+def test_the_checks_can_fail(case):
+    g = {"cardgen.data.a": {"cardgen.render.b"}, "cardgen.render.b": set()}
+    if case == "upward":
+        assert upward_imports(g) == ["cardgen.data.a imports cardgen.render.b (stage 'render' comes after 'data')"]
+    else:
+        g = {"cardgen.data.c": {"cardgen.data.a"}, "cardgen.data.a": {"cardgen.data.b"},
+             "cardgen.data.b": {"cardgen.data.c"}, "cardgen.data.0": {"cardgen.data.b"}}
+        assert circles(g) == [["cardgen.data.a", "cardgen.data.b", "cardgen.data.c"]]
+
+
+def test_imports_inside_functions_are_read():
+    assert "cardgen.data.manifest" in cardgen_imports(PKG / "data" / "game.py")  # at the top
+    assert "cardgen.render.images" in cardgen_imports(PKG / "rulebook" / "assemble.py")  # inside a function
