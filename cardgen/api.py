@@ -113,11 +113,11 @@ def _preflight(game, fonts, plans, report) -> "Preflight":
 
 def _check_preflight(game, pf, strict: bool) -> None:
     """Images that cannot be opened always stop the build; with ``strict`` so do warnings."""
-    fatal = [f.problem() for f in pf.errors if f.code in ("image-too-large", "bad-image")]
+    fatal = [f for f in pf.errors if f.code in ("image-too-large", "bad-image")]
     if fatal:
         raise CardgenError(fatal)
     if strict and pf.warnings:
-        raise CardgenError([f.problem() for f in pf.warnings] + [Problem(
+        raise CardgenError(pf.warnings + [Problem(
             "", None, "", f"{game.id}: {len(pf.warnings)} preflight warning(s) with --strict, nothing was written",
             "fix the warnings above, or build without --strict", code="strict-failed")])
 

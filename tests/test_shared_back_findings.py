@@ -43,5 +43,5 @@ def test_preflight_reports_the_back_once(long_title):
     game, report, fonts, plans = long_title
     pf = _preflight(game, fonts, plans, report)
     shrunk = [f for f in pf.findings if f.code == "text-shrunk"]
-    assert [(f.card, f.field) for f in shrunk] == [("battle back", "title"), ("characters back", "title")]
+    assert [(f.card.label, f.field) for f in shrunk] == [("battle back", "title"), ("characters back", "title")]
     assert all(f.file.endswith(".yaml") and f.line for f in shrunk)

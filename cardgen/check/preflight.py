@@ -17,11 +17,11 @@ summary. Categories:
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.errors import CardgenError, CardRef, Problem, card_problem, rel
 from cardgen.layout.ops import Image, Text
 
 CATEGORY = {
@@ -36,26 +36,9 @@ CATEGORY = {
 }
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One preflight finding. ``card`` is e.g. ``battle b3-pon`` (``… back`` for a back face)."""
-
-    severity: str
-    code: str
-    card: str
-    field: str
-    message: str
-    file: str = ""
-    line: int | None = None
-    detail: dict = field(default_factory=dict)
-
-    @property
-    def category(self) -> str:
-        return CATEGORY.get(self.code, "validation" if self.card == "" else "layout")
-
-    def problem(self) -> Problem:
-        return Problem(self.file, self.line, f"{self.card} → {self.field}" if self.card else self.field,
-                       self.message, "", self.severity, self.code)
+def category(finding: Problem) -> str:
+    """The report's category of a finding (:data:`CATEGORY`; ``validation`` for the validator's)."""
+    return CATEGORY.get(finding.code, "validation" if finding.card is None else "layout")
 
 
 @dataclass
@@ -65,32 +48,33 @@ class Preflight:
     game: str
     title: str
     version: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Problem] = field(default_factory=list)
     deck_math: list[dict] = field(default_factory=list)
     cards: dict[str, int] = field(default_factory=dict)  #: physical cards per component
 
     @property
-    def errors(self) -> list[Finding]:
+    def errors(self) -> list[Problem]:
         return [f for f in self.findings if f.severity == "error"]
 
     @property
-    def warnings(self) -> list[Finding]:
+    def warnings(self) -> list[Problem]:
         return [f for f in self.findings if f.severity == "warning"]
 
     def counts(self) -> dict[str, dict[str, int]]:
         """category → {"error": n, "warning": n}."""
         out: dict[str, dict[str, int]] = {}
         for f in self.findings:
-            c = out.setdefault(f.category, {"error": 0, "warning": 0})
+            c = out.setdefault(category(f), {"error": 0, "warning": 0})
             c[f.severity] = c.get(f.severity, 0) + 1
         return out
 
     def to_json(self, base: Path | None = None) -> dict:
         """The report as JSON data. With ``base`` (the game folder), file names are relative to
         it, so report.json does not depend on the folder the build was run from."""
-        def where(f: Finding) -> dict:  # the fields of asdict(f), without its deep copy (4,000 findings)
-            d = {"severity": f.severity, "code": f.code, "card": f.card, "field": f.field, "message": f.message,
-                 "file": f.file, "line": f.line, "detail": f.detail, "category": f.category}
+        def where(f: Problem) -> dict:
+            d = {"severity": f.severity, "code": f.code, "card": f.card.label if f.card else "", "field": f.field,
+                 "message": f.message, "file": f.file, "line": f.line, "detail": f.detail or {},
+                 "category": category(f)}
             if base is not None and f.file:
                 d["file"] = rel(f.file, base)
             return d
@@ -120,48 +104,44 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
 
     out = Preflight(game, title, version)
     for p in report.errors + report.warnings:
-        out.findings.append(Finding(p.severity, p.code or "validation", "", p.path, p.message, p.file, p.line))
+        out.findings.append(replace(p, hint="", code=p.code or "validation", field=p.path))
     out.deck_math = [asdict(pc) for pc in report.player_counts]
     sizes: dict[str, tuple[int, int] | CardgenError] = {}
-    named: set[str] = set()  #: cards that already have a missing-glyph finding
+    named: set[CardRef] = set()  #: card faces that already have a missing-glyph finding
     for cp in plans:
         out.cards[cp.component] = len(cp.cards)
-        rows = {c.row.id: c.row for c in cp.cards}
         once: set[tuple] = set()
         for f in cp.findings:
             if (f.card, f.field, f.code) in once:  # e.g. one outside-safe per line of a box
                 continue
             once.add((f.card, f.field, f.code))
-            rid = f.card.split(" ", 1)[-1].removesuffix(" back")
-            row = rows.get(rid)
-            out.findings.append(Finding(f.severity, f.code, f.card, f.field, f.message,
-                                        row.file if row else f.file, row.line if row else f.line))
+            at_row = bool(f.card.card_id)  # a face shared by every card stays at its template line
+            out.findings.append(replace(f, file=f.card.file, line=f.card.line) if at_row else f)
             if f.code == "missing-glyph":
                 named.add(f.card)
         seen: set[tuple] = set()
         key_front = getattr(cp.fronts, "key_at", None)
         key_back = getattr(cp.backs, "key_at", None)
         for i, card in enumerate(cp.cards):  # each distinct face once, in deck order
-            for faces, key_at, suffix in ((cp.fronts, key_front, ""), (cp.backs, key_back, " back")):
+            for faces, key_at, face in ((cp.fronts, key_front, "front"), (cp.backs, key_back, "back")):
                 if key_at is not None:
-                    if (key_at(i), suffix) in seen:
+                    if (key_at(i), face) in seen:
                         continue
                     plan = faces[i]
                 else:
                     plan = faces[i]
-                    if plan is None or (plan.key, suffix) in seen:
+                    if plan is None or (plan.key, face) in seen:
                         continue
-                seen.add((plan.key, suffix))
-                label = f"{cp.component} {card.row.id}{suffix}"
-                _check_plan(plan, label, card.row, missing_chars, image_size, sizes, min_dpi, out, effective_dpi,
+                seen.add((plan.key, face))
+                _check_plan(plan, card.ref(face), missing_chars, image_size, sizes, min_dpi, out, effective_dpi,
                             named)
     return out
 
 
-def _check_plan(plan, label, row, missing_chars, image_size, sizes, min_dpi, out, effective_dpi, named) -> None:
+def _check_plan(plan, ref: CardRef, missing_chars, image_size, sizes, min_dpi, out, effective_dpi, named) -> None:
     chars: dict[str, list[str]] = {}
     for op in plan.ops:
-        if isinstance(op, Text) and label not in named:
+        if isinstance(op, Text) and ref not in named:
             for ch in missing_chars(op.font, op.text):
                 chars.setdefault(op.font, [])
                 if ch not in chars[op.font]:
@@ -175,20 +155,19 @@ def _check_plan(plan, label, row, missing_chars, image_size, sizes, min_dpi, out
             size = sizes[op.path]
             if isinstance(size, CardgenError):
                 for p in size.problems:
-                    out.findings.append(Finding("error", p.code, label, "image", p.message, row.file, row.line))
+                    out.findings.append(card_problem("error", ref, "image", p.message, p.code))
                 continue
             dpi = effective_dpi(op, *size)
             if dpi < min_dpi - 0.5:
-                out.findings.append(Finding(
-                    "warning", "image-low-dpi", label, "image",
+                out.findings.append(card_problem(
+                    "warning", ref, "image",
                     f"{op.path.rsplit('/', 1)[-1]} prints at {dpi:.0f} dpi ({size[0]} × {size[1]} px over "
                     f"{op.w / 72 * 25.4:.1f} × {op.h / 72 * 25.4:.1f} mm); {min_dpi:.0f} dpi or more looks sharp",
-                    row.file, row.line, {"dpi": round(dpi, 1), "pixels": list(size), "path": op.path}))
-    if label in named:
+                    "image-low-dpi", detail={"dpi": round(dpi, 1), "pixels": list(size), "path": op.path}))
+    if ref in named:
         return
     for role, missing in chars.items():
-        named.add(label)
+        named.add(ref)
         shown = " ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
-        out.findings.append(Finding("error", "missing-glyph", label, f"font {role}",
-                                    f"the {role} font has no glyph for {shown}", row.file, row.line,
-                                    {"font": role, "chars": missing}))
+        out.findings.append(card_problem("error", ref, f"font {role}", f"the {role} font has no glyph for {shown}",
+                                         "missing-glyph", detail={"font": role, "chars": missing}))

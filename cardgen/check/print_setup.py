@@ -113,7 +113,7 @@ def load_and_validate(game_dir: Path | str, check_print_setup: bool = True) -> t
     try:
         game = load_game(game_dir)
     except CardgenError as exc:
-        return None, Report(Path(game_dir).name, "", "", errors=[p for p in exc.problems if p.severity == "error"],
+        return None, Report(Path(game_dir).resolve().name, "", "", errors=[p for p in exc.problems if p.severity == "error"],
                             warnings=[p for p in exc.problems if p.severity == "warning"])
     report = validate(game)
     report.errors.extend(print_settings_problems(game))

@@ -17,6 +17,7 @@ def print_preflight(pf) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from cardgen.check.preflight import category
     console = Console(highlight=False, soft_wrap=True)
     cards = ", ".join(f"{k} {v}" for k, v in pf.cards.items())
     t = Table(title=f"preflight · {pf.title} {pf.version} · {cards}", title_justify="left", show_edge=False)
@@ -26,8 +27,8 @@ def print_preflight(pf) -> None:
     t.add_column("for example")
     counts = pf.counts()
     for cat, c in sorted(counts.items()):
-        first = next(f for f in pf.findings if f.category == cat)
-        where = f"{first.card} → {first.field}: " if first.card else (f"{first.field}: " if first.field else "")
+        first = next(f for f in pf.findings if category(f) == cat)
+        where = f"{first.card.label} → {first.field}: " if first.card else (f"{first.field}: " if first.field else "")
         t.add_row(cat, str(c["error"] or ""), str(c["warning"] or ""), f"{where}{first.message}"[:110])
     if not counts:
         t.add_row("all checks", "", "", "nothing to report")

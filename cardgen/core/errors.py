@@ -8,12 +8,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Literal, get_args
+
+#: How bad a finding is: an ``error`` stops the build (unless ``--force``), a ``warning`` does not.
+Severity = Literal["error", "warning"]
+SEVERITIES: tuple[str, ...] = get_args(Severity)
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """One card face, as every finding about a card points at it.
+
+    Attributes:
+        component: component id (``battle``).
+        card_id: the card row's id (``b3-pon``); ``""`` for a face every card of the component
+            shares (one back for the whole deck).
+        file: the card table the row is in (as given, e.g. ``card_data/x/cards.csv``), or "".
+        line: 1-based line of the row in ``file``, or None.
+        face: ``front`` or ``back``.
+    """
+
+    component: str
+    card_id: str
+    file: str = ""
+    line: int | None = None
+    face: Literal["front", "back"] = "front"
+
+    @property
+    def label(self) -> str:
+        """How messages name the face: ``battle b3-pon``, ``battle b3-pon back``, ``battle back``."""
+        parts = [self.component, self.card_id, "back" if self.face == "back" else ""]
+        return " ".join(p for p in parts if p)
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One finding about the input.
+    """One finding about the input: the one finding type of cardgen (validator, card layout,
+    preflight, rulebook).
 
     Attributes:
         file: path of the file the problem is in (as given, relative where possible), or "".
@@ -21,8 +52,11 @@ class Problem:
         path: where in the data, e.g. ``components → battle → count`` ("" for the whole file).
         message: what is wrong, in one sentence.
         hint: how to fix it, or "".
-        severity: ``"error"`` or ``"warning"``.
+        severity: ``"error"`` or ``"warning"`` (:data:`Severity`; anything else raises ValueError).
         code: a short stable identifier for tests and JSON reports (e.g. ``unknown-key``).
+        card: the card face the finding is about (:class:`CardRef`), or None.
+        detail: machine-readable extras for ``report.json`` (e.g. ``{"dpi": 150}``), or None.
+        field: the template element (or ``image``, ``font body``) of a card finding, else "".
     """
 
     file: str
@@ -30,8 +64,15 @@ class Problem:
     path: str
     message: str
     hint: str = ""
-    severity: str = "error"
+    severity: Severity = "error"
     code: str = ""
+    card: CardRef | None = None
+    detail: dict | None = field(default=None, compare=False)
+    field: str = ""
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"severity must be one of {SEVERITIES}, not {self.severity!r}")
 
     def location(self) -> str:
         """``file:line`` (``file`` alone without a line; ``<input>`` without a file)."""
@@ -61,6 +102,15 @@ class Problem:
             "severity": self.severity,
             "code": self.code,
         }
+
+
+def card_problem(severity: Severity, card: CardRef, field: str, message: str, code: str,
+                 file: str = "", line: int | None = None, detail: dict | None = None) -> Problem:
+    """A finding about one card face, at the card's row (``card.file:card.line``), or at
+    ``file:line`` when given (the template, when the template is at fault). Its path reads
+    ``<card label> → <field>``."""
+    return Problem(file or card.file, line if file else card.line, f"{card.label} → {field}", message, "",
+                   severity, code, card=card, detail=detail, field=field)
 
 
 class CardgenError(Exception):

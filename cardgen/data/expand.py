@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+from cardgen.core.errors import CardRef
 
 from cardgen.data.game import CardRow, Game
 
@@ -17,6 +20,10 @@ class PhysicalCard:
     @property
     def label(self) -> str:
         return f"{self.component} {self.row.id}" + (f" (copy {self.copy})" if self.row.quantity > 1 else "")
+
+    def ref(self, face: Literal["front", "back"] = "front") -> CardRef:
+        """The card's ``face`` as findings point at it: component, card id, and the row's file and line."""
+        return CardRef(self.component, self.row.id, self.row.file, self.row.line, face)
 
 
 def expand(game: Game, component: str) -> list[PhysicalCard]:

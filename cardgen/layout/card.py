@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
-from cardgen.core.errors import CardgenError
+from cardgen.core.errors import CardgenError, CardRef, Problem, card_problem
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.core.sandbox import LimitError
@@ -20,31 +20,19 @@ EPS = 1e-6
 MAX_ICONS = 100  #: icons one `icons` box may repeat
 
 
-@dataclass
-class CardFinding:
-    """Something found while laying out a card (for errors and the preflight report)."""
-
-    severity: str  # "error" | "warning"
-    card: str  # card label, e.g. "battle b3-pon"
-    field: str  # element name
-    message: str
-    code: str
-    file: str = ""  #: where the problem is, when it is in the template rather than the card row
-    line: int | None = None
-
-
 def shared_face_findings(template: Template, component: str, side: str,
-                         findings: list[CardFinding]) -> list[CardFinding]:
+                         findings: list[Problem]) -> list[Problem]:
     """Findings of a face that is the same on every card of ``component`` (e.g. one back for the
     whole deck), said once: named ``"<component> <side>"`` and placed at the template element
     (file and line of ``templates/cards/<name>.yaml``) instead of at a card row."""
     names = [el.name or el.kind for el in template.elements]
     out = []
+    shared = CardRef(component, "", face=side)
     for f in findings:
-        file, line = f.file, f.line
+        file, line = (f.file, f.line) if f.file != f.card.file else (None, None)
         if not file:
             file, line = template.source(names.index(f.field)) if f.field in names else (template.source(0)[0], None)
-        out.append(replace(f, card=f"{component} {side}", file=file, line=line))
+        out.append(card_problem(f.severity, shared, f.field, f.message, f.code, file, line, f.detail))
     return out
 
 
@@ -61,7 +49,7 @@ class Frame:
 @dataclass
 class LayoutResult:
     plan: CardPlan
-    findings: list[CardFinding] = field(default_factory=list)
+    findings: list[Problem] = field(default_factory=list)
 
 
 def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
@@ -82,7 +70,7 @@ def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
     return X, Y, w, h
 
 
-def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, label: str,
+def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, card: CardRef | str,
               ascent: float = 0.88, resolve_file=None, exists=None, missing_chars=None) -> LayoutResult:
     """Lay out one card face.
 
@@ -91,7 +79,8 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         ctx: expression context: ``card`` (values), ``game``, ``design``.
         frame: card geometry (pt).
         measure: text width function ``(text, font_role, size_pt) -> pt``.
-        label: names the card in findings, e.g. ``"battle b3-pon"``.
+        card: the face findings point at (:class:`CardRef`: component, card id, row, face); a
+            plain string is a label only (``"battle b3-pon"``, no row).
         ascent: font ascent as a fraction of the size (for placing the first baseline).
         resolve_file: callable mapping an image file name to a path string; a CardgenError it
             raises (missing file, path outside the game, image too large) becomes an error finding.
@@ -104,13 +93,15 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         :class:`LayoutResult`: the plan and findings (text that does not fit at the minimum size
         is an ``error``; text that had to shrink or leaves the safe area is a ``warning``).
     """
+    if isinstance(card, str):
+        card = CardRef("", card)
     ops: list = []
-    findings: list[CardFinding] = []
+    findings: list[Problem] = []
     if template.background:
         b = frame.bleed
         bg = render_text(template.background, ctx).strip() if "{" in template.background else template.background
         if not is_color(bg):
-            findings.append(CardFinding("error", label, "background", f"background: {color_problem(bg)}",
+            findings.append(card_problem("error", card, "background", f"background: {color_problem(bg)}",
                                         "template-expr", *template.source(len(template.elements))))
             bg = "#ffffff"
         ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=bg))
@@ -124,7 +115,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                                            if (v := getattr(el, k)) and "{" in v})
             wrong = [(k, v) for k in ("fill", "stroke", "color") if (v := getattr(el, k)) is not None and not is_color(v)]
             if wrong:  # a per-card colour expression gave something else (the template check caught literals)
-                findings.append(CardFinding("error", label, name, f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
+                findings.append(card_problem("error", card, name, f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
                                             "template-expr", *template.source(index)))
                 continue
             X, Y, W, H = _box(el, frame)
@@ -144,7 +135,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             elif el.kind == "icons":
                 n = max(0, int(eval_expr(el.repeat, ctx))) if el.repeat else 1
                 if n > MAX_ICONS:
-                    findings.append(CardFinding("error", label, name, f"`repeat` gives {n} icons; a box holds at "
+                    findings.append(card_problem("error", card, name, f"`repeat` gives {n} icons; a box holds at "
                                                 f"most {MAX_ICONS}", "icons-overflow"))
                     n = 0
                 s = H
@@ -154,13 +145,13 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                 for i in range(n):
                     ops.append(Icon(el.icon or "power", x0 + i * (s + gap), Y, s))
                 if total > W + EPS:
-                    findings.append(CardFinding("warning", label, name, f"{n} icons need {total / MM:.1f} mm, the box is {W / MM:.1f} mm", "icons-overflow"))
+                    findings.append(card_problem("warning", card, name, f"{n} icons need {total / MM:.1f} mm, the box is {W / MM:.1f} mm", "icons-overflow"))
             elif el.kind == "image":
                 src = render_text(el.file or "", ctx)
                 if src:
                     path = resolve_file(src) if resolve_file else src
                     if exists is not None and not exists(path):
-                        findings.append(CardFinding("error", label, name, f"the image {src!r} does not exist", "missing-file"))
+                        findings.append(card_problem("error", card, name, f"the image {src!r} does not exist", "missing-file"))
                     else:
                         ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H), fit=el.fit))
             elif el.kind == "text":
@@ -168,23 +159,23 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                 if missing_chars is not None:
                     lacking = missing_chars(el.font, text.replace("\\n", "\n"))
                     if lacking:
-                        findings.append(CardFinding(
-                            "error", label, name,
+                        findings.append(card_problem(
+                            "error", card, name,
                             f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
                             + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph"))
-                _plan_text(el, text, X, Y, W, H, frame, measure, ascent, label, name, ops, findings)
+                _plan_text(el, text, X, Y, W, H, frame, measure, ascent, card, name, ops, findings)
         except CardgenError as exc:  # from resolve_file: the card row names the file
             for p in exc.problems:
-                findings.append(CardFinding("error", label, name, p.message, p.code or "file"))
+                findings.append(card_problem("error", card, name, p.message, p.code or "file"))
         except LimitError as exc:
-            findings.append(CardFinding("error", label, name, f"the template expression asks for too much: {exc}",
+            findings.append(card_problem("error", card, name, f"the template expression asks for too much: {exc}",
                                         "template-limit", *template.source(index)))
         except SecurityError as exc:
-            findings.append(CardFinding("error", label, name, f"the template expression is not allowed: {exc}",
+            findings.append(card_problem("error", card, name, f"the template expression is not allowed: {exc}",
                                         "template-sandbox", *template.source(index)))
         except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
             msg = str(exc) if isinstance(exc, TemplateError) else f"{type(exc).__name__}: {exc}"
-            findings.append(CardFinding("error", label, name, f"template expression failed: {msg}", "template-expr",
+            findings.append(card_problem("error", card, name, f"template expression failed: {msg}", "template-expr",
                                         *template.source(index)))
     key = hashlib.sha1(json.dumps([id(template), ctx.get("card")], sort_keys=True, default=str).encode()).hexdigest()
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
@@ -211,18 +202,18 @@ def fit_cached(text: str, width: float, height: float, font: str, size: float, m
 
 
 def _plan_text(el: Element, text: str, X: float, Y: float, W: float, H: float, frame: Frame, measure: Measure,
-               ascent: float, label: str, name: str, ops: list, findings: list) -> None:
+               ascent: float, card: CardRef, name: str, ops: list, findings: list) -> None:
     if not text.strip():
         return
     min_size = el.min_size if el.min_size is not None else el.size
     fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading)
     if not fitted.fits:
-        findings.append(CardFinding(
-            "error", label, name,
+        findings.append(card_problem(
+            "error", card, name,
             f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt: {text[:40]!r}",
             "text-overflow"))
     elif fitted.shrunk:
-        findings.append(CardFinding("warning", label, name,
+        findings.append(card_problem("warning", card, name,
                                     f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
     s = fitted.size
     block = s * ascent + (len(fitted.lines) - 1) * fitted.leading
@@ -237,7 +228,7 @@ def _plan_text(el: Element, text: str, X: float, Y: float, W: float, H: float, f
         x = X + {"left": 0.0, "center": (W - line.width) / 2, "right": W - line.width}[el.align]
         if x < safe - EPS or x + line.width > frame.width - safe + EPS or base - 0.12 * s < safe - EPS \
                 or base + s * ascent > frame.height - safe + EPS:
-            findings.append(CardFinding("warning", label, name, "text reaches outside the safe area", "outside-safe"))
+            findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
         for kind, value in runs(line):
             if kind == "icon":
                 isz = s * 1.0

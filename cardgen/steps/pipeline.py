@@ -12,7 +12,7 @@ from typing import Any, Callable
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.expand import PhysicalCard, expand
 from cardgen.fonts.fontset import FontSet
-from cardgen.layout.card import CardFinding, Frame, plan_card, shared_face_findings
+from cardgen.layout.card import Frame, plan_card, shared_face_findings
 from cardgen.layout.ops import CardPlan
 from cardgen.layout.sheet import SheetSpec, impose
 from cardgen.presets import paper_mm
@@ -71,7 +71,7 @@ class ComponentPlans:
     fronts: Sequence[CardPlan]  #: a FacePlans: one stored plan per distinct face
     backs: Sequence[CardPlan | None]
     size_mm: tuple[float, float]
-    findings: list[CardFinding] = field(default_factory=list)
+    findings: list[Problem] = field(default_factory=list)
 
 
 def table_context(game: Game) -> dict[str, list[dict[str, Any]]]:
@@ -113,7 +113,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     if bad:
         raise CardgenError(list(dict.fromkeys(bad)))
     cards = expand(game, cid)
-    findings: list[CardFinding] = []
+    findings: list[Problem] = []
     base = context(game, {}, table_context(game))  # game, design and tables: the same for every card
 
     def ctx_of(card: PhysicalCard) -> dict[str, Any]:
@@ -138,7 +138,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     front_plans: dict[str, CardPlan] = {}
     back_plans: dict[str, CardPlan] = {}
     back_sigs: dict[str, str] = {}
-    back_found: list[list[CardFinding]] = []
+    back_found: list[list[Problem]] = []
     shared: dict = {}  # op → the first equal op: template-fixed ops (frames, labels) are stored once
 
     def compact(plan: CardPlan) -> CardPlan:
@@ -150,15 +150,14 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         if rid in front_keys:
             continue
         ctx = ctx_of(card)
-        label = card.label.split(" (copy")[0]
-        res = plan_card(front_t, ctx, frame, fonts.width, label, resolve_file=resolve,
+        res = plan_card(front_t, ctx, frame, fonts.width, card.ref("front"), resolve_file=resolve,
                         exists=_is_file, missing_chars=fonts.missing_chars)
         findings.extend(res.findings)
         front_keys[rid] = res.plan.key
         if res.plan.key not in front_plans:
             front_plans[res.plan.key] = compact(res.plan)
         if back_t is not None:
-            back = plan_card(back_t, ctx, frame, fonts.width, label + " back",
+            back = plan_card(back_t, ctx, frame, fonts.width, card.ref("back"),
                              resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars)
             back_found.append(back.findings)
             # identical backs share one key so the PDF stores the drawing once
@@ -187,19 +186,16 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
     the template is at fault, else at the first card's row."""
     groups: dict[tuple, list] = {}
     for p in plans:
-        rows = {}
-        for c in p.cards:
-            rows.setdefault(c.row.id, c.row)
         for f in p.findings:
-            card_id = f.card.split(" ", 1)[1] if " " in f.card else f.card
-            row = rows.get(card_id.replace(" back", ""))
-            key = (f.file, f.line, p.component, f.field, f.message, f.severity, f.code)
-            groups.setdefault(key, []).append((f, card_id, row))
+            at_template = f.file != f.card.file  # else at the card's row
+            where = (f.file, f.line) if at_template else ("", None)
+            key = (*where, p.component, f.field, f.message, f.severity, f.code)
+            groups.setdefault(key, []).append(f)
     out = []
     for (file, line, comp, fld, message, severity, code), hits in groups.items():
-        f, card_id, row = hits[0]
-        cards = list(dict.fromkeys(h[1] for h in hits))
-        if cards == ["back"]:  # a back shared by every card (shared_face_findings)
+        f = hits[0]
+        cards = list(dict.fromkeys(h.card.label.removeprefix(f"{comp} ") for h in hits))
+        if not f.card.card_id:  # a back shared by every card (shared_face_findings)
             message = f"{message} (the back shared by every card of {comp})"
         elif len(cards) > 1 or file:
             shown = ", ".join(cards[:3]) + (f" and {len(cards) - 3} more" if len(cards) > 3 else "")
@@ -207,10 +203,10 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
         if file:
             where, at, path = file, line, f"elements → {fld}"
         else:
-            where = row.file if row else game.manifest_file
-            at = row.line if row else None
-            path = f"{f.card} → {fld}" if len(cards) == 1 else f"{comp} → {fld}"
-        out.append(Problem(where, at, path, message, _HINTS.get(code, ""), severity, code))
+            where, at = f.card.file or game.manifest_file, f.card.line
+            path = f"{f.card.label} → {fld}" if len(cards) == 1 else f"{comp} → {fld}"
+        out.append(Problem(where, at, path, message, _HINTS.get(code, ""), severity, code,
+                           card=f.card if len(cards) == 1 else None, field=fld))
     return out
 
 
