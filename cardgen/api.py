@@ -11,7 +11,7 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.steps.calibration import write_calibration
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import (ComponentPlans, SheetOptions, layout_problems, plan_component,
+from cardgen.steps.pipeline import (ComponentPlans, SheetOptions, layout_problems, one_sided, plan_component,
                               write_rulebook, write_sheets)
 from cardgen.check.print_setup import load_and_validate
 from cardgen.check.deck_math import Report
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 from cardgen.core.atomic import AtomicOutput, clean_stale_temps
 
 SHEETS_PDF = "print-sheets.pdf"
+ONE_SIDED_PDF = "print-sheets-one-sided.pdf"  #: ``--one-sided separate``: components without a back
 RULEBOOK_PDF = "rulebook.pdf"
 #: What ``cardgen build`` produces by default.
 DEFAULT_STEPS = ("sheets", "rulebook")
@@ -102,6 +103,19 @@ def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, re
             result.notes.append(note)
 
 
+def _sheet_files(plans: list[ComponentPlans], options: SheetOptions) -> list[tuple[str, list[ComponentPlans]]]:
+    """The print-sheet files and the components in each: one file (one-sided components with
+    blank backs), or with ``one_sided="separate"`` (and backs printed) the two-sided components
+    in print-sheets.pdf and the one-sided ones in print-sheets-one-sided.pdf. A file with no
+    component is not written (a game of one-sided components has only the one-sided file)."""
+    printed = options.backs and options.sides != "front"
+    if options.one_sided != "separate" or not printed:
+        return [(SHEETS_PDF, plans)]
+    single = one_sided(plans)
+    double = [p for p in plans if p not in single]
+    return [(name, part) for name, part in ((SHEETS_PDF, double), (ONE_SIDED_PDF, single)) if part]
+
+
 def _preflight(game, fonts, plans, report) -> "Preflight":
     from cardgen.check.preflight import preflight
     from cardgen.render.images import image_size
@@ -173,8 +187,9 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(game.root), ensure_ascii=False, indent=2) + "\n",
                                              encoding="utf-8")
         if "sheets" in steps:
-            write_sheets(game, fonts, plans, options, out.path(SHEETS_PDF), progress=progress)
-            result.files.append(out_dir / SHEETS_PDF)
+            for name, part in _sheet_files(plans, options):
+                write_sheets(game, fonts, part, options, out.path(name), progress=progress)
+                result.files.append(out_dir / name)
         _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result)
         if "calibration" in steps:
             write_calibration(game, fonts, options, out.path(CALIBRATION_PDF))

@@ -11,12 +11,78 @@ CARD_DATA = ROOT / "card_data"
 
 def page_texts(pdf_path: Path) -> list[str]:
     """Text of every page (form XObjects included), in page order, without rotated text (the
-    diagonal DRAFT mark of a forced build would otherwise interleave with the card text)."""
+    diagonal DRAFT mark of a forced build would otherwise interleave with the card text); a page
+    label reading up the page side comes last, as one line."""
     with pdfplumber.open(str(pdf_path)) as pdf:
-        return [p.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True)).extract_text() or ""
-                for p in pdf.pages]
+        out = []
+        for p in pdf.pages:
+            text = p.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True)).extract_text() or ""
+            side = _side_label(p)
+            out.append(text + ("\n" + side if side else ""))
+        return out
 
 
 def page_sizes_mm(pdf_path: Path) -> list[tuple[float, float]]:
     with pdfplumber.open(str(pdf_path)) as pdf:
         return [(round(float(p.width) * 25.4 / 72, 1), round(float(p.height) * 25.4 / 72, 1)) for p in pdf.pages]
+
+
+def unembedded_fonts(pdf_path: Path) -> dict[int, set[str]]:
+    """Fonts referenced without an embedded font program, per 1-based page number (form
+    XObjects included); an empty dict when every font on every page is embedded."""
+    import pypdf
+
+    def walk(res, bad: set[str], seen: set[int]) -> None:
+        if not res:
+            return
+        res = res.get_object()
+        for font in (res.get("/Font") or {}).values():
+            font = font.get_object()
+            desc = font.get("/FontDescriptor")
+            if font.get("/Subtype") == "/Type0":
+                desc = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            desc = desc.get_object() if desc is not None else {}
+            if not any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                bad.add(str(font.get("/BaseFont")))
+        for xo in (res.get("/XObject") or {}).values():
+            ref = getattr(xo, "idnum", None)
+            if ref in seen:
+                continue
+            seen.add(ref)
+            xo = xo.get_object()
+            if xo.get("/Resources") is not None:
+                walk(xo["/Resources"], bad, seen)
+
+    out: dict[int, set[str]] = {}
+    for i, page in enumerate(pypdf.PdfReader(str(pdf_path)).pages, 1):
+        bad: set[str] = set()
+        walk(page.get("/Resources"), bad, set())
+        if bad:
+            out[i] = bad
+    return out
+
+
+def viewer_preferences(pdf_path: Path) -> dict[str, str]:
+    """The document's ``/ViewerPreferences`` as plain strings ({} when there are none)."""
+    import pypdf
+
+    prefs = pypdf.PdfReader(str(pdf_path)).trailer["/Root"].get("/ViewerPreferences")
+    return {str(k): str(v) for k, v in prefs.get_object().items()} if prefs is not None else {}
+
+
+def page_label(page) -> str:
+    """The page label of a print-sheet page (a pdfplumber page): the text reading upwards when the
+    label band runs up the page side, else the line holding ``sheet N/M``."""
+    side = _side_label(page)
+    if side:
+        return side
+    lines = (page.extract_text() or "").splitlines()
+    return next((ln for ln in lines if "sheet " in ln), "")
+
+
+def _side_label(page) -> str:
+    """Text reading upwards within 10 mm of the left or right page edge (a side label band)."""
+    edge = 10 * 72 / 25.4
+    rotated = sorted((c for c in page.chars if not c.get("upright", True)
+                      and (c["x1"] < edge or c["x0"] > float(page.width) - edge)), key=lambda c: -c["bottom"])
+    return "".join(c["text"] for c in rotated)

@@ -68,6 +68,9 @@ def test_backs_move_by_the_offset_fronts_do_not(pdfs):
     for plain, moved, (label_text, label_top) in pdfs:
         is_back = "back" in label_text
         assert "front" in label_text or is_back, label_text
+        if "白紙 blank" in label_text:  # the blank back of the tokens: only its label
+            assert not plain["rect"] and not moved["rect"] and plain["char"] == moved["char"]
+            continue
         # pdfplumber's top is y down, like Y as seen on the back: Y = −2 moves the back 2 mm up
         dx, dy = (DX_MM * MM, DY_MM * MM) if is_back else (0.0, 0.0)
         for kind in ("rect", "line", "curve", "image"):

@@ -90,7 +90,7 @@ def test_force_writes_draft_sheets(game_copy, tmp_path):
     r = run("sheets", game_copy, "--out", tmp_path, "--force")
     assert r.exit_code == 0, r.output
     with pdfplumber.open(tmp_path / "tenjanpai" / "print-sheets.pdf") as doc:
-        assert len(doc.pages) == 17
+        assert len(doc.pages) == 18  # 6 + 2 sheets with backs, the token sheet and its blank back
         for page in doc.pages:
             assert "DRAFT – validation failed" in page.extract_text()
 

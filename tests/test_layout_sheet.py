@@ -66,11 +66,12 @@ def test_imposition_properties(paper_w, paper_h, card_w, card_h, bleed, margin, 
     try:
         grid = choose_grid(s)
     except ValueError:
-        # then not one bleed box (with its marks) fits either way round
+        # then not one bleed box (with its marks) fits either way round, label band below or beside
         need_w = (card_w + 2 * bleed) + (0 if marks == "none" else 2 * 2.0)
         need_h = (card_h + 2 * bleed) + (0 if marks == "none" else 2 * 2.0)
         for w, h in ((pw, ph), (ph, pw)):
             assert need_w > w - 2 * margin - 1e-6 or need_h > h - 2 * margin - 4 - 1e-6
+            assert need_w > w - 2 * margin - 4 - 1e-6 or need_h > h - 2 * margin - 1e-6
         return
     count = max(1, int(grid.per_sheet * fill))
     _, pages = impose(count, s, backs=True, duplex=duplex)
@@ -105,3 +106,37 @@ def test_imposition_properties(paper_w, paper_h, card_w, card_h, bleed, margin, 
             assert b.y == pytest.approx(H - f.y - f.h, abs=1e-6) and b.x == pytest.approx(f.x, abs=1e-6)
     if marks == "none":
         assert front.marks == []
+
+
+SIZES = {"poker": (63, 88), "bridge": (56, 87), "mini": (44, 63), "tarot": (70, 120), "mahjong": (20, 27),
+         "token": (16, 16), "stick": (90, 12)}
+
+
+def brute_force(paper: str, card: tuple[float, float], margin=5.0, bleed=3.0, mark=2.0, band=4.0) -> int:
+    """Most cards per sheet by trying every orientation, label band place (bottom or side) and
+    rows × columns: bleed boxes with at least the mark length between them and around them,
+    inside the printer margin and beside the label band (all mm)."""
+    best = 0
+    w, h = PAPER[paper]
+    cw, ch = card[0] + 2 * bleed, card[1] + 2 * bleed
+    for pw, ph in ((w, h), (h, w)):
+        for bw, bh in ((0, band), (band, 0)):
+            for cols in range(1, 40):
+                for rows in range(1, 40):
+                    if (cols * cw + (cols + 1) * mark <= pw - 2 * margin - bw + 1e-9
+                            and rows * ch + (rows + 1) * mark <= ph - 2 * margin - bh + 1e-9):
+                        best = max(best, cols * rows)
+    return best
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "b5"])
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_imposition_is_the_maximum(paper, size):
+    """Every bundled card size (presets, the tokens and NKO's point sticks) on every paper."""
+    g = choose_grid(spec(paper, card=SIZES[size]))
+    assert g.per_sheet == brute_force(paper, SIZES[size])
+
+
+def test_nko_mini_cards_twelve_on_portrait_a4():
+    g = choose_grid(spec("a4", card=(44, 63)))
+    assert (g.cols, g.rows, g.landscape, g.label_side) == (3, 4, False, "left")

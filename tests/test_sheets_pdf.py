@@ -117,14 +117,15 @@ def test_page_size_count_and_cards_per_sheet(sheets, paper, per_sheet, battle_sh
     w, h = PAPER[paper]
     for p in pages:
         assert sorted((p.width / MM, p.height / MM)) == pytest.approx([w, h], abs=0.1)
-    # fronts and backs of both decks, plus one page of tokens (no back)
-    assert len(pages) == 2 * battle_sheets + 2 * char_sheets + 1
+    # fronts and backs of both decks, plus one page of tokens and its blank back (tokens have none)
+    assert len(pages) == 2 * battle_sheets + 2 * char_sheets + 2
     battle = deck_pages(pages, BATTLE)
     assert len(battle) == 2 * battle_sheets
     assert sum(len(p.boxes) for p in deck_pages(pages, BATTLE, "front")) == 42
     assert sum(len(p.boxes) for p in deck_pages(pages, CHARACTERS, "front")) == 15
     assert max(len(p.boxes) for p in battle) == per_sheet
-    assert len(deck_pages(pages, TOKENS)) == 1 and len(deck_pages(pages, TOKENS)[0].boxes) == 40
+    tokens = deck_pages(pages, TOKENS)
+    assert len(tokens) == 2 and len(tokens[0].boxes) == 40 and not tokens[1].boxes
 
 
 def test_a4_trim_rectangles_match_an_independent_computation(sheets):
@@ -306,10 +307,14 @@ def test_battle_numbers_read_back(sheets):
 def test_page_label_on_every_page(sheets, opts):
     _, pages = sheets(**opts)
     counts: Counter = Counter()
-    for p in pages:
+    for i, p in enumerate(pages):
         label = p.label_line()
+        if i == 0:  # page 1 also holds the scale bar's caption, after the label
+            label, bar = label.split("100 mm · ")
+            assert bar == "100%（実際のサイズ）で印刷"
         flip = opts.get("duplex", "long-edge")
-        m = re.fullmatch(rf"天雀牌 draft 3 · (\S+) · (表 front|裏 back · {flip} flip) · sheet (\d+)/(\d+)", label)
+        m = re.fullmatch(rf"天雀牌 draft 3 · (\S+) · (表 front|裏 back · {flip} flip|裏 back · 白紙 blank: \S+は片面（裏なし）)"
+                         r" · sheet (\d+)/(\d+)", label)
         assert m, f"page label missing or overlapping a card: {label!r}"
         deck, _side, k, n = m.groups()
         assert 1 <= int(k) <= int(n)

@@ -35,6 +35,10 @@ def sheet_options(f, calibration: bool = False):
                           "your printer's duplex shift; measure it with `cardgen calibration`.")(f)
     f = f if calibration else click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
                      help="Faces in the PDF outputs: fronts only, backs only, or both.")(f)
+    f = f if calibration else click.option(
+        "--one-sided", type=click.Choice(["blank", "separate"]), default="blank", show_default=True,
+        help="Components without a back: a blank back page after each of their sheets (the whole file prints "
+             "double-sided), or their own file print-sheets-one-sided.pdf (print it one-sided).")(f)
     return f
 
 
@@ -78,11 +82,12 @@ def _offset(value: str) -> tuple[float, float]:
     return x, y
 
 
-def sheet_options_of(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both"):
+def sheet_options_of(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both",
+                     one_sided="blank"):
     """The print-sheet options as :class:`cardgen.steps.pipeline.SheetOptions` (margin in mm)."""
     from cardgen.steps.pipeline import SheetOptions
     return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
-                        sides="front" if no_backs else sides, back_offset=_offset(back_offset))
+                        sides="front" if no_backs else sides, back_offset=_offset(back_offset), one_sided=one_sided)
 
 
 def export_options(f):

@@ -11,7 +11,13 @@ Crop marks (トンボ):
 - ``western``: one line on each trim line at every corner, starting outside the bleed.
 - ``none``.
 
-Duplex: the back page is the front page seen through the paper. Flipping on the long edge
+Page label: a 4 mm band inside the printer margin, along the bottom of the page, or along the
+left side (text reading upwards) when that holds more cards (NKO's 44 × 63 mm cards: 3 × 4 on
+portrait A4 with the band at the side, 3 × 3 with it at the bottom).
+
+Duplex: every front page is followed by its back page (same size and orientation), so a
+double-sided print pairs them; a component without a back gets a blank back page
+(:func:`impose` with ``blank_backs``). The back page is the front page seen through the paper. Flipping on the long edge
 mirrors across the axis parallel to the long edge: a portrait page mirrors x
 (``x' = W − x − w``), a landscape page mirrors y. Short-edge flip mirrors the other axis.
 """
@@ -27,6 +33,7 @@ from cardgen.core.units import MM
 EPS = 1e-6
 Marks = Literal["japanese", "western", "none"]
 Duplex = Literal["long-edge", "short-edge"]
+LabelSide = Literal["bottom", "left"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,7 @@ class Grid:
     gutter_y: float
     origin_x: float  #: trim left of column 0
     origin_y: float  #: trim bottom of the top row... see slots()
+    label_side: LabelSide = "bottom"  #: where the page label band lies on a front page
 
     @property
     def per_sheet(self) -> int:
@@ -100,13 +108,21 @@ class PagePlan:
     marks: list[Line] = field(default_factory=list)
     card_indexes: list[int] = field(default_factory=list)  #: deck positions of the cards, per slot
     label_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  #: x, y, w, h of the page label band
+    label_vertical: bool = False  #: the band runs up the page side: the label reads bottom to top
+    blank: bool = False  #: a back page left blank (the component has no back): no slots, no marks
 
 
-def label_band(grid: Grid, spec: SheetSpec, mirrored_y: bool = False) -> tuple[float, float, float, float]:
-    """The page label band ``(x, y, w, h)`` in pt: the strip reserved at the bottom of the printable
-    area, or at the top on a back page whose slots are mirrored in y (so it never meets a card)."""
-    y = grid.page_h - spec.margin - spec.label_height if mirrored_y else spec.margin
-    return (spec.margin, y, grid.page_w - 2 * spec.margin, spec.label_height)
+def label_band(grid: Grid, spec: SheetSpec, mirror: Literal["x", "y"] | None = None) -> tuple[float, float, float, float]:
+    """The page label band ``(x, y, w, h)`` in pt: the strip the grid leaves free inside the
+    printer margin — at the bottom (or the left side, ``grid.label_side``) of a front page. On a
+    back page whose slots are mirrored (``mirror`` = the axis flipped) the band is mirrored with
+    them, so it never meets a card."""
+    m, band = spec.margin, spec.label_height
+    if grid.label_side == "left":
+        x = grid.page_w - m - band if mirror == "x" else m
+        return (x, m, band, grid.page_h - 2 * m)
+    y = grid.page_h - m - band if mirror == "y" else m
+    return (m, y, grid.page_w - 2 * m, band)
 
 
 def mirrors_x(grid: Grid, duplex: Duplex) -> bool:
@@ -130,39 +146,51 @@ def _mark_space(spec: SheetSpec) -> float:
     return 0.0 if spec.marks == "none" else spec.mark_offset + spec.mark_length
 
 
-def choose_grid(spec: SheetSpec) -> Grid:
-    """The arrangement with the most cards per sheet, portrait or landscape (portrait on a tie).
+def choose_grid(spec: SheetSpec, landscape: bool | None = None) -> Grid:
+    """The arrangement with the most cards per sheet over both orientations (or only
+    ``landscape`` when given) and both places for the label band (bottom, left side); on a tie
+    the bottom band, then portrait. Bleed boxes keep the mark space between them and around the
+    outside, all inside the printer margin.
 
     Raises:
         ValueError: when not even one card fits inside the printer margin.
     """
     best: Grid | None = None
-    for landscape in (False, True):
-        pw, ph = (spec.paper_h, spec.paper_w) if landscape else (spec.paper_w, spec.paper_h)
-        avail_w = pw - 2 * spec.margin
-        avail_h = ph - 2 * spec.margin - spec.label_height
-        cols, rows = _fit(avail_w, avail_h, spec)
-        if cols * rows == 0:
-            continue
-        cell_w = spec.card_w + 2 * spec.bleed
-        cell_h = spec.card_h + 2 * spec.bleed
-        m = _mark_space(spec)
-        # Share the leftover space: gutters grow up to 3 × the mark space, the rest centres the grid.
-        spare_w = avail_w - cols * cell_w
-        spare_h = avail_h - rows * cell_h
-        gx = min(spare_w / (cols + 1), 3 * m) if cols > 1 else 0.0
-        gy = min(spare_h / (rows + 1), 3 * m) if rows > 1 else 0.0
-        gx, gy = max(gx, m if cols > 1 else 0.0), max(gy, m if rows > 1 else 0.0)
-        block_w = cols * cell_w + (cols - 1) * gx
-        block_h = rows * cell_h + (rows - 1) * gy
-        ox = spec.margin + (avail_w - block_w) / 2 + spec.bleed
-        oy = spec.margin + spec.label_height + (avail_h - block_h) / 2 + spec.bleed
-        g = Grid(cols, rows, landscape, pw, ph, gx, gy, ox, oy)
-        if best is None or g.per_sheet > best.per_sheet:
-            best = g
+    for side in ("bottom", "left"):
+        for land in (False, True):
+            if landscape is not None and land != landscape:
+                continue
+            g = _grid(spec, land, side)  # type: ignore[arg-type]
+            if g is not None and (best is None or g.per_sheet > best.per_sheet):
+                best = g
     if best is None:
         raise ValueError("not one card fits on the paper inside the printer margin")
     return best
+
+
+def _grid(spec: SheetSpec, landscape: bool, side: LabelSide) -> Grid | None:
+    """The grid for one orientation and label side, or None when no card fits."""
+    pw, ph = (spec.paper_h, spec.paper_w) if landscape else (spec.paper_w, spec.paper_h)
+    band_w, band_h = (spec.label_height, 0.0) if side == "left" else (0.0, spec.label_height)
+    avail_w = pw - 2 * spec.margin - band_w
+    avail_h = ph - 2 * spec.margin - band_h
+    cols, rows = _fit(avail_w, avail_h, spec)
+    if cols * rows == 0:
+        return None
+    cell_w = spec.card_w + 2 * spec.bleed
+    cell_h = spec.card_h + 2 * spec.bleed
+    m = _mark_space(spec)
+    # Share the leftover space: gutters grow up to 3 × the mark space, the rest centres the grid.
+    spare_w = avail_w - cols * cell_w
+    spare_h = avail_h - rows * cell_h
+    gx = min(spare_w / (cols + 1), 3 * m) if cols > 1 else 0.0
+    gy = min(spare_h / (rows + 1), 3 * m) if rows > 1 else 0.0
+    gx, gy = max(gx, m if cols > 1 else 0.0), max(gy, m if rows > 1 else 0.0)
+    block_w = cols * cell_w + (cols - 1) * gx
+    block_h = rows * cell_h + (rows - 1) * gy
+    ox = spec.margin + band_w + (avail_w - block_w) / 2 + spec.bleed
+    oy = spec.margin + band_h + (avail_h - block_h) / 2 + spec.bleed
+    return Grid(cols, rows, landscape, pw, ph, gx, gy, ox, oy, side)
 
 
 def front_slots(grid: Grid, spec: SheetSpec, count: int) -> list[Slot]:
@@ -226,16 +254,21 @@ def crop_marks(slots: list[Slot], spec: SheetSpec, width: float = 0.25, color: s
 
 
 def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "long-edge",
-           back_offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Grid, list[PagePlan]]:
-    """Pages for ``count`` cards: each front page followed by its back page when ``backs``.
-    ``back_offset`` (pt, x right, y up) shifts back slots and their crop marks.
+           back_offset: tuple[float, float] = (0.0, 0.0), grid: Grid | None = None,
+           blank_backs: bool = False) -> tuple[Grid, list[PagePlan]]:
+    """Pages for ``count`` cards: each front page followed by its back page when ``backs``, or
+    by a blank back page when ``blank_backs`` (a one-sided component in a file printed
+    double-sided: the next front must not land on this front's back).
+    ``back_offset`` (pt, x right, y up) shifts back slots and their crop marks. ``grid``: the
+    arrangement to use (default :func:`choose_grid`).
 
     Returns:
         ``(grid, pages)``; ``page.card_indexes`` gives the deck position of each slot's card.
     """
-    grid = choose_grid(spec)
+    grid = grid or choose_grid(spec)
     pages: list[PagePlan] = []
     n = grid.per_sheet
+    mirror = "x" if mirrors_x(grid, duplex) else "y"
     # Every full sheet has the same slots and marks: they are computed once per card count and
     # shared (read-only) by the pages, so a 4,000-card deck does not hold 4,000 cards' marks.
     shared: dict[int, tuple] = {}
@@ -247,9 +280,47 @@ def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "lo
             shared[k] = (fronts, crop_marks(fronts, spec), back_slots, crop_marks(back_slots, spec) if backs else [])
         fronts, front_marks, back_slots, back_marks = shared[k]
         indexes = list(range(start, start + k))
+        vertical = grid.label_side == "left"
         pages.append(PagePlan("front", sheet, grid.page_w, grid.page_h, fronts, front_marks, indexes,
-                              label_band(grid, spec)))
+                              label_band(grid, spec), vertical))
         if backs:
             pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, back_slots, back_marks, indexes,
-                                  label_band(grid, spec, mirrored_y=not mirrors_x(grid, duplex))))
+                                  label_band(grid, spec, mirror), vertical))  # type: ignore[arg-type]
+        elif blank_backs:
+            pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, [], [], [],
+                                  label_band(grid, spec, mirror), vertical, blank=True))  # type: ignore[arg-type]
     return grid, pages
+
+
+def sheet_count(count: int, grid: Grid) -> int:
+    """Sheets needed for ``count`` cards on ``grid``."""
+    return -(-count // grid.per_sheet)
+
+
+def common_orientation(runs: list[tuple[SheetSpec, int]]) -> bool | None:
+    """One orientation for a whole file of components: ``runs`` is ``(spec, card count)`` per
+    component. Returns ``landscape`` (True/False) when that orientation costs no component a
+    sheet more than its own best grid — preferring the first component's own orientation — or
+    None when the components need different orientations (the page labels then say how to feed
+    each page).
+
+    Raises:
+        ValueError: a component that fits in neither orientation (as :func:`choose_grid`).
+    """
+    if not runs:
+        return None
+    best = [choose_grid(spec) for spec, _ in runs]
+    need = [sheet_count(n, g) for (_, n), g in zip(runs, best)]
+    first = best[0].landscape
+    for land in (first, not first):
+        ok = True
+        for (spec, n), sheets in zip(runs, need):
+            try:
+                ok = sheet_count(n, choose_grid(spec, land)) == sheets
+            except ValueError:
+                ok = False
+            if not ok:
+                break
+        if ok:
+            return land
+    return None

@@ -3,18 +3,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
-
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.calibration import CalibrationPage
 from cardgen.render.draw import draw_ops
+from cardgen.render.pdf_doc import print_canvas
 
 
-def render_calibration(path: Path, pages: list[CalibrationPage], fonts: FontSet) -> int:
-    """Write ``pages`` (front, back) to ``path``; returns the page count. ``invariant=1``."""
-    c = Canvas(str(path), invariant=1, pageCompression=1)
+def render_calibration(path: Path, pages: list[CalibrationPage], fonts: FontSet, duplex: str | None = None) -> int:
+    """Write ``pages`` (front, back) to ``path``; returns the page count. ``invariant=1``;
+    embedded fonts only, PrintScaling None (and ``/Duplex`` for ``duplex``)."""
+    c = print_canvas(path, fonts, duplex)
     c.setTitle("cardgen duplex calibration")
-    c.setCreator("cardgen")
     for page in pages:
         c.setPageSize((page.width, page.height))
         c.setLineCap(0)

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import io
 
-from reportlab.pdfgen.canvas import Canvas
-
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
 from cardgen.render.draw import draw_ops
+from cardgen.render.pdf_doc import print_canvas
 
 
 def card_pdf(plan: CardPlan, fonts: FontSet, images=None, bleed: bool = True) -> bytes:
     """PDF bytes of one face; page size = trim + 2 × bleed (pt), or the trim when ``bleed`` is False."""
     b = plan.bleed if bleed else 0.0
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(plan.width + 2 * b, plan.height + 2 * b), invariant=1, pageCompression=1)
-    c.setCreator("cardgen")
+    c = print_canvas(buf, fonts, pagesize=(plan.width + 2 * b, plan.height + 2 * b))
     c.translate(b, b)
     draw_ops(c, plan.ops, fonts, images)
     c.showPage()

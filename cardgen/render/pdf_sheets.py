@@ -128,11 +128,38 @@ def face_uses(runs: list[SheetRun]) -> dict[str, int]:
     return uses
 
 
-def draw_label(c: Canvas, text: str, box: tuple[float, float, float, float], fonts: FontSet) -> None:
-    """The page label, 7 pt, on a baseline 1.2 mm above the bottom of its band ``box`` (pt)."""
+def draw_label(c: Canvas, text: str, box: tuple[float, float, float, float], fonts: FontSet,
+               vertical: bool = False, extra_ops: Sequence = (), limit: float | None = None) -> None:
+    """The page label, 7 pt, on a baseline 1.2 mm inside its band ``box`` (pt) from the band's
+    bottom edge (or, ``vertical``, reading upwards along a band at the page side, baseline
+    1.2 mm from the band's right edge). ``extra_ops`` (band coordinates, see
+    :mod:`cardgen.layout.scale_bar`) are drawn in the band with it; the label then ends before
+    ``limit`` (pt along the band): set smaller (down to 5 pt), then cut with "…"."""
+    size = 7.0
+    if limit is not None:
+        width = fonts.width(text, "body", size)
+        if width > limit:
+            size = max(5.0, size * limit / width)
+            while len(text) > 1 and fonts.width(text, "body", size) > limit:
+                text = text[:-2] + "…"
+    c.saveState()
+    if vertical:
+        c.translate(box[0] + box[2], box[1])
+        c.rotate(90)
+    else:
+        c.translate(box[0], box[1])
     c.setFillColor(color("#555555"))
-    c.setFont(fonts.name("body"), 7)
-    c.drawString(box[0], box[1] + 1.2 * MM, text)
+    c.setFont(fonts.name("body"), size)
+    c.drawString(0, 1.2 * MM, text)
+    if extra_ops:
+        c.setLineCap(0)
+        draw_ops(c, extra_ops, fonts)
+    c.restoreState()
+
+
+def band_length(page: PagePlan) -> float:
+    """Length of the page's label band along its text (pt)."""
+    return page.label_box[3] if page.label_vertical else page.label_box[2]
 
 
 def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> None:
@@ -155,13 +182,16 @@ def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> 
 
 def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Callable[[SheetRun, PagePlan, int], str],
                   draft: bool = False, images=None, metadata: dict | None = None,
-                  on_page: Callable[[], None] | None = None) -> int:
+                  on_page: Callable[[], None] | None = None, paper: str = "a4", duplex: str | None = None) -> int:
     """Write the print sheets of every run into one PDF.
 
     Args:
         path: output file. runs: decks in order. label: page label text for (run, page, sheets).
         draft: add the draft mark.
         on_page: called after each page (progress).
+        paper: names the scale bar on page 1 (100 mm; 4 in on Letter).
+        duplex: the flip the back pages are mirrored for (``/Duplex`` viewer preference), or
+            ``simplex`` for a file printed on one side, or None.
 
     Returns:
         the number of pages written.
@@ -169,18 +199,19 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
     a85 = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        return _render(path, runs, fonts, label, draft, images, metadata, on_page)
+        return _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, duplex)
     finally:
         rl_config.useA85 = a85
 
 
-def _render(path, runs, fonts, label, draft, images, metadata, on_page) -> int:
-    # initialFontName: the page preamble selects a font; an embedded one keeps Helvetica out of the PDF.
-    c = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=fonts.name("body"))
+def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, duplex) -> int:
+    from cardgen.layout.scale_bar import scale_bar
+    from cardgen.render.pdf_doc import print_canvas
+
+    c = print_canvas(path, fonts, duplex)
     meta = metadata or {}
     c.setTitle(meta.get("title", ""))
     c.setAuthor(meta.get("author", ""))
-    c.setCreator("cardgen")
     c.setSubject(meta.get("subject", ""))
     forms = FormCache(c, fonts, images, face_uses(runs))
     pages = 0
@@ -202,7 +233,9 @@ def _render(path, runs, fonts, label, draft, images, metadata, on_page) -> int:
                 c.setStrokeColor(color(ln.color))
                 c.setLineWidth(ln.width)
                 c.line(ln.x1, ln.y1, ln.x2, ln.y2)
-            draw_label(c, label(run, page, sheets), page.label_box, fonts)
+            bar = scale_bar(band_length(page), paper, fonts.width) if pages == 0 else None
+            draw_label(c, label(run, page, sheets), page.label_box, fonts, page.label_vertical,
+                       bar.ops if bar else (), bar.start - 2 * MM if bar else None)
             if draft:
                 draw_draft_mark(c, page.width, page.height, fonts)
             c.showPage()

@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from reportlab.pdfgen.canvas import Canvas
-
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
+from cardgen.render.pdf_doc import print_canvas
 from cardgen.render.pdf_sheets import FormCache
 
 
@@ -33,11 +32,10 @@ def render_shop(path: Path, pages: Sequence[CardPlan], fonts: FontSet, images=No
                 on_page: Callable[[], None] | None = None) -> int:
     """Write one page per face. MediaBox = CropBox = BleedBox = trim + bleed; TrimBox = trim.
     Returns the page count."""
-    c = Canvas(str(path), invariant=1, pageCompression=1)
+    c = print_canvas(path, fonts)
     meta = metadata or {}
     c.setTitle(meta.get("title", ""))
     c.setAuthor(meta.get("author", ""))
-    c.setCreator("cardgen")
     c.setSubject(meta.get("subject", ""))
     forms = FormCache(c, fonts, images)
     for plan in pages:

@@ -252,13 +252,16 @@ def icon_file(name: str) -> str:
 
 def canvas_class(icon_font: str, initial_font: str | None = None):
     """A reportlab Canvas class that draws vector icons where the placeholders are, and starts
-    each page with an embedded font (so no unembedded Helvetica is ever referenced)."""
+    each page with an embedded font (so no unembedded Helvetica is ever referenced), and asks
+    viewers to print at 100 % (:func:`cardgen.render.pdf_doc.print_preferences`)."""
+    from cardgen.render.pdf_doc import print_preferences
 
     class RulebookCanvas(Canvas):
         def __init__(self, *a, **kw):
             if not kw.get("initialFontName"):
                 kw["initialFontName"] = initial_font or icon_font
             super().__init__(*a, **kw)
+            print_preferences(self)
 
         def drawImage(self, image, x, y, width=None, height=None, mask=None, *a, **kw):
             name = ICON_FILES.get(str(getattr(image, "fileName", "") or ""))

@@ -18,24 +18,33 @@ from cardgen.core.units import MM, parse_length
 
 
 def sheet_orientation(game: Game, options: SheetOptions) -> tuple[bool, str]:
-    """``(landscape, note)``: the page orientation of the print sheets of the game's first printed
-    deck with backs (else its first printed component) on ``options.paper`` and a sentence naming that deck. Portrait when the game prints no
-    card or the card does not fit (the sheets step reports that).
+    """``(landscape, note)``: the page orientation of the game's print sheets on ``options.paper``
+    — the one orientation of the whole file when it has one (:func:`common_orientation`), else
+    that of its first printed deck with backs (else its first printed component) — and a sentence
+    naming it. Portrait when the game prints no card or the card does not fit (the sheets step
+    reports that).
 
     Raises:
         CardgenError: unknown paper or card size.
     """
-    from cardgen.layout.sheet import choose_grid
+    from cardgen.data.expand import expand
+    from cardgen.layout.sheet import choose_grid, common_orientation
 
     paper = options.paper.upper()
     comps = {c.id: c for c in game.manifest.components}
     printed = printable_components(game)
+    bleed = parse_length(game.manifest.print.bleed)
+    specs = {cid: sheet_spec(options, piece_size_mm(game, comps[cid].size), bleed) for cid in printed}
     two_sided = [cid for cid in printed if comps[cid].back]  # duplex matters only where there are backs
+    try:
+        common = common_orientation([(specs[cid], len(expand(game, cid))) for cid in printed])
+    except ValueError:
+        common = None
     for cid in (two_sided or printed)[:1]:
         comp = comps[cid]
         w, h = piece_size_mm(game, comp.size)
         try:
-            grid = choose_grid(sheet_spec(options, (w, h), parse_length(game.manifest.print.bleed)))
+            grid = choose_grid(specs[cid], common)
         except ValueError:
             break
         way = "landscape" if grid.landscape else "portrait"
@@ -65,4 +74,4 @@ def write_calibration(game: Game, fonts, options: SheetOptions, path: Path) -> i
     if landscape:
         w, h = max(w, h), min(w, h)
     pages = calibration_pages(w * MM, h * MM, options.duplex, back_offset=options.back_offset, note=note)
-    return render_calibration(path, pages, fonts)
+    return render_calibration(path, pages, fonts, options.duplex)

@@ -14,7 +14,7 @@ from cardgen.data.expand import PhysicalCard, expand
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.card import Frame, plan_card, shared_face_findings
 from cardgen.layout.ops import CardPlan
-from cardgen.layout.sheet import SheetSpec, impose
+from cardgen.layout.sheet import SheetSpec, choose_grid, common_orientation, impose
 from cardgen.presets import paper_mm
 from cardgen.check.print_setup import find_template, piece_size_mm
 from cardgen.data.project import Project
@@ -35,6 +35,7 @@ class SheetOptions:
     draft: bool = False  #: print the "DRAFT – validation failed" mark
     sides: str = "both"  #: pages written: ``front`` | ``back`` | ``both`` (``backs=False`` means front)
     back_offset: tuple[float, float] = (0.0, 0.0)  #: mm, added to back pages (x right, y down), see duplex calibration
+    one_sided: str = "blank"  #: components without a back: ``blank`` back pages, or a ``separate`` file
 
 
 class FacePlans(Sequence):
@@ -238,39 +239,74 @@ def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: fl
                      margin=options.margin * MM, marks=options.marks)  # type: ignore[arg-type]
 
 
+def one_sided(plans: Sequence[ComponentPlans]) -> list[ComponentPlans]:
+    """The components of ``plans`` without a back template (they print on one side only)."""
+    return [p for p in plans if p.cards and all(b is None for b in p.backs)]
+
+
 def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], options: SheetOptions, path: Path,
                  on_page: Callable[[], None] | None = None,
                  progress: Callable[[str, int], Callable[[], None]] | None = None) -> int:
     """Impose and render the print sheets of ``plans`` into ``path``. Returns the page count.
 
+    Duplex pairing: with backs (the default), every front page is followed by its back page of
+    the same size and orientation; a component without a back gets blank back pages (labelled
+    so), so a double-sided print of the whole file pairs every front with its own back. Without
+    backs (``--no-backs``, ``--sides front``) only fronts are written; ``--sides back`` writes
+    the back pages of components that have backs. One orientation for the file when every
+    component can take it without needing more sheets (:func:`common_orientation`); otherwise
+    each page label says how to feed the page.
+
     ``on_page`` is called after each page; or ``progress("sheets", pages)`` gives that callable
-    once the page count is known."""
+    once the page count is known.
+
+    Raises:
+        CardgenError: unknown paper; a component whose card does not fit on the paper.
+    """
     from cardgen.render.images import ImageCache
     from cardgen.render.pdf_sheets import SheetRun, render_sheets
 
     m = game.manifest
     bleed = parse_length(m.print.bleed)
-    runs = []
+    specs = []
     for p in plans:
         spec = sheet_spec(options, p.size_mm, bleed)
         try:
-            want_backs = options.backs and options.sides != "front"
-            _grid, pages = impose(len(p.fronts), spec, backs=want_backs and any(b is not None for b in p.backs),
-                                  duplex=options.duplex,  # type: ignore[arg-type]
-                                  back_offset=(options.back_offset[0] * MM, -options.back_offset[1] * MM))
+            choose_grid(spec)
         except ValueError as exc:
             raise CardgenError(Problem(game.manifest_file, None, f"components → {p.component}",
                                        f"{exc} ({p.size_mm[0]:g} × {p.size_mm[1]:g} mm on {options.paper})",
                                        "use larger paper or a smaller printer margin", code="no-fit"))
+        specs.append(spec)
+    landscape = common_orientation([(s, len(p.fronts)) for s, p in zip(specs, plans)])
+    want_backs = options.backs and options.sides != "front"
+    runs = []
+    for p, spec in zip(plans, specs):
+        has_back = any(b is not None for b in p.backs)
+        grid = choose_grid(spec, landscape)
+        _grid, pages = impose(len(p.fronts), spec, backs=want_backs and has_back,
+                              duplex=options.duplex,  # type: ignore[arg-type]
+                              back_offset=(options.back_offset[0] * MM, -options.back_offset[1] * MM), grid=grid,
+                              blank_backs=want_backs and not has_back and options.sides == "both"
+                              and options.one_sided != "separate")
         if options.sides == "back" and options.backs:
             pages = [pg for pg in pages if pg.side == "back"]
         if pages:
             runs.append(SheetRun(f"{p.name}", pages, p.fronts, p.backs))
+    paper = options.paper.upper()
 
     def label(run, page, sheets):
         # the back label says how to flip the sheet (the backs are mirrored for that flip)
-        side = "表 front" if page.side == "front" else f"裏 back · {options.duplex} flip"
-        return (f"{m.game.title} {m.game.version} · {run.title} · {side} · sheet {page.number}/{sheets}"
+        if page.blank:
+            side = f"裏 back · 白紙 blank: {run.title}は片面（裏なし）"
+        elif page.side == "front":
+            side = "表 front"
+        else:
+            side = f"裏 back · {options.duplex} flip"
+        feed = ""
+        if landscape is None:  # the file mixes orientations: say how to feed this page
+            feed = f" · {paper} 横 landscape" if page.width > page.height else f" · {paper} 縦 portrait"
+        return (f"{m.game.title} {m.game.version} · {run.title} · {side} · sheet {page.number}/{sheets}{feed}"
                 + (" · DRAFT – validation failed" if options.draft else ""))
 
     if progress is not None and on_page is None:
@@ -278,7 +314,9 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
     return render_sheets(path, runs, fonts, label, draft=options.draft,
                          images=ImageCache(), metadata={"title": f"{m.game.title} {m.game.version} print sheets",
                                                         "author": "cardgen", "subject": m.game.source},
-                         on_page=on_page)
+                         on_page=on_page, paper=options.paper,
+                         duplex=options.duplex if want_backs and any(pg.side == "back" for r in runs for pg in r.pages)
+                         else "simplex")
 
 
 def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper: str | None = None,
