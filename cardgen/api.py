@@ -200,3 +200,17 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if pf is not None:
         result.files.append(out_dir / REPORT_JSON)
     return result
+
+
+def diff_drafts(old: Path | str, new: Path | str | None = None, rev: str | None = None,
+                out_root: Path | str | None = "output", pdf: bool = True):
+    """Compare two drafts of a game: two folders, or one folder at git revision ``rev`` against
+    the folder as it is (see :mod:`cardgen.diff`). Returns a :class:`cardgen.diff.run.DiffResult`
+    (the JSON-ready report and the files written: ``out_root/<new game id>/diff.pdf``).
+
+    Raises:
+        UsageError: neither or both of ``new`` and ``rev``.
+        CardgenError: a bad revision, a draft that cannot be read, fonts that cannot be loaded.
+    """
+    from cardgen.diff.run import run_diff
+    return run_diff(old, new, rev, out_root, pdf)

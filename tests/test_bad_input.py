@@ -101,7 +101,7 @@ def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
     if "budget" in spec:  # seconds an evaluation may take (cardgen.core.sandbox.MAX_SECONDS), lowered for speed
         monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", float(spec["budget"]))
     command = spec.get("command", "build")
-    result = CliRunner().invoke(cli, [command, ".", "--out", str(out)], catch_exceptions=False)
+    result = CliRunner().invoke(cli, [command, ".", *spec.get("args", []), "--out", str(out)], catch_exceptions=False)
     stderr = result.stderr.replace(str(tmp_path), "<tmp>")
 
     expected_file = CORPUS / name / "expected.txt"

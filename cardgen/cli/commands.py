@@ -242,6 +242,31 @@ def watch(game_dir: Path, out: Path) -> None:
         run_watch(game_dir, out, show, progress=progress)
 
 
+@cli.command("diff")
+@click.argument("old", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("new", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--rev", metavar="REV", help="Compare OLD as committed at this git revision (HEAD~3, a tag…) "
+              "with OLD as it is now; read with git, nothing is checked out.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Terminal summary, or the whole report as JSON.")
+@click.option("--no-pdf", is_flag=True, help="Do not write OUT/<game>/diff.pdf.")
+@out_option
+def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, out: Path) -> None:
+    """Say what changed from one draft of a game to the next: cards added, removed, renamed and
+    changed field by field, which faces look different (and which boxes), deck math per player
+    count, validation findings, design constants, open questions and rules text; and write
+    OUT/<game>/diff.pdf showing each changed face old beside new at real size."""
+    from cardgen.api import diff_drafts
+
+    res = diff_drafts(old, new, rev, out, pdf=not no_pdf)
+    if fmt == "json":
+        click.echo(json.dumps(res.data, ensure_ascii=False, indent=2))
+        return
+    from cardgen.cli.diff_output import print_diff
+    print_diff(res.data)
+    print_files(res.files)
+
+
 #: One-line summaries for `cardgen --help` (click would cut the docstrings mid-sentence).
 SHORT_HELP = {
     "build": "Validate and build every output (all games by default).",
@@ -254,6 +279,7 @@ SHORT_HELP = {
     "validate": "Check schema, deck math, design rules and templates.",
     "watch": "Rebuild on every save and show the validator's findings.",
     "new": "Start a new game folder that builds as it stands.",
+    "diff": "What changed between two drafts (cards, faces, deck math, rules).",
     "docs": "Regenerate the manifest and template references in docs/.",
 }
 
