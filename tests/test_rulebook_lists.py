@@ -31,7 +31,7 @@ def test_circled_numbers_typed_in_a_bullet_list_become_the_markers():
     assert (b.ordered, b.circled, b.start) == (True, True, 3)
     assert [plain(it[0].runs) for it in b.items] == ["和点を確かめる", "精算する"]
     (keep,) = _lists("- ① 一つ\n- 二つ\n")  # not every item numbered: left as written
-    assert not keep.ordered and plain(keep.items[0][0].runs) == "① 一つ"
+    assert not keep.ordered and plain(keep.items[0][0].runs) == "①一つ"  # the typed space beside Japanese absorbed
     assert isinstance(keep.items[1][0], Para)
 
 

@@ -102,7 +102,7 @@ elements:
 
 ## 遊び方
 
-ここにルールを書きます。数字は `{{{{ design.highest }}}}` のように manifest から読めます（いまは {{{{ design.highest }}}}）。
+ここにルールを書きます。数字は `{{{{ design.highest }}}}` のように manifest から読めます（いまは{{{{ design.highest }}}}）。
 """,
     }
 

@@ -19,17 +19,20 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from cardgen.core.nobreak import NOBREAK
+from cardgen.layout import jlreq
 
 Measure = Callable[[str, str, float], float]
 
-#: Characters that must not begin a line (行頭禁則), after JIS X 4051 classes 2–7.
-NO_START = set("、。，．,.・：；:;？！?!ー－〜～…‥）」』】〕〉》〙〗］｝)]}’”»"
-               "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ々〻ゝゞヽヾ%％℃")
-#: Characters that must not end a line (行末禁則), JIS X 4051 class 1.
-NO_END = set("（「『【〔〈《〘〖［｛([{‘“«")
+#: Line-start and line-end prohibition (行頭・行末禁則): the JLREQ classes of :mod:`cardgen.layout.jlreq`
+#: (cl-02 … cl-11, cl-13 and half-width forms may not begin a line; cl-01, cl-12 may not end one).
+#: ``…`` and ``‥`` (cl-08) do not begin one either, so a split ``……`` never starts a line.
+NO_START = jlreq.NO_START | set("…‥")
+NO_END = jlreq.NO_END
 
 _ICON = re.compile(r":([a-z][a-z0-9_]*):")
-_LATIN = re.compile(r"[A-Za-z0-9\u00C0-\u024F'’\-+#%$.,/&@×]+")
+#: A Latin word or number: any printable ASCII but the space (so ``abc<def``, ``abc_def``,
+#: ``abc=def``, ``32,000`` stay whole), Latin-1/Extended-A letters, ’ and ×.
+_LATIN = re.compile(r"(?:(?!:[a-z][a-z0-9_]*:)[!-~\u00C0-\u024F’×])+")
 
 
 @dataclass(frozen=True)

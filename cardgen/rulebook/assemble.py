@@ -61,7 +61,9 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None) 
         raise CardgenError(problems)
     if not any(isinstance(b, Heading) and b.title for b in blocks[:3]):
         blocks.insert(0, Heading(1, [Span(game.manifest.game.title)], title=True))
-    if settings.toc:
+    if settings.toc and any(isinstance(b, Heading) and b.toc_level is not None for b in blocks):
+        # a contents page only when there is something to list (reportlab would print its
+        # "Placeholder for table of contents" in an empty one)
         at = next((i + 1 for i, b in enumerate(blocks[:3]) if isinstance(b, Heading) and b.title), 0)
         # keep the lead paragraph under the title on the title page when there is one
         blocks.insert(at, Toc())

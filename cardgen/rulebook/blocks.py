@@ -26,6 +26,7 @@ from typing import Any, Union
 from markdown_it import MarkdownIt
 
 from cardgen.data.manifest import RulebookSettings
+from cardgen.layout import jlreq
 
 _ICON = re.compile(r":([a-z][a-z0-9_]*):")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
@@ -37,6 +38,7 @@ class Span:
     bold: bool = False
     italic: bool = False
     code: bool = False
+    ruby: str = ""  #: reading set above the text (ふりがな), "" for none
 
 
 @dataclass
@@ -165,21 +167,45 @@ class Numberer:
 
 # ------------------------------------------------------------------ markdown → blocks
 
+#: Stands for an ideographic space (U+3000) typed at the start of a line while the Markdown is
+#: parsed: markdown-it strips Unicode white space at the start of a paragraph, and a
+#: paragraph-initial 全角スペース is the author's 字下げ (indent). A private-use character.
+INDENT_MARK = "\ue3a0"
+_LINE_INDENT = re.compile(r"(?m)^(\u3000+)")
+
+
+def keep_indent(markdown: str) -> str:
+    """``markdown`` with the ideographic spaces at line starts replaced by :data:`INDENT_MARK`
+    (turned back into U+3000 in the text runs)."""
+    return _LINE_INDENT.sub(lambda m: INDENT_MARK * len(m.group(1)), markdown)
+
+
 def parser() -> MarkdownIt:
-    """CommonMark with tables; raw HTML is not passed through (only ``<!-- pagebreak -->`` counts)."""
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    """CommonMark with tables and CJK-friendly emphasis (``**「ポン」**を``, ``攻撃力**+2**を``:
+    the mdit-py-cjk-friendly plugin, after the markdown-it "cjk-friendly" specification); raw
+    HTML is not passed through (only ``<!-- pagebreak -->`` counts)."""
+    from mdit_py_cjk_friendly import cjk_friendly
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table").use(cjk_friendly)
 
 
 def _text_runs(text: str, bold: bool, italic: bool) -> list:
+    """Text → spans, inline icons (``:pon:``) and ruby spans (:func:`cardgen.rulebook.ruby_text.split_ruby`)."""
+    from cardgen.rulebook.ruby_text import split_ruby
+
     out: list = []
-    pos = 0
-    for m in _ICON.finditer(text):
-        if m.start() > pos:
-            out.append(Span(text[pos:m.start()], bold, italic))
-        out.append(IconRun(m.group(1)))
-        pos = m.end()
-    if pos < len(text):
-        out.append(Span(text[pos:], bold, italic))
+    for piece, reading in split_ruby(text.replace(INDENT_MARK, "\u3000")):
+        if reading:
+            out.append(Span(piece, bold, italic, ruby=reading))
+            continue
+        pos = 0
+        for m in _ICON.finditer(piece):
+            if m.start() > pos:
+                out.append(Span(piece[pos:m.start()], bold, italic))
+            out.append(IconRun(m.group(1)))
+            pos = m.end()
+        if pos < len(piece):
+            out.append(Span(piece[pos:], bold, italic))
     return out
 
 
@@ -227,15 +253,46 @@ def inline_runs(children: list) -> tuple[list, list]:
         elif t.type == "html_inline":
             continue
         # link_open/close: the link text stays as text
+    runs = absorb_run_spaces(runs)
     # merge neighbouring spans with the same style
     merged: list = []
     for r in runs:
-        if merged and isinstance(r, Span) and isinstance(merged[-1], Span) and \
-                (r.bold, r.italic, r.code) == (merged[-1].bold, merged[-1].italic, merged[-1].code):
-            merged[-1] = Span(merged[-1].text + r.text, r.bold, r.italic, r.code)
+        if merged and isinstance(r, Span) and isinstance(merged[-1], Span) and not r.ruby and \
+                (r.bold, r.italic, r.code, r.ruby) == (merged[-1].bold, merged[-1].italic, merged[-1].code, merged[-1].ruby):
+            merged[-1] = Span(merged[-1].text + r.text, r.bold, r.italic, r.code)  # neither has ruby
         else:
             merged.append(r)
     return merged, figures
+
+
+def absorb_run_spaces(runs: list) -> list:
+    """``runs`` without the ASCII spaces typed next to Japanese text or an inline icon (JLREQ
+    §3.2.4: the space between Japanese and Latin text is the typesetter's, not typed; see
+    :func:`cardgen.layout.jlreq.absorb_spaces`). Looks across run boundaries (``**ポン** を``);
+    code spans keep their spaces."""
+    out = list(runs)
+    for i, r in enumerate(out):
+        if not isinstance(r, Span) or r.code or " " not in r.text:
+            continue
+        before = _edge(out, i, -1)
+        after = _edge(out, i, +1)
+        text = jlreq.absorb_spaces(before + r.text + after)
+        text = text[len(before):len(text) - len(after)] if after else text[len(before):]
+        out[i] = Span(text, r.bold, r.italic, r.code, r.ruby)
+    return [r for r in out if not (isinstance(r, Span) and not r.text)]
+
+
+def _edge(runs: list, i: int, step: int) -> str:
+    """The character next to ``runs[i]`` on the side ``step`` (an icon counts as full-width: "＿")."""
+    j = i + step
+    if not 0 <= j < len(runs):
+        return ""
+    r = runs[j]
+    if isinstance(r, IconRun):
+        return "\uff3f"
+    if r.code or not r.text:
+        return ""
+    return r.text[-1] if step < 0 else r.text[0]
 
 
 def _inline_blocks(tok) -> list:
@@ -250,7 +307,7 @@ def _inline_blocks(tok) -> list:
 
 def parse_blocks(markdown: str, numberer: Numberer | None = None) -> list:
     """Markdown text → blocks (headings numbered by ``numberer``, when given)."""
-    tokens = parser().parse(markdown)
+    tokens = parser().parse(keep_indent(markdown))
     pos = 0
 
     def walk(end_type: str | None) -> list:

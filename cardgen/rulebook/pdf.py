@@ -146,6 +146,10 @@ class StoryBuilder:
         if isinstance(b, L.Para):
             if all(getattr(r, "code", False) for r in b.runs):  # a code block keeps its own lines
                 return [self.para(b.runs, d.body)]
+            runs, indent = _indent(b.runs)
+            if indent:  # 字下げ: ideographic spaces typed at the paragraph start, one em each
+                return [self.para(runs, d.body, "body-indented", alignment=TA_JUSTIFY,
+                                  firstLineIndent=indent * d.body.size)]
             return [self.para(b.runs, d.body, "body-justified", alignment=TA_JUSTIFY)]
         if isinstance(b, L.ListBlock):
             return [self.list_block(b, info)]
@@ -254,6 +258,18 @@ class StoryBuilder:
             fig.spaceBefore, fig.spaceAfter = 1 * MM, 3 * MM
             out.insert(0, fig)
         return out
+
+
+def _indent(runs: list) -> tuple[list, int]:
+    """``runs`` without the ideographic spaces (U+3000) they start with, and how many there were
+    (reportlab drops white space at a paragraph start, so the indent becomes a first-line indent)."""
+    first = runs[0] if runs else None
+    if not isinstance(first, L.Span) or first.code or not first.text.startswith("\u3000"):
+        return runs, 0
+    text = first.text.lstrip("\u3000")
+    n = len(first.text) - len(text)
+    rest = [L.Span(text, first.bold, first.italic, first.code, first.ruby)] if text else []
+    return rest + list(runs[1:]), n
 
 
 def _fit_widths(widths: list[float], avail: float) -> list[float]:

@@ -25,11 +25,13 @@ from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import _FUZZ, cjkU, makeCJKParaLine, ParaLines, _handleBulletWidth
 
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.layout import jlreq
 from cardgen.rulebook.blocks import IconRun, Span
 from cardgen.layout.text import NO_END, NO_START
 from cardgen.data.yaml_source import load_yaml
 from cardgen.render.icons import draw_icon
 from cardgen.rulebook.justify import can_justify, draw_justified
+from cardgen.rulebook.ruby import is_end, ruby_markup
 
 
 class _M(BaseModel):
@@ -119,7 +121,9 @@ def load_design(dirs: list[Path], name: str) -> tuple[PageDesign, Path]:
 
 # ------------------------------------------------------------------ kinsoku line breaking
 
-_WORD = re.compile(r"[A-Za-z0-9\u00C0-\u024F'’\-+#%$.,/&@×]")
+#: One character of a Latin word or number (the same set as :mod:`cardgen.layout.text`): never
+#: broken inside (``abc<def``, ``abc_def``, ``32,000``).
+_WORD = re.compile(r"[!-~\u00C0-\u024F’×]")
 
 
 _NO_SPLIT = set("―—…‥")
@@ -132,7 +136,7 @@ def _zero(u) -> bool:
 def can_break(U, b: int) -> bool:
     """May a line end between glyphs ``U[b-1]`` and ``U[b]``?"""
     prev, nxt = U[b - 1], U[b]
-    if nxt in NO_START or prev in NO_END or _zero(prev):
+    if nxt in NO_START or prev in NO_END or (_zero(prev) and not is_end(prev)):
         return False
     if prev == nxt and prev in _NO_SPLIT:
         return False  # ―― and …… stay together (分離禁止)
@@ -141,19 +145,69 @@ def can_break(U, b: int) -> bool:
     return True
 
 
-def kinsoku_split(frags, maxWidths, calcBounds):
-    """Break ``frags`` into CJK lines (reportlab's ParaLines kind 1) with kinsoku rules."""
+def _units(frags) -> list:
+    """The paragraph's frags as reportlab CJK units (one per character or image), each unit's
+    width changed by the JLREQ adjustment with the character after it
+    (:func:`cardgen.layout.jlreq.adjustment`: punctuation compression, Japanese–Latin space)."""
     U = []
     for f in frags:
         if f.text:
             U.extend(cjkU(t, f, "utf8") for t in f.text)
         else:
             U.append(cjkU(f.text, f, "utf8"))
-    lines = []
+    prev = None
+    for u in U:
+        if hasattr(u.frag, "cbDefn"):
+            if getattr(u.frag.cbDefn, "width", 0) or hasattr(u.frag, "lineBreak"):
+                prev = None
+            continue
+        if prev is not None:
+            prev._adj = jlreq.adjustment(prev, u) * prev.frag.fontSize
+            prev._width += prev._adj
+        prev = u
+    return U
+
+
+def _adj(u) -> float:
+    return getattr(u, "_adj", 0.0)
+
+
+def _ruby_inside(U) -> set[int]:
+    """Indexes ``b`` at which a line may not break because ``U[b-1]`` and ``U[b]`` are both in a
+    ruby run (from its begin marker to its end marker)."""
+    from cardgen.rulebook.ruby import is_begin, is_end
+
+    inside, depth = set(), False
+    for b, u in enumerate(U):
+        if is_begin(u):
+            depth = True
+        elif depth:
+            inside.add(b)
+            if is_end(u):
+                depth = False
+    return inside
+
+
+#: A last line may hold this many characters at least (not counting punctuation) when the
+#: paragraph has more than one line (JLREQ §3.8 widow/orphan practice: no line of 1–2 characters).
+MIN_LAST_LINE = 3
+#: The most extra space per glyph gap (em) that pushing characters down to the last line may
+#: give the line before it (追い出し).
+MAX_PUSH_SPACE = 0.25
+
+
+def kinsoku_split(frags, maxWidths, calcBounds):
+    """Break ``frags`` into CJK lines (reportlab's ParaLines kind 1) with the JLREQ rules: kinsoku
+    classes (:func:`can_break`), glyph widths with punctuation compression and Japanese–Latin
+    spacing, ruby bases kept whole, and no last line of fewer than :data:`MIN_LAST_LINE`
+    characters (:func:`_push_down`)."""
+    U = _units(frags)
+    ruby = _ruby_inside(U)
+    spans = []  # (start, end, forced line break, measure)
     start, n = 0, len(U)
     while start < n:
-        max_w = maxWidths[min(len(lines), len(maxWidths) - 1)]
-        if lines:
+        max_w = maxWidths[min(len(spans), len(maxWidths) - 1)]
+        if spans:
             while start < n and U[start] == " ":
                 start += 1
             if start >= n:
@@ -165,22 +219,61 @@ def kinsoku_split(frags, maxWidths, calcBounds):
                 i += 1
                 line_break = True
                 break
-            if width + u.width > max_w + _FUZZ and i > start:
+            if width + u.width - _adj(u) > max_w + _FUZZ and i > start:
                 break
             width += u.width
             i += 1
         end = i
         if not line_break and end < n:
             b = end
-            while b > start + 1 and not can_break(U, b):
+            while b > start + 1 and not (can_break(U, b) and b not in ruby):
                 b -= 1
-            if can_break(U, b):
+            if can_break(U, b) and b not in ruby:
                 end = b
-        seg = U[start:end]
-        used = sum(u.width for u in seg if not hasattr(u.frag, "lineBreak"))
-        lines.append(makeCJKParaLine(seg, max_w, used, max_w - used, line_break, calcBounds))
+        spans.append((start, end, line_break, max_w))
         start = end
+    spans = _push_down(U, spans, ruby)
+    lines = []
+    for start, end, line_break, max_w in spans:
+        seg = U[start:end]
+        used = _used(seg)
+        lines.append(makeCJKParaLine(seg, max_w, used, max_w - used, line_break, calcBounds))
     return ParaLines(kind=1, lines=lines)
+
+
+def _used(seg) -> float:
+    """Natural width of a line's units (pt): the last glyph pairs with nothing."""
+    text = [u for u in seg if not hasattr(u.frag, "lineBreak")]
+    used = sum(u.width for u in text)
+    return used - (_adj(text[-1]) if text else 0.0)
+
+
+def _push_down(U, spans: list, ruby: set) -> list:
+    """When the paragraph's last line holds fewer than :data:`MIN_LAST_LINE` characters (not
+    counting punctuation), move characters from the end of the line before it down to it
+    (追い出し), at the last legal break that gives the last line enough characters while the
+    line before keeps at most :data:`MAX_PUSH_SPACE` em of extra space per glyph gap. Lines
+    ending at a forced break are left alone; so is a paragraph where no such break exists
+    (:func:`short_last_lines` in the tests lists those)."""
+    if len(spans) < 2:
+        return spans
+    (ps, pe, pbreak, pw), (ls, le, lbreak, lw) = spans[-2], spans[-1]
+    if pbreak or jlreq.visible_count("".join(str(u) for u in U[ls:le])) >= MIN_LAST_LINE:
+        return spans
+    size = max((u.frag.fontSize for u in U[ps:pe] if not hasattr(u.frag, "cbDefn")), default=0)
+    for b in range(pe - 1, ps + 1, -1):
+        if not can_break(U, b) or b in ruby:
+            continue
+        tail = U[b:le]
+        if jlreq.visible_count("".join(str(u) for u in tail)) < MIN_LAST_LINE:
+            continue
+        head = U[ps:b]
+        room = pw - _used(head)
+        gaps = max(1, len(head) - 1)
+        if room / gaps > MAX_PUSH_SPACE * size or _used(tail) > lw + _FUZZ:
+            break
+        return spans[:-2] + [(ps, b, False, pw), (b, le, lbreak, lw)]
+    return spans
 
 
 def _split_lines(blPara, start: int, stop: int) -> list:
@@ -214,9 +307,10 @@ class KinsokuParagraph(Paragraph):
         return _split_lines
 
     def drawPara(self, debug=0):
-        """``alignment=TA_JUSTIFY`` sets the lines justified (:mod:`cardgen.rulebook.justify`)."""
-        if self.style.alignment == TA_JUSTIFY and can_justify(self):
-            return draw_justified(self)
+        """Every glyph at its JLREQ position (:mod:`cardgen.rulebook.justify`); ``alignment=TA_JUSTIFY``
+        sets the lines justified, other alignments as reportlab would."""
+        if can_justify(self):
+            return draw_justified(self, justify=self.style.alignment == TA_JUSTIFY)
         return super().drawPara(debug)
 
 
@@ -274,7 +368,8 @@ def canvas_class(icon_font: str, initial_font: str | None = None):
 
 
 def markup(runs: list, design: PageDesign, fonts, size: float) -> str:
-    """Runs → reportlab Paragraph markup (escaped text, fonts for bold/italic, icon images)."""
+    """Runs → reportlab Paragraph markup (escaped text, fonts for bold/italic, icon images, ruby
+    between its markers of :mod:`cardgen.rulebook.ruby`)."""
     out = []
     for r in runs:
         if isinstance(r, IconRun):
@@ -285,6 +380,8 @@ def markup(runs: list, design: PageDesign, fonts, size: float) -> str:
         st = design.code if r.code else design.strong if r.bold else design.emphasis if r.italic else None
         if st is not None:
             text = f'<font name="{fonts.name(st.font)}" color="{st.color}">{text}</font>'
+        if getattr(r, "ruby", ""):
+            text = ruby_markup(text, escape(r.ruby))
         out.append(text)
     return "".join(out)
 

@@ -1,0 +1,132 @@
+"""Japanese composition rules shared by card text and the rulebook (pure, no font or PDF library).
+
+Source: W3C *Requirements for Japanese Text Layout* (JLREQ, 2020 edition) §3.1 and Appendix A
+(character classes) and JIS X 4051:2004. What is used here:
+
+- **Line-start prohibition** (行頭禁則, JLREQ §3.1.7): closing brackets cl-02, hyphens cl-03,
+  dividing punctuation cl-04, middle dots cl-05, full stops cl-06, commas cl-07, iteration marks
+  cl-09, the prolonged sound mark cl-10, small kana cl-11, postfixed abbreviations cl-13, and
+  their half-width forms (``｡ ､ ｣ ｧ ｰ``…).
+- **Line-end prohibition** (行末禁則): opening brackets cl-01 (``「（〝｟``…), prefixed
+  abbreviations cl-12 (``￥ ＄``).
+- **Inseparable characters** cl-08 (``―― …… ‥‥``): never split between two of them.
+- **Punctuation compression** (約物の詰め, JLREQ §3.1.4, Appendix tables of spacing between
+  classes): a full-width closing bracket, full stop or comma has a half-em blank after its glyph,
+  an opening bracket a half-em blank before it. Of two in a row one blank goes, so the space
+  between the two glyphs is at most half an em: :func:`squeeze` gives the advance to take off.
+- **Japanese–Western spacing** (和欧間, JLREQ §3.2.4 and §3.6): a quarter em between a Japanese
+  letter and a Latin letter or digit, set by the typesetter (:func:`latin_gap`); typed ASCII
+  spaces beside Japanese are absorbed (:func:`absorb_spaces`).
+
+All widths here are fractions of an em (the font size); callers multiply by the size in pt.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: cl-01 opening brackets (and half-width forms).
+OPENING = set("‘“（〔［｛〈《「『【⦅〘〖«〝｟｢([{")
+#: cl-02 closing brackets (and half-width forms).
+CLOSING = set("’”）〕］｝〉》」』】⦆〙〗»〟｠｣)]}")
+#: cl-03 hyphens.
+HYPHENS = set("‐〜゠–～")
+#: cl-04 dividing punctuation.
+DIVIDING = set("？！‼⁇⁈⁉?!")
+#: cl-05 middle dots.
+MIDDLE_DOTS = set("・：；･:;")
+#: cl-06 full stops.
+FULL_STOPS = set("。．｡.")
+#: cl-07 commas.
+COMMAS = set("、，､,")
+#: cl-08 inseparable characters.
+INSEPARABLE = set("—―…‥〳〴〵")
+#: cl-09 iteration marks.
+ITERATION = set("ヽヾゝゞ々〻")
+#: cl-10 prolonged sound mark.
+PROLONGED = set("ーｰ")
+#: cl-11 small kana (and half-width small katakana).
+SMALL_KANA = set("ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
+                 "ｧｨｩｪｫｬｭｮｯ")
+#: cl-12 prefixed abbreviations (no break after them).
+PREFIXED = set("￥＄￡＃€№$#")
+#: cl-13 postfixed abbreviations (no break before them).
+POSTFIXED = set("°′″℃￠％‰㏋ℓ%")
+
+#: Characters that must not begin a line (行頭禁則).
+NO_START = (CLOSING | HYPHENS | DIVIDING | MIDDLE_DOTS | FULL_STOPS | COMMAS | ITERATION | PROLONGED
+            | SMALL_KANA | POSTFIXED | set("－"))
+#: Characters that must not end a line (行末禁則).
+NO_END = OPENING | PREFIXED
+
+#: Full-width punctuation whose glyph fills half of its em and leaves a half-em blank after it.
+_CLOSING_FW = {c for c in CLOSING | FULL_STOPS | COMMAS if unicodedata.east_asian_width(c) in "WF"}
+#: Full-width opening brackets: a half-em blank before the glyph.
+_OPENING_FW = {c for c in OPENING if unicodedata.east_asian_width(c) in "WF"}
+_MIDDLE_FW = {c for c in MIDDLE_DOTS if unicodedata.east_asian_width(c) in "WF"}
+
+#: Characters that pair with nothing and need no mid-line compression but count as punctuation
+#: when the tests measure the space between consecutive punctuation marks.
+PUNCTUATION = _CLOSING_FW | _OPENING_FW | _MIDDLE_FW
+
+_JAPANESE = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006\u30fc"
+                       r"\U00020000-\U0003134f]")
+_LATIN = re.compile(r"[A-Za-z0-9\u00C0-\u024F]")
+_ABSORB = re.compile(r"(?<=[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]) +"
+                     r"| +(?=[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])")
+
+#: The space between a Japanese letter and a Latin letter or digit (em).
+LATIN_GAP = 0.25
+
+
+def squeeze(ch: str, nxt: str) -> float:
+    """The advance (em) to take off ``ch`` when ``nxt`` follows it on the same line (JLREQ §3.1.4).
+
+    - closing bracket / full stop / comma followed by another of them, an opening bracket or a
+      middle dot: the half-em blank after ``ch`` goes (``」」`` ``。」`` ``」「`` ``）：``);
+    - opening bracket followed by an opening bracket: the half-em blank before ``nxt`` goes,
+      i.e. ``nxt`` moves half an em left (``「（``).
+
+    Returns 0.5 or 0.0.
+    """
+    if ch in _CLOSING_FW and (nxt in _CLOSING_FW or nxt in _OPENING_FW or nxt in _MIDDLE_FW):
+        return 0.5
+    if ch in _OPENING_FW and nxt in _OPENING_FW:
+        return 0.5
+    return 0.0
+
+
+def latin_gap(ch: str, nxt: str) -> float:
+    """The space (em) the typesetter puts between ``ch`` and ``nxt``: :data:`LATIN_GAP` between a
+    Japanese letter (kana, kanji) and a Latin letter or digit, in either order; else 0."""
+    if (_JAPANESE.match(ch) and _LATIN.match(nxt)) or (_LATIN.match(ch) and _JAPANESE.match(nxt)):
+        return LATIN_GAP
+    return 0.0
+
+
+def adjustment(ch: str, nxt: str) -> float:
+    """The change (em) of ``ch``'s advance when ``nxt`` follows it: ``latin_gap − squeeze``."""
+    return latin_gap(ch, nxt) - squeeze(ch, nxt)
+
+
+def adjustments(text: str) -> list[float]:
+    """Per character of ``text``: the change (em) of its advance caused by the character after it
+    (negative: :func:`squeeze`; positive: :func:`latin_gap`). The last entry is 0."""
+    return [adjustment(a, b) for a, b in zip(text, text[1:])] + ([0.0] if text else [])
+
+
+def absorb_spaces(text: str) -> str:
+    """``text`` without the ASCII spaces typed next to a Japanese character or full-width
+    punctuation (the typesetter draws the space between Japanese and Latin itself)."""
+    return _ABSORB.sub("", text)
+
+
+def is_punct(ch: str) -> bool:
+    """A full-width bracket, full stop, comma or middle dot (what :func:`squeeze` works on)."""
+    return ch in PUNCTUATION
+
+
+def visible_count(text: str) -> int:
+    """Characters of ``text`` that are not punctuation or spaces (for the short-last-line rule)."""
+    marks = OPENING | CLOSING | FULL_STOPS | COMMAS | MIDDLE_DOTS | DIVIDING | INSEPARABLE
+    return sum(1 for c in text if not c.isspace() and c not in marks and c != "\u2060")

@@ -1,0 +1,80 @@
+"""Ruby (ふりがな) in rulebook paragraphs: markup and drawing.
+
+The base text of a ruby run is set between two zero-width reportlab ``<onDraw>`` markers
+(:func:`ruby_markup`): ``ruby`` (its label is the reading) before it and ``rubyend`` after it.
+Line breaking (:func:`cardgen.rulebook.style.kinsoku_split`) never breaks between the
+markers, so a base word stays on one line. :class:`RubyDrawer` is fed the markers' positions
+while :func:`cardgen.rulebook.justify.draw_justified` sets the line, and draws the reading
+centred above the base: half the base size (JLREQ §3.3.2, ruby size 1/2 of the base),
+its baseline 0.1 em above the base's em box (JLREQ: ruby is set touching the base).
+"""
+from __future__ import annotations
+
+from xml.sax.saxutils import quoteattr
+
+#: Ruby size as a fraction of the base size (JLREQ §3.3.2).
+RUBY_SCALE = 0.5
+#: The ruby baseline above the base baseline, in ems of the base (the base em box top is at
+#: 0.88 em in Japanese fonts; the ruby descends ~0.12 of its own size).
+RUBY_RISE = 0.94
+
+BEGIN, END = "ruby", "rubyend"
+
+
+def ruby_markup(base_markup: str, reading: str) -> str:
+    """Paragraph markup of ``base_markup`` with ``reading`` above it."""
+    return f'<onDraw name="{BEGIN}" label={quoteattr(reading)}/>{base_markup}<onDraw name="{END}" label="-"/>'
+
+
+def is_begin(u) -> bool:
+    """Is the unit ``u`` (a :class:`reportlab.platypus.paragraph.cjkU`) a ruby begin marker?"""
+    cb = getattr(u.frag, "cbDefn", None)
+    return cb is not None and getattr(cb, "kind", "") == "onDraw" and getattr(cb, "name", "") == BEGIN
+
+
+def is_end(u) -> bool:
+    """Is ``u`` a ruby end marker?"""
+    cb = getattr(u.frag, "cbDefn", None)
+    return cb is not None and getattr(cb, "kind", "") == "onDraw" and getattr(cb, "name", "") == END
+
+
+class RubyDrawer:
+    """Collects ruby runs while a paragraph is set and draws them (pt, the paragraph's canvas)."""
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.open: tuple[float, str] | None = None
+        self.runs: list[tuple[float, float, float, str, tuple]] = []  # x0, x1, baseline, reading, font
+
+    def mark(self, cb, x: float, y: float, font: tuple | None) -> None:
+        """A marker at ``x`` (pt, the end of the glyph before it) on the baseline ``y``; ``font``:
+        ``(name, size, colour)`` of the text before it (for the end marker: the base text's)."""
+        if cb.name == BEGIN:
+            self.open = (x, cb.label)
+        elif cb.name == END and self.open is not None and font is not None:
+            x0, reading = self.open
+            self.runs.append((x0, x, y, reading, font))
+            self.open = None
+
+    def draw(self) -> None:
+        """Draw every collected reading (in the base's face and colour, :data:`RUBY_SCALE` size)."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        c = self.canvas
+        for x0, x1, y, reading, (name, size, color) in self.runs:
+            rs = size * RUBY_SCALE
+            c.saveState()
+            c.setFillColor(color)
+            w = stringWidth(reading, name, rs)
+            base = x1 - x0
+            t = c.beginText()
+            t.setFont(name, rs)
+            if w < base and len(reading) > 1:  # spread the reading over the base (肩付きでなく中付き)
+                space = (base - w) / len(reading)
+                t.setCharSpace(space)
+                t.setTextOrigin(x0 + space / 2, y + size * RUBY_RISE)
+            else:
+                t.setTextOrigin(x0 + (base - w) / 2, y + size * RUBY_RISE)
+            t.textOut(reading)
+            c.drawText(t)
+            c.restoreState()
