@@ -214,3 +214,18 @@ def diff_drafts(old: Path | str, new: Path | str | None = None, rev: str | None 
     """
     from cardgen.diff.run import run_diff
     return run_diff(old, new, rev, out_root, pdf)
+
+
+def reprint_sheets(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
+                   since: str | None = None, cards: list[str] | None = None, force: bool = False):
+    """Print sheets of only the cards whose face changed ``since`` a folder or git revision, or
+    of the ``cards`` named by id, into ``out_root/<game id>/reprint-sheets.pdf`` (see
+    :mod:`cardgen.diff.reprint`). Returns a :class:`cardgen.diff.reprint.ReprintResult`.
+
+    Raises:
+        UsageError: neither or both of ``since`` and ``cards``.
+        CardgenError: a bad revision or folder, unknown ids, validation or layout errors (unless
+            ``force``).
+    """
+    from cardgen.diff.reprint import reprint_sheets as run
+    return run(game_dir, out_root, options or SheetOptions(), since=since, cards=cards, force=force)

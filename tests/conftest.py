@@ -5,7 +5,9 @@ test can edit a manifest or a card table without touching the checkout.
 """
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,10 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
 @pytest.fixture
 def game_copy(tmp_path: Path) -> Path:
     return copy_game(tmp_path)
+
+
+def git(cwd: Path, *args: str) -> None:
+    """Run git in ``cwd`` with a fixed author and no user configuration (test repositories)."""
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": "/dev/null"}
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)

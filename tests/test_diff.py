@@ -3,9 +3,7 @@ whole JSON report asserted; `--rev` in a git repository the test builds; diff.pd
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,7 +11,7 @@ from click.testing import CliRunner
 
 from cardgen.cli.commands import cli
 from cardgen.data.new_game import new_game
-from tests.conftest import ROOT, needs_fonts, replace_in
+from tests.conftest import ROOT, git, needs_fonts, replace_in
 
 pytestmark = needs_fonts
 
@@ -197,22 +195,16 @@ def test_design_constant_and_open_question_with_rendered_rules(pair):
     assert run_json("old/g", "new/g") == want
 
 
-def _git(cwd: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": "/dev/null"}
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
-
-
 @pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
 def test_rev_reads_the_committed_draft_without_touching_the_folder(tmp_path, monkeypatch):
     repo = tmp_path / "repo"
     game = repo / "card_data" / "g"
     new_game(game)
-    _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-q", "-m", "draft 1")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "draft 1")
     replace_in(game / "cards.csv", "n2,2,4", "n2,5,4")
-    _git(repo, "commit", "-q", "-am", "n2 is a 5")
+    git(repo, "commit", "-q", "-am", "n2 is a 5")
     replace_in(game / "templates" / "cards" / "card.yaml", 'stroke: "#23395b"', 'stroke: "#b0302a"')  # not committed
     before = {p: p.read_bytes() for p in game.rglob("*") if p.is_file()}
     monkeypatch.chdir(repo)
@@ -226,7 +218,7 @@ def test_rev_reads_the_committed_draft_without_touching_the_folder(tmp_path, mon
     assert comp["faces"]["changed"][1]["boxes"] == {"front": ["frame", "corner", "number"]}
     assert run_json("card_data/g", "--rev", "HEAD")["components"][0]["changed"] == []
     assert {p: p.read_bytes() for p in game.rglob("*") if p.is_file()} == before
-    _git(repo, "diff", "--quiet", "HEAD", "--", "card_data/g/cards.csv")  # nothing checked out
+    git(repo, "diff", "--quiet", "HEAD", "--", "card_data/g/cards.csv")  # nothing checked out
 
     res = CliRunner().invoke(cli, ["diff", "card_data/g", "--rev", "nosuchrev"])
     assert res.exit_code == 1

@@ -116,9 +116,26 @@ def validate(game_dir: Path, fmt: str) -> None:
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @sheet_options
 @click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
-def sheets(game_dir: Path, out: Path, force: bool, **kw) -> None:
-    """Write OUT/<game>/print-sheets.pdf: imposed cards with bleed, crop marks and duplex backs."""
-    _run(game_dir, out, options=sheet_options_of(**kw), force=force, steps=("sheets",))
+@click.option("--only-changed-since", "since", metavar="REV_OR_DIR",
+              help="Reprint: only the cards whose face changed (or that are new) since this git revision or "
+                   "older game folder, into OUT/<game>/reprint-sheets.pdf.")
+@click.option("--cards", metavar="ID,ID,…", help="Reprint: only these cards (every copy), into OUT/<game>/reprint-sheets.pdf.")
+def sheets(game_dir: Path, out: Path, force: bool, since: str | None, cards: str | None, **kw) -> None:
+    """Write OUT/<game>/print-sheets.pdf: imposed cards with bleed, crop marks and duplex backs.
+    With --only-changed-since or --cards, write OUT/<game>/reprint-sheets.pdf with only those cards."""
+    if since is None and cards is None:
+        _run(game_dir, out, options=sheet_options_of(**kw), force=force, steps=("sheets",))
+        return
+    from cardgen.api import reprint_sheets
+
+    ids = [c.strip() for c in (cards or "").split(",") if c.strip()] or None
+    res = reprint_sheets(game_dir, out, sheet_options_of(**kw), since=since, cards=ids, force=force)
+    if res.cards:
+        shown = ", ".join(f"{cid} {rid}" + (f" ×{n}" if n > 1 else "") for cid, rid, n in res.cards)
+        click.echo(f"reprint: {sum(n for *_, n in res.cards)} cards ({shown}) on {res.pages} pages")
+    print_files(res.files)
+    for note in res.notes:
+        click.echo(f"note: {note}")
 
 
 @cli.command()

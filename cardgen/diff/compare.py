@@ -46,6 +46,8 @@ class GameDiff:
     data: dict[str, Any]
     old: Faces
     new: Faces
+    old_report: Any = None  #: the old draft's validator Report
+    new_report: Any = None  #: the new draft's validator Report
     pairs: list[FacePair] = field(default_factory=list)
     added: list[tuple[str, str]] = field(default_factory=list)  #: (component, card id) in the new draft
     removed: list[tuple[str, str]] = field(default_factory=list)  #: (component, card id) in the old draft
@@ -173,7 +175,7 @@ def diff_games(old_dir: Path | str, new_dir: Path | str, old_label: str | None =
         "old": {"path": old_label, "game": og.id, "title": og.manifest.game.title, "version": og.manifest.game.version},
         "new": {"path": new_label, "game": ng.id, "title": ng.manifest.game.title, "version": ng.manifest.game.version},
     }
-    gd = GameDiff(data, old, new)
+    gd = GameDiff(data, old, new, orep, nrep)
     components = mf.component_changes(og, ng)
     for entry in components:
         _component(old, new, entry, gd)

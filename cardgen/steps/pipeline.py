@@ -36,6 +36,7 @@ class SheetOptions:
     sides: str = "both"  #: pages written: ``front`` | ``back`` | ``both`` (``backs=False`` means front)
     back_offset: tuple[float, float] = (0.0, 0.0)  #: mm, added to back pages (x right, y down), see duplex calibration
     one_sided: str = "blank"  #: components without a back: ``blank`` back pages, or a ``separate`` file
+    label_note: str = ""  #: said on every page label after the draft, e.g. "reprint 再印刷 · changed since HEAD~1"
 
 
 class FacePlans(Sequence):
@@ -306,7 +307,8 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
         feed = ""
         if landscape is None:  # the file mixes orientations: say how to feed this page
             feed = f" · {paper} 横 landscape" if page.width > page.height else f" · {paper} 縦 portrait"
-        return (f"{m.game.title} {m.game.version} · {run.title} · {side} · sheet {page.number}/{sheets}{feed}"
+        note = f" · {options.label_note}" if options.label_note else ""
+        return (f"{m.game.title} {m.game.version}{note} · {run.title} · {side} · sheet {page.number}/{sheets}{feed}"
                 + (" · DRAFT – validation failed" if options.draft else ""))
 
     if progress is not None and on_page is None:
