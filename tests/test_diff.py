@@ -190,8 +190,8 @@ def test_design_constant_and_open_question_with_rendered_rules(pair):
                                    "old": "Placeholder values made by `cardgen new`; replace them with the game's own.",
                                    "new": "Our values made by `cardgen new`; replace them with the game's own."}]
     want["rules"]["changes"] = [{"op": "changed", "section": "3. 遊び方",
-                                 "old": "ここにルールを書きます。数字は 6 のように manifest から読めます（いまは 6）。",
-                                 "new": "ここにルールを書きます。数字は 7 のように manifest から読めます（いまは 7）。"}]
+                                 "old": "ここにルールを書きます。数字は6のようにmanifestから読めます（いまは6）。",
+                                 "new": "ここにルールを書きます。数字は7のようにmanifestから読めます（いまは7）。"}]
     assert run_json("old/g", "new/g") == want
 
 
