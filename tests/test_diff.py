@@ -280,3 +280,16 @@ def test_diff_pdf_shows_old_and_new_faces_at_real_size_with_changed_boxes_outlin
             corner = next(r for r in page.rects if colour(r) == magenta and abs(r["width"] / mm - 16) < 0.1
                           and trim["x0"] <= r["x0"] <= trim["x1"])
             assert abs((corner["x0"] - trim["x0"]) / mm - 6) < 0.05 and abs((corner["top"] - trim["top"]) / mm - 5) < 0.05
+
+
+def test_terminal_shows_where_a_long_paragraph_changed():
+    from rich.cells import cell_len
+
+    from cardgen.cli.diff_output import window
+
+    old = "山札は42枚です。" * 10 + "ツモには聴牌速度20が要ります。"
+    new = "山札は42枚です。" * 10 + "ツモには聴牌速度25が要ります。"
+    a, b = window(old, new, 40)
+    assert a.startswith("…") and "20" in a and "25" in b
+    assert cell_len(a) <= 40 and cell_len(b) <= 40
+    assert window("短い", "短くない", 40) == ("短い", "短くない")  # a change near the start keeps the start

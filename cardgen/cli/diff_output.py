@@ -31,8 +31,37 @@ def _v(value: Any) -> str:
 
 
 def _cut(text: str | None, n: int = MAX_TEXT) -> str:
-    text = (text or "").replace("\n", " ")
-    return escape(text if len(text) <= n else text[: n - 1] + "…")
+    """``text`` escaped for rich markup and cut to ``2 × n`` terminal cells."""
+    return escape(fit_cells(text or "", 2 * n))
+
+
+def fit_cells(text: str, cells: int) -> str:
+    """``text`` cut to at most ``cells`` terminal cells (a CJK character takes two), "…" marking a cut."""
+    from rich.cells import cell_len
+
+    text = text.replace("\n", " ")
+    if cell_len(text) <= cells:
+        return text
+    out, used = [], 1
+    for ch in text:
+        w = cell_len(ch)
+        if used + w > cells:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "…"
+
+
+def window(old: str, new: str, cells: int = 2 * MAX_TEXT, before: int = 8) -> tuple[str, str]:
+    """Two versions of a paragraph, each cut to ``cells`` terminal cells around where they first
+    differ (``before`` characters of the shared start kept, the rest shown as "…"), so a change
+    late in a long paragraph is visible."""
+    k = 0
+    while k < min(len(old), len(new)) and old[k] == new[k]:
+        k += 1
+    start = k - before if k > before else 0
+    head = "…" if start else ""
+    return (head + fit_cells(old[start:], cells - len(head)), head + fit_cells(new[start:], cells - len(head)))
 
 
 def _arrow(change: dict) -> str:
@@ -75,6 +104,8 @@ def _components(c: Console, components: list) -> None:
         label = escape(comp["name"]) + ("" if comp["status"] in ("same", "changed") else f" ({comp['status']})")
         rows.append((label, str(k["added"]), str(k["removed"]), str(k["renamed"]), str(k["changed"]),
                      str(k.get("faces_changed", 0)), f"{k['pieces']['old']}→{k['pieces']['new']}"))
+    if not rows:
+        return
     c.print()
     c.print(_table("Cards per component", ("component", "added", "removed", "renamed", "changed", "new look", "pieces"),
                    rows, left=1))
@@ -208,11 +239,12 @@ def _rules(c: Console, rules: dict) -> None:
         c.print(f"  [bold]{escape(section or '(before the first heading)')}[/]")
         for x in items[:MAX_PARAGRAPHS]:
             if x["op"] == "changed":
-                c.print(f"    [red]- {_cut(x['old'])}[/]")
-                c.print(f"    [green]+ {_cut(x['new'])}[/]")
+                old, new = window(x["old"], x["new"], max(20, c.width - 7))
+                c.print(f"    [red]- {escape(old)}[/]")
+                c.print(f"    [green]+ {escape(new)}[/]")
             elif x["op"] == "added":
-                c.print(f"    [green]+ {_cut(x['new'])}[/]")
+                c.print(f"    [green]+ {escape(fit_cells(x['new'], max(20, c.width - 7)))}[/]")
             else:
-                c.print(f"    [red]- {_cut(x['old'])}[/]")
+                c.print(f"    [red]- {escape(fit_cells(x['old'], max(20, c.width - 7)))}[/]")
         if len(items) > MAX_PARAGRAPHS:
             c.print(f"    … and {len(items) - MAX_PARAGRAPHS} more in this section")
