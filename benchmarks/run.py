@@ -86,10 +86,13 @@ def _child(kind: str, game: str, out: str) -> None:
 def _time_phases(api) -> dict:
     """Wrap the build's phases in cardgen.api with timers; returns the (filled-in) seconds dict."""
     phases: dict[str, float] = {}
+    import cardgen.steps.game_check as game_check
+
     names = {"load_and_validate": "load+validate", "_plans": "layout", "_preflight": "preflight",
              "write_sheets": "pdf", "_export_steps": "exports"}
     for attr, label in names.items():
-        fn = getattr(api, attr)
+        mod = game_check if hasattr(game_check, attr) else api
+        fn = getattr(mod, attr)
 
         def timed(*a, _fn=fn, _label=label, **k):
             t0 = time.perf_counter()
@@ -97,7 +100,7 @@ def _time_phases(api) -> dict:
                 return _fn(*a, **k)
             finally:
                 phases[_label] = phases.get(_label, 0.0) + time.perf_counter() - t0
-        setattr(api, attr, timed)
+        setattr(mod, attr, timed)
     return phases
 
 

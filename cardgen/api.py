@@ -11,9 +11,8 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.steps.calibration import write_calibration
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import (ComponentPlans, SheetOptions, layout_problems, one_sided, plan_component,
-                              write_rulebook, write_sheets)
-from cardgen.check.print_setup import load_and_validate
+from cardgen.steps.pipeline import ComponentPlans, SheetOptions, one_sided, plan_component, write_rulebook, write_sheets
+from cardgen.steps.game_check import check_game
 from cardgen.check.deck_math import Report
 
 if TYPE_CHECKING:
@@ -44,8 +43,10 @@ class BuildResult:
 
 
 def validate_game(game_dir: Path | str) -> Report:
-    """Validate a game folder; schema problems are part of the report (never raised)."""
-    return load_and_validate(game_dir)[1]  # cardgen.check.print_setup: validator + template/size checks
+    """Every check a build makes short of drawing (:func:`cardgen.steps.game_check.check_game`): the
+    report's errors and warnings are the validator's, then those of card layout and preflight.
+    Problems are part of the report (never raised)."""
+    return check_game(game_dir).merged_report()
 
 
 def shared_output_problems(game_dirs: list[Path]) -> list[Problem]:
@@ -116,69 +117,54 @@ def _sheet_files(plans: list[ComponentPlans], options: SheetOptions) -> list[tup
     return [(name, part) for name, part in ((SHEETS_PDF, double), (ONE_SIDED_PDF, single)) if part]
 
 
-def _preflight(game, fonts, plans, report) -> "Preflight":
-    from cardgen.check.preflight import preflight
-    from cardgen.render.images import image_size
-
-    m = game.manifest.game
-    return preflight(game.id, m.title, m.version, plans, report, missing_chars=fonts.missing_chars,
-                     image_size=image_size)
-
-
-def _check_preflight(game, pf, strict: bool) -> None:
-    """Images that cannot be opened always stop the build; with ``strict`` so do warnings."""
-    fatal = [f for f in pf.errors if f.code in ("image-too-large", "bad-image")]
-    if fatal:
-        raise CardgenError(fatal)
-    if strict and pf.warnings:
-        raise CardgenError(pf.warnings + [Problem(
-            "", None, "", f"{game.id}: {len(pf.warnings)} preflight warning(s) with --strict, nothing was written",
-            "fix the warnings above, or build without --strict", code="strict-failed")])
-
-
 def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
                force: bool = False, steps: tuple[str, ...] = DEFAULT_STEPS,
                progress: Callable[[str, int], Callable[[], None]] | None = None,
                exports: "ExportOptions | None" = None, rulebook_paper: str | None = None,
                strict: bool = False) -> BuildResult:
-    """Validate, then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically,
-    with the preflight report ``report.json`` (see :mod:`cardgen.check.preflight`) beside them.
+    """Check (:func:`cardgen.steps.game_check.check_game`, the same checks as ``cardgen validate``),
+    then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically, with the
+    preflight report ``report.json`` (see :mod:`cardgen.check.preflight`) beside them.
 
     Steps: ``sheets`` (print-sheets.pdf), ``rulebook`` (rulebook.pdf from card_data/<game>/rules/;
     skipped when the game has no rules folder). ``rulebook_paper`` overrides ``rulebook.paper``.
 
     Raises:
-        CardgenError: validation errors (unless ``force``; then sheets carry a draft mark),
-            layout errors (text that does not fit, missing images), missing templates or fonts,
-            images that cannot be opened, and with ``strict`` any preflight warning.
+        CardgenError: every error the check found — validation, card layout (text that does not
+            fit, missing images, unknown template fields), art below 150 dpi — with every warning
+            (unless ``force``; then the outputs carry a draft mark or red outlines); missing
+            templates or fonts and images that cannot be opened (even with ``force``); and with
+            ``strict`` any warning.
     """
     options = options or SheetOptions()
-    game, report = load_and_validate(game_dir, check_print_setup=False)
+    card_steps = any(s in steps for s in ("sheets", *EXPORT_STEPS))
+    chk = check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps)
+    game, report = chk.game, chk.report
     if game is None:
         raise CardgenError(report.errors)
-    if report.errors and not force:
-        raise CardgenError(report.errors + [Problem(
-            game.manifest_file, None, "", f"validation failed with {len(report.errors)} error(s); "
-            f"nothing was written for {game.id!r} (its output folder keeps the files of the last build)",
-            "fix the errors above, or build with --force to print the draft anyway (sheets are marked DRAFT)",
-            code="validation-failed")])
+    errors = chk.errors
+    if chk.fatal:  # nothing can be drawn: no summary offers --force
+        raise CardgenError(errors + chk.warnings)
+    if errors and not force:
+        summary = (f"validation failed with {len(report.errors)} error(s)" if report.errors
+                   else f"{len(errors)} card layout error(s)")
+        hint = ("fix the errors above, or build with --force to print the draft anyway (sheets are marked DRAFT)"
+                if report.errors else "fix what is named above, or build with --force to print a proof anyway "
+                "(text that does not fit is outlined in red)")
+        raise CardgenError(errors + chk.warnings + [Problem(
+            game.manifest_file, None, "", f"{summary}; nothing was written for {game.id!r} "
+            "(its output folder keeps the files of the last build)", hint,
+            code="validation-failed" if report.errors else "layout-failed")])
     if report.errors:
         options = SheetOptions(**{**options.__dict__, "draft": True})
-    fonts = fonts_for(game)
-    card_steps = any(s in steps for s in ("sheets", *EXPORT_STEPS))
-    plans = _plans(game, fonts) if card_steps else []
-    problems = layout_problems(game, plans)
-    errors = [p for p in problems if p.severity == "error"]
-    if errors and not force:
-        raise CardgenError(errors + [Problem(
-            game.manifest_file, None, "", f"{len(errors)} card layout error(s); nothing was written for {game.id!r} "
-            "(its output folder keeps the files of the last build)",
-            "fix what is named above, or build with --force to print a proof anyway (text that does not fit "
-            "is outlined in red)", code="layout-failed")])
+    fonts = chk.fonts if chk.fonts is not None else fonts_for(game)
+    plans, pf = chk.plans, chk.preflight
+    problems = chk.layout
+    if strict and chk.warnings:
+        raise CardgenError(chk.warnings + [Problem(
+            game.manifest_file, None, "", f"{game.id}: {len(chk.warnings)} warning(s) with --strict, nothing was written",
+            "fix the warnings above, or build without --strict", code="strict-failed")])
     explicit_rulebook = tuple(steps) == ("rulebook",)
-    pf = _preflight(game, fonts, plans, report) if card_steps else None
-    if pf is not None:
-        _check_preflight(game, pf, strict)
     out_dir = Path(out_root) / game.id
     clean_stale_temps(out_dir.parent)
     result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)

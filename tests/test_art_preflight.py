@@ -82,7 +82,7 @@ def make_game(dest: Path, rows=ROWS) -> Path:
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("art")
     game = make_game(root)
-    res = build_game(game, root / "out", steps=("png",), exports=ExportOptions(jobs=1))
+    res = build_game(game, root / "out", steps=("png",), exports=ExportOptions(jobs=1), force=True)  # 22 dpi art
     report = json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))
     return res, report
 
@@ -103,6 +103,7 @@ def test_low_resolution_is_reported_and_contained(built):
     res, report = built
     low = [f for f in report["findings"] if f["code"] == "image-low-dpi"]
     assert [f["card"] for f in low] == ["art lowres"]
+    assert low[0]["severity"] == "error"  # below 150 dpi: --force printed it
     assert low[0]["detail"]["dpi"] < 30 and "lowres.png" in low[0]["message"]
     assert low[0]["file"].endswith("art.csv") and low[0]["line"] == 2
     at = _px(res, "art-001-lowres.png")
@@ -160,17 +161,18 @@ def test_missing_glyph_names_card_and_character(tmp_path):
 
 def test_report_counts_and_deck(built):
     res, report = built
-    assert report["cards"] == {"art": 5} and report["ok"] is True
-    assert res.preflight.warnings and not res.preflight.errors
+    assert report["cards"] == {"art": 5} and report["ok"] is False  # the 22 dpi art, printed with --force
+    assert res.preflight.warnings and [f.code for f in res.preflight.errors] == ["image-low-dpi"]
     assert len(list((res.out_dir / "cards").glob("*.png"))) == 5
 
 
 def test_strict_turns_warnings_into_failure(tmp_path):
-    game = make_game(tmp_path)
+    game = make_game(tmp_path, ROWS[1:])
     with pytest.raises(CardgenError) as exc:
         build_game(game, tmp_path / "out", steps=("png",), exports=ExportOptions(jobs=1), strict=True)
     text = exc.value.format()
-    assert "strict" in text and "art lowres" in text and "art long → body" in text
+    assert "art long → body" in text
+    assert "arttest/game.yaml: error: arttest: 1 warning(s) with --strict" in text.splitlines()[-2]  # not <input>
     assert not (tmp_path / "out" / "arttest").exists()  # nothing written
 
 

@@ -154,12 +154,12 @@ def test_literal_and_real_line_breaks_both_break_the_line(tmp_path, monkeypatch)
 
 def test_internal_error_is_short_without_debug(monkeypatch) -> None:
     """A bug (an unexpected exception) prints one line and exit 3; CARDGEN_DEBUG=1 re-raises."""
-    import cardgen.check.print_setup
+    import cardgen.steps.game_check
 
     def boom(*a, **k):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cardgen.check.print_setup, "load_and_validate", boom)
+    monkeypatch.setattr(cardgen.steps.game_check, "load_and_validate", boom)
     monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
     result = CliRunner().invoke(cli, ["validate", "."])
     assert result.exit_code == 3
@@ -181,3 +181,31 @@ def test_os_error_is_one_block(tmp_path, monkeypatch) -> None:
     assert result.exit_code == 1
     assert result.stderr == ("output/g: error: Permission denied\n"
                              "    hint: check that the folder exists, is writable and the disk is not full\n")
+
+
+def _blocks(stderr: str) -> list[str]:
+    """Message blocks (a ``file:line: severity: …`` line and its indented hint), without the
+    build's one-line summaries (nothing written / printed anyway)."""
+    blocks: list[str] = []
+    for line in stderr.splitlines():
+        if line.startswith(" ") and blocks:
+            blocks[-1] += "\n" + line
+        else:
+            blocks.append(line)
+    return [b for b in blocks if "nothing was written for" not in b and "printed anyway (--force)" not in b]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_validate_reports_what_build_reports(name: str, tmp_path: Path, monkeypatch) -> None:
+    """One truth: ``cardgen validate`` names every problem ``cardgen build`` names, at the same
+    file:line, for every case of the corpus (good input included)."""
+    game, spec = _prepare(name, tmp_path)
+    monkeypatch.chdir(game)
+    monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
+    if "budget" in spec:
+        monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", float(spec["budget"]))
+    out = tmp_path / "output"
+    built = CliRunner().invoke(cli, ["build", ".", "--out", str(out)], catch_exceptions=False)
+    checked = CliRunner().invoke(cli, ["validate", "."], catch_exceptions=False)
+    assert _blocks(checked.stderr) == _blocks(built.stderr)
+    assert (checked.exit_code == 0) == (built.exit_code == 0)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.api import _preflight
+from cardgen.steps.game_check import _preflight
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
 from cardgen.steps.pipeline import layout_problems, plan_component

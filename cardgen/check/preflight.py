@@ -10,7 +10,8 @@ summary. Categories:
 - ``missing-glyph`` (error, from layout; this module re-checks every Text op of the plans and
   adds what layout did not already name): characters the font has no glyph for (they would
   print as blanks or boxes) — which card, which character.
-- ``image-low-dpi`` (warning): card art below ``min_dpi`` at its printed size.
+- ``image-low-dpi``: card art below ``min_dpi`` (300) at its printed size is a warning, below
+  ``error_dpi`` (150) an error.
 - ``outside-safe`` (warning): text reaching outside the safe area.
 - ``missing-file`` / ``image`` problems (error): art that does not exist or cannot be opened.
 - ``validation``: the validator's errors and warnings; ``deck_math``: its sums per player count.
@@ -49,6 +50,9 @@ class Preflight:
     title: str
     version: str
     findings: list[Problem] = field(default_factory=list)
+    #: the findings preflight itself made by reading the plans (also in ``findings``): characters
+    #: no font draws that layout did not name, art that cannot be opened, art resolution
+    plan_findings: list[Problem] = field(default_factory=list)
     deck_math: list[dict] = field(default_factory=list)
     cards: dict[str, int] = field(default_factory=dict)  #: physical cards per component
 
@@ -90,7 +94,7 @@ class Preflight:
 def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
               missing_chars: Callable[[str, str], list[str]],
               image_size: Callable[[str], tuple[int, int]],
-              min_dpi: float = 300.0) -> Preflight:
+              min_dpi: float = 300.0, error_dpi: float = 150.0) -> Preflight:
     """Build the report.
 
     Args:
@@ -98,7 +102,9 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
         report: the validator's :class:`cardgen.check.deck_math.Report`.
         missing_chars: ``(font_role, text) -> [chars]`` (``FontSet.missing_chars``).
         image_size: ``path -> (w, h)`` upright pixels; may raise :class:`CardgenError`.
-        min_dpi: art below this many pixels per inch as printed is reported.
+        min_dpi: art below this many pixels per inch as printed is a warning.
+        error_dpi: art below this many pixels per inch as printed is an error (``--force``
+            prints a proof anyway).
     """
     from cardgen.render.images import effective_dpi
 
@@ -133,12 +139,31 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
                     if plan is None or (plan.key, face) in seen:
                         continue
                 seen.add((plan.key, face))
-                _check_plan(plan, card.ref(face), missing_chars, image_size, sizes, min_dpi, out, effective_dpi,
-                            named)
+                _check_plan(plan, card.ref(face), missing_chars, image_size, sizes, (min_dpi, error_dpi), out,
+                            effective_dpi, named)
     return out
 
 
-def _check_plan(plan, ref: CardRef, missing_chars, image_size, sizes, min_dpi, out, effective_dpi, named) -> None:
+#: How to fix what preflight finds by reading the plans, by (code, severity).
+HINTS = {
+    ("image-low-dpi", "error"): "use a larger image (300 dpi at the printed size looks sharp), "
+                                "or build with --force to print a proof anyway",
+    ("image-low-dpi", "warning"): "a larger image (300 dpi at the printed size) prints sharper",
+    ("missing-glyph", "error"): "use another character, or a font that has it (fonts: in game.yaml or fonts/fonts.yaml)",
+    ("bad-image", "error"): "save it as PNG or JPEG",
+    ("image-too-large", "error"): "scale the image down (300 dpi at the printed size is enough)",
+}
+
+
+def _add(out: Preflight, finding: Problem) -> None:
+    """A finding of preflight's own, with its hint."""
+    finding = replace(finding, hint=HINTS.get((finding.code, finding.severity), ""))
+    out.findings.append(finding)
+    out.plan_findings.append(finding)
+
+
+def _check_plan(plan, ref: CardRef, missing_chars, image_size, sizes, dpis, out, effective_dpi, named) -> None:
+    min_dpi, error_dpi = dpis
     chars: dict[str, list[str]] = {}
     for op in plan.ops:
         if isinstance(op, Text) and ref not in named:
@@ -155,19 +180,22 @@ def _check_plan(plan, ref: CardRef, missing_chars, image_size, sizes, min_dpi, o
             size = sizes[op.path]
             if isinstance(size, CardgenError):
                 for p in size.problems:
-                    out.findings.append(card_problem("error", ref, "image", p.message, p.code))
+                    _add(out, card_problem("error", ref, "image", p.message, p.code))
                 continue
             dpi = effective_dpi(op, *size)
             if dpi < min_dpi - 0.5:
-                out.findings.append(card_problem(
-                    "warning", ref, "image",
+                low = dpi < error_dpi - 0.5
+                _add(out, card_problem(
+                    "error" if low else "warning", ref, "image",
                     f"{op.path.rsplit('/', 1)[-1]} prints at {dpi:.0f} dpi ({size[0]} × {size[1]} px over "
-                    f"{op.w / 72 * 25.4:.1f} × {op.h / 72 * 25.4:.1f} mm); {min_dpi:.0f} dpi or more looks sharp",
+                    f"{op.w / 72 * 25.4:.1f} × {op.h / 72 * 25.4:.1f} mm); "
+                    + (f"below {error_dpi:.0f} dpi it prints visibly blurred" if low
+                       else f"{min_dpi:.0f} dpi or more looks sharp"),
                     "image-low-dpi", detail={"dpi": round(dpi, 1), "pixels": list(size), "path": op.path}))
     if ref in named:
         return
     for role, missing in chars.items():
         named.add(ref)
         shown = " ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
-        out.findings.append(card_problem("error", ref, f"font {role}", f"the {role} font has no glyph for {shown}",
-                                         "missing-glyph", detail={"font": role, "chars": missing}))
+        _add(out, card_problem("error", ref, f"font {role}", f"the {role} font has no glyph for {shown}",
+                               "missing-glyph", detail={"font": role, "chars": missing}))

@@ -26,16 +26,16 @@ def _bars():
 
 
 def _print_findings(res) -> None:
-    """Validation findings of a finished build, and the errors a ``--force`` build printed past
-    (validation and card layout), each with a one-line summary."""
-    for p in res.report.errors + res.report.warnings:  # errors only when forced
+    """The findings of a finished build — the same list ``cardgen validate`` prints: errors
+    (only when forced past them: validation and card layout, each kind with a one-line summary)
+    then warnings."""
+    layout_errors = [p for p in res.layout if p.severity == "error"]  # only when forced
+    warnings = res.report.warnings + [p for p in res.layout if p.severity == "warning"]
+    for p in res.report.errors + layout_errors + warnings:
         click.echo(p.format(), err=True)
     if res.report.errors:
         click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
                    "outputs marked DRAFT", err=True)
-    layout_errors = [p for p in res.layout if p.severity == "error"]  # only when forced
-    for p in layout_errors:
-        click.echo(p.format(), err=True)
     if layout_errors:
         click.echo(f"{res.game}: {len(layout_errors)} card layout error(s); printed anyway (--force), "
                    "text that does not fit is outlined in red", err=True)
@@ -100,10 +100,12 @@ def cli() -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Report format.")
 def validate(game_dir: Path, fmt: str) -> None:
-    """Check a game: schema, deck math per player count, design rules, counts, templates."""
-    from cardgen.check.print_setup import load_and_validate  # light: no PDF libraries
+    """Check a game as a build would, short of drawing: schema, deck math per player count,
+    design rules, counts, templates and their fields, fonts and glyphs, text fit, art (present,
+    resolution), print geometry and the rules text — the same problems, at the same file:line."""
+    from cardgen.steps.game_check import check_game  # no PDF drawing
 
-    report = load_and_validate(game_dir)[1]
+    report = check_game(game_dir).merged_report()
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
@@ -293,7 +295,7 @@ SHORT_HELP = {
     "sheets": "Print sheets PDF: imposed cards, bleed, crop marks, backs.",
     "shop": "Print-shop PDFs: one card per page with TrimBox/BleedBox.",
     "tts": "Tabletop Simulator deck sheets and decks.json.",
-    "validate": "Check schema, deck math, design rules and templates.",
+    "validate": "Every check a build makes, short of drawing.",
     "watch": "Rebuild on every save and show the validator's findings.",
     "new": "Start a new game folder that builds as it stands.",
     "diff": "What changed between two drafts (cards, faces, deck math, rules).",

@@ -1,0 +1,141 @@
+"""One truth: every check a build makes short of drawing pixels, shared by ``cardgen validate``
+and every command that builds.
+
+Schema, deck math and design rules (:func:`cardgen.check.print_setup.load_and_validate`), then the font
+set, the layout of every distinct face (template fields, text fit, glyph coverage, icon names,
+images present), and the preflight over those plans (art resolution, images that cannot be
+opened, characters no font draws). Nothing is rendered; the plans are kept so a build draws
+exactly what was checked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.check.print_setup import load_and_validate
+from cardgen.check.deck_math import Report
+
+if TYPE_CHECKING:
+    from cardgen.fonts.fontset import FontSet
+    from cardgen.steps.pipeline import ComponentPlans
+    from cardgen.check.preflight import Preflight
+    from cardgen.data.game import Game
+
+#: Preflight codes that stop every command, ``--force`` or not (nothing can be drawn).
+FATAL_IMAGE_CODES = ("image-too-large", "bad-image")
+
+
+@dataclass
+class GameCheck:
+    """The result of :func:`check_game`.
+
+    ``report`` holds the validator's problems; ``layout`` the problems met while laying out and
+    preflighting (errors and warnings, each once, in card order); ``fatal`` those of them no
+    ``--force`` can print past (missing font, missing template, an image that cannot be opened).
+    """
+
+    game: "Game | None"
+    report: Report
+    fonts: "FontSet | None" = None
+    plans: list["ComponentPlans"] = field(default_factory=list)
+    layout: list[Problem] = field(default_factory=list)
+    fatal: list[Problem] = field(default_factory=list)
+    preflight: "Preflight | None" = None
+
+    @property
+    def errors(self) -> list[Problem]:
+        """Every error: the validator's, then those of layout and preflight."""
+        return self.report.errors + [p for p in self.layout if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        """Every warning: the validator's, then those of layout and preflight."""
+        return self.report.warnings + [p for p in self.layout if p.severity == "warning"]
+
+    def merged_report(self) -> Report:
+        """The validator's report with the layout and preflight problems added (what
+        ``cardgen validate`` prints and ``--format json`` gives)."""
+        from dataclasses import replace
+        return replace(self.report, errors=self.errors, warnings=self.warnings)
+
+
+def _sig(p: Problem) -> tuple:
+    return (p.file, p.line, p.path, p.message, p.severity)
+
+
+def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True) -> GameCheck:
+    """Load, validate and (``layout``) lay out every printed component of a game, and
+    (``rulebook``, when the game has a ``rules/`` folder) read and check its rules text, without
+    drawing.
+
+    Never raises for bad input: every problem is in the result. A problem met twice (a missing
+    template found by the print-setup check and again by the layout) is kept once.
+    """
+    game, report = load_and_validate(game_dir)
+    check = GameCheck(game, report)
+    if game is None:
+        return check
+    seen = {_sig(p) for p in report.errors + report.warnings}
+
+    def add(problems: list[Problem], fatal: bool = False) -> None:
+        for p in problems:
+            if _sig(p) not in seen:
+                seen.add(_sig(p))
+                check.layout.append(p)
+            if fatal:
+                check.fatal.append(p)
+
+    if layout:
+        _layout(check, add)
+    if rulebook and (game.root / "rules").is_dir():
+        from cardgen.rulebook.assemble import rulebook_blocks
+        try:
+            rulebook_blocks(game, report)
+        except CardgenError as exc:  # the rulebook step cannot be forced past these
+            add(exc.problems, fatal=True)
+    return check
+
+
+def _layout(check: GameCheck, add) -> None:
+    """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
+    from cardgen.fonts.fontset import fonts_for
+    from cardgen.steps.pipeline import layout_problems
+
+    game, report = check.game, check.report
+    try:
+        check.fonts = fonts_for(game)
+    except CardgenError as exc:
+        add(exc.problems, fatal=True)
+        return
+    check.plans = _plans(game, check.fonts, add)
+    add(layout_problems(game, check.plans))
+    pf = check.preflight = _preflight(game, check.fonts, check.plans, report)
+    for f in pf.plan_findings:  # found by reading the plans (layout findings and validation are already in)
+        add([f], fatal=f.code in FATAL_IMAGE_CODES)
+
+
+def _plans(game: "Game", fonts: "FontSet", add) -> list["ComponentPlans"]:
+    """Plans of every printed component; a component that cannot be laid out (missing template,
+    a box outside the card) gives its problems to ``add`` instead."""
+    from cardgen.data.expand import printable_components
+    from cardgen.steps.pipeline import plan_component
+
+    plans = []
+    for cid in printable_components(game):
+        try:
+            plans.append(plan_component(game, cid, fonts))
+        except CardgenError as exc:
+            add(exc.problems, fatal=True)
+    return plans
+
+
+def _preflight(game: "Game", fonts: "FontSet", plans: list["ComponentPlans"], report: Report) -> "Preflight":
+    """The preflight report over ``plans`` (see :mod:`cardgen.check.preflight`)."""
+    from cardgen.check.preflight import preflight
+    from cardgen.render.images import image_size
+
+    m = game.manifest.game
+    return preflight(game.id, m.title, m.version, plans, report, missing_chars=fonts.missing_chars,
+                     image_size=image_size)
