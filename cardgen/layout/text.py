@@ -32,7 +32,9 @@ NO_END = jlreq.NO_END
 _ICON = re.compile(r":([a-z][a-z0-9_]*):")
 #: A Latin word or number: any printable ASCII but the space (so ``abc<def``, ``abc_def``,
 #: ``abc=def``, ``32,000`` stay whole), Latin-1/Extended-A letters, ’ and ×.
-_LATIN = re.compile(r"(?:(?!:[a-z][a-z0-9_]*:)[!-~\u00C0-\u024F’×])+")
+#: A word never starts with ASCII punctuation that may not begin a line (``,`` ``.`` ``)``…): that
+#: character is an atom of its own, so kinsoku keeps it on the line before.
+_LATIN = re.compile(r"(?![,.:;!?%)\]}])(?:(?!:[a-z][a-z0-9_]*:)[!-~\u00C0-\u024F’×])+")
 
 
 @dataclass(frozen=True)
