@@ -298,7 +298,7 @@ SHORT_HELP = {
     "validate": "Every check a build makes, short of drawing.",
     "watch": "Rebuild on every save and show the validator's findings.",
     "new": "Start a new game folder that builds as it stands.",
-    "diff": "What changed between two drafts (cards, faces, deck math, rules).",
+    "diff": "What changed between two drafts: cards, faces, rules.",
     "docs": "Regenerate the manifest and template references in docs/.",
 }
 

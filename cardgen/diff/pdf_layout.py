@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from cardgen.layout.ops import Line, Rect, Text
+from cardgen.layout.ops import Icon, Line, Rect, Text
 from cardgen.layout.text import fit_text, runs
 from cardgen.core.units import MM
 
@@ -122,8 +122,14 @@ def _notes(page: DiffPage, x: float, top: float, width: float, height: float, no
             if y < top - height + NOTE_SIZE:
                 page.ops.append(Text(x, y, "…", "body", NOTE_SIZE, "#555555"))
                 return
-            text = "".join(v if kind == "text" else f":{v}:" for kind, v in runs(line))
-            page.ops.append(Text(x + (0 if i == 0 else 2 * MM), y, text, "body", NOTE_SIZE, "#222222"))
+            lx = x + (0 if i == 0 else 2 * MM)
+            for kind, v in runs(line):  # inline icons (:power:) as on the cards
+                if kind == "icon":
+                    page.ops.append(Icon(v, lx + NOTE_SIZE * 0.025, y - NOTE_SIZE * 0.12, NOTE_SIZE))
+                    lx += NOTE_SIZE * 1.05
+                else:
+                    page.ops.append(Text(lx, y, v, "body", NOTE_SIZE, "#222222"))
+                    lx += measure(v, "body", NOTE_SIZE)
             y -= lead
         y -= NOTE_SIZE * 0.4
 
