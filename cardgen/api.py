@@ -11,7 +11,7 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.steps.calibration import write_calibration
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import ComponentPlans, SheetOptions, one_sided, plan_component, write_rulebook, write_sheets
+from cardgen.steps.pipeline import ComponentPlans, SheetOptions, mark_draft, one_sided, plan_component, write_rulebook, write_sheets
 from cardgen.steps.game_check import check_game
 from cardgen.check.deck_math import Report
 
@@ -132,7 +132,8 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     Raises:
         CardgenError: every error the check found — validation, card layout (text that does not
             fit, missing images, unknown template fields), art below 150 dpi — with every warning
-            (unless ``force``; then the outputs carry a draft mark or red outlines); missing
+            (unless ``force``; then every card face in every output carries a small DRAFT mark or
+            red outlines, and report.json says ``"forced": true``); missing
             templates or fonts and images that cannot be opened (even with ``force``); and with
             ``strict`` any warning.
     """
@@ -148,7 +149,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if errors and not force:
         summary = (f"validation failed with {len(report.errors)} error(s)" if report.errors
                    else f"{len(errors)} card layout error(s)")
-        hint = ("fix the errors above, or build with --force to print the draft anyway (sheets are marked DRAFT)"
+        hint = ("fix the errors above, or build with --force to print the draft anyway (every card is marked DRAFT)"
                 if report.errors else "fix what is named above, or build with --force to print a proof anyway "
                 "(text that does not fit is outlined in red)")
         raise CardgenError(errors + chk.warnings + [Problem(
@@ -159,6 +160,11 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         options = SheetOptions(**{**options.__dict__, "draft": True})
     fonts = chk.fonts if chk.fonts is not None else fonts_for(game)
     plans, pf = chk.plans, chk.preflight
+    if report.errors:  # forced: every face carries the DRAFT mark, in every output drawn from the plans
+        from cardgen.core.units import parse_length
+        mark_draft(plans, fonts, parse_length(game.manifest.print.safe))
+    if pf is not None:
+        pf.forced, pf.draft = bool(force and errors), bool(report.errors)
     problems = chk.layout
     if strict and chk.warnings:
         raise CardgenError(chk.warnings + [Problem(

@@ -55,6 +55,8 @@ class Preflight:
     plan_findings: list[Problem] = field(default_factory=list)
     deck_math: list[dict] = field(default_factory=list)
     cards: dict[str, int] = field(default_factory=dict)  #: physical cards per component
+    forced: bool = False  #: written by ``--force`` over validation or layout errors
+    draft: bool = False  #: the faces carry the DRAFT mark (validation failed)
 
     @property
     def errors(self) -> list[Problem]:
@@ -86,6 +88,7 @@ class Preflight:
         return {
             "game": self.game, "title": self.title, "version": self.version,
             "ok": not self.errors, "errors": len(self.errors), "warnings": len(self.warnings),
+            "forced": self.forced, "draft": self.draft,
             "cards": self.cards, "summary": self.counts(), "deck_math": self.deck_math,
             "findings": [where(f) for f in self.findings],
         }

@@ -117,7 +117,7 @@ def validate(game_dir: Path, fmt: str) -> None:
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @sheet_options
-@click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
+@click.option("--force", is_flag=True, help="Write even when validation fails (every card face is marked DRAFT).")
 @click.option("--only-changed-since", "since", metavar="REV_OR_DIR",
               help="Reprint: only the cards whose face changed (or that are new) since this git revision or "
                    "older game folder, into OUT/<game>/reprint-sheets.pdf.")
@@ -200,7 +200,7 @@ def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
 @click.argument("game_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @sheet_options
 @export_options
-@click.option("--force", is_flag=True, help="Write even when validation fails (sheets are marked DRAFT).")
+@click.option("--force", is_flag=True, help="Write even when validation fails (every card face is marked DRAFT).")
 @click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
               help="Where games are looked for when no GAME_DIR is given.")
 @click.option("--strict", is_flag=True, help="Preflight warnings (shrunk text, missing glyphs, low-resolution art…) fail the build.")

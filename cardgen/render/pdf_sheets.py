@@ -163,8 +163,10 @@ def band_length(page: PagePlan) -> float:
 
 
 def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> None:
-    """A large diagonal "DRAFT – validation failed" across the page (forced builds), sized so
-    it spans about 70 % of the page diagonal on any paper."""
+    """A large diagonal "DRAFT – validation failed" across the page, sized so it spans about 70 %
+    of the page diagonal on any paper: the rulebook's pages of a forced build. (Print sheets carry
+    the small per-card mark of :mod:`cardgen.layout.draft_mark` instead, so no card back gets a
+    fragment of its own.)"""
     import math
 
     text = "DRAFT – validation failed"
@@ -187,7 +189,7 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
 
     Args:
         path: output file. runs: decks in order. label: page label text for (run, page, sheets).
-        draft: add the draft mark.
+        draft: the build is a draft (the page labels say so; the card faces carry their own mark).
         on_page: called after each page (progress).
         paper: names the scale bar on page 1 (100 mm; 4 in on Letter).
         duplex: the flip the back pages are mirrored for (``/Duplex`` viewer preference), or
@@ -236,8 +238,6 @@ def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, d
             bar = scale_bar(band_length(page), paper, fonts.width) if pages == 0 else None
             draw_label(c, label(run, page, sheets), page.label_box, fonts, page.label_vertical,
                        bar.ops if bar else (), bar.start - 2 * MM if bar else None)
-            if draft:
-                draw_draft_mark(c, page.width, page.height, fonts)
             c.showPage()
             _freeze_page(c)
             pages += 1

@@ -176,6 +176,19 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     return ComponentPlans(cid, comp.name, cards, fronts, backs, (w, h), findings)
 
 
+def mark_draft(plans: Sequence[ComponentPlans], fonts: FontSet, safe_pt: float) -> None:
+    """Add the DRAFT mark (:func:`cardgen.layout.draft_mark.draft_mark`) to every stored face
+    plan — fronts and backs — of ``plans`` (a forced build of a game that fails validation), so
+    every output drawn from them carries it. ``safe_pt``: the safe inset, pt."""
+    from cardgen.layout.draft_mark import draft_mark
+
+    for p in plans:
+        for faces in (p.fronts, p.backs):
+            stored = faces.plans.values() if isinstance(faces, FacePlans) else [f for f in faces if f is not None]
+            for plan in stored:
+                plan.ops = plan.ops + draft_mark(plan.width, plan.height, safe_pt, fonts.width)
+
+
 def _is_file(path: str) -> bool:
     return Path(path).is_file()
 
