@@ -184,7 +184,8 @@ def mark_draft(plans: Sequence[ComponentPlans], fonts: FontSet, safe_pt: float) 
 
     for p in plans:
         for faces in (p.fronts, p.backs):
-            stored = faces.plans.values() if isinstance(faces, FacePlans) else [f for f in faces if f is not None]
+            stored = faces.plans.values() if isinstance(faces, FacePlans) else \
+                list({id(f): f for f in faces if f is not None}.values())  # copies share a plan: mark it once
             for plan in stored:
                 plan.ops = plan.ops + draft_mark(plan.width, plan.height, safe_pt, fonts.width)
 
