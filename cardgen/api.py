@@ -67,10 +67,10 @@ def shared_output_problems(game_dirs: list[Path]) -> list[Problem]:
         if not isinstance(gid, str):
             continue
         if gid in first:
-            problems.append(Problem(loaded.source.file, loaded.source.line(("game", "id")), "game → id",
-                                    f"{gid!r} is also the id of {rel(first[gid])}; both would write output/{gid}/",
-                                    "give each game its own id (a copied game keeps the original's id)",
-                                    code="duplicate-game-id"))
+            problems.append(loaded.source.problem(("game", "id"), f"{gid!r} is also the id of {rel(first[gid])}; "
+                                                  f"both would write output/{gid}/",
+                                                  "give each game its own id (a copied game keeps the original's id)",
+                                                  code="duplicate-game-id"))
         else:
             first[gid] = Path(d)
     return problems

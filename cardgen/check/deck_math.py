@@ -67,43 +67,40 @@ class Report:
 
 def _removed(game: Game, rows: list[CardRow], pc, base: tuple, problems: ProblemList) -> int:
     """Cards removed for one player count; bad removals are reported."""
-    m, src = game.manifest, game.source
+    m = game.manifest
     removed = 0
     for j, rem in enumerate(pc.remove):
         matching = [r for r in rows if all(_same(r.values.get(k), v) for k, v in rem.where.items())]
         have = sum(r.quantity for r in matching)
         unknown = [k for k in rem.where if rows and k not in rows[0].values]
         want = have if rem.count == "all" else rem.count
-        path = f"setup → player_counts → {pc.players} players → remove → {j + 1}"
         if unknown:
-            problems.error(src.file, src.line(base + ("remove", j)), path,
-                           f"the deck {m.setup.deck!r} has no column {unknown[0]!r}",
-                           f"columns: {', '.join(rows[0].values)}", code="bad-removal")
+            problems.add(game.problem(base + ("remove", j), f"the deck {m.setup.deck!r} has no column {unknown[0]!r}",
+                                      f"columns: {', '.join(rows[0].values)}", code="bad-removal"))
         elif have < want or have == 0:
-            problems.error(src.file, src.line(base + ("remove", j)), path,
-                           f"removes {want} card(s) where {_where(rem.where)}, but the deck has {have}",
-                           "remove only cards the deck has, or fix the `where` values", code="bad-removal")
+            problems.add(game.problem(base + ("remove", j),
+                                      f"removes {want} card(s) where {_where(rem.where)}, but the deck has {have}",
+                                      "remove only cards the deck has, or fix the `where` values", code="bad-removal"))
         removed += min(want, have)
     return removed
 
 
 def _derive(game: Game, pc, base: tuple, problems: ProblemList) -> tuple[dict[str, Any], bool]:
     """``setup.derive`` values for one player count, checked against what the count states."""
-    m, src = game.manifest, game.source
+    m = game.manifest
     formulas = dict(m.setup.derive)
     if isinstance(m.design.get("wins_per_round"), str):  # older manifests: design.wins_per_round: "players - 1"
         formulas.setdefault("wins_per_round", m.design["wins_per_round"])
     out: dict[str, Any] = {}
     ok = True
     env = rule_env()
-    label = f"setup → player_counts → {pc.players} players"
     for key, expr in formulas.items():
         try:
             value = env.compile_expression(expr, undefined_to_none=False)(players=pc.players, design=m.design)
         except (TemplateSyntaxError, UndefinedError, SecurityError, TypeError, ValueError, ZeroDivisionError) as exc:
-            problems.error(src.file, src.line(("setup", "derive", key)), f"setup → derive → {key}",
-                           f"the expression {expr!r} cannot be evaluated: {exc}",
-                           "use `players`, `design.NAME`, numbers and + − × ÷, e.g. `players - 1`", code="derive-eval")
+            problems.add(game.problem(("setup", "derive", key), f"the expression {expr!r} cannot be evaluated: {exc}",
+                                      "use `players`, `design.NAME`, numbers and + − × ÷, e.g. `players - 1`",
+                                      code="derive-eval"))
             ok = False
             continue
         out[key] = value
@@ -112,9 +109,8 @@ def _derive(game: Game, pc, base: tuple, problems: ProblemList) -> tuple[dict[st
             ok = False
             shown = expr.replace("players", str(pc.players)).replace("*", "×").replace("-", "−")
             where = ("values", key) if key in pc.values else (key,)
-            problems.error(src.file, src.line(base + where) or src.line(base), f"{label} → {key}",
-                           f"states {key} = {stated}, but {expr} gives {shown} = {value}",
-                           f"set {key} to {value}, or change setup → derive → {key}", code="derive-mismatch")
+            problems.add(game.problem(base + where, f"states {key} = {stated}, but {expr} gives {shown} = {value}",
+                                      f"set {key} to {value}, or change setup → derive → {key}", code="derive-mismatch"))
     return out, ok
 
 
@@ -122,7 +118,6 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
     m = game.manifest
     if m.setup is None:
         return []
-    src = game.source
     rows = game.tables.get(m.setup.deck, []) if m.setup.deck else []
     full = sum(r.quantity for r in rows)
     out = []
@@ -144,24 +139,20 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
         arith = (f"{full} − {removed} removed = {deck} cards; " if removed else f"{deck} cards; ") + (
                  f"{deck} − {pc.players} × {pc.hand} (hands) − {pc.dead_wall} (dead wall) = {draw} to draw; "
                  f"{draw} ÷ {pc.players} players = {turns if even else draw / pc.players:g} turns each")
-        where = src.line(base)
-        label = f"setup → player_counts → {pc.players} players"
         if draw < 0:
             ok = False
-            problems.error(src.file, where, label,
-                           f"the deck is too small: {arith}",
-                           "lower the hand size or the dead wall, or add cards", code="deck-math")
+            problems.add(game.problem(base, f"the deck is too small: {arith}",
+                                      "lower the hand size or the dead wall, or add cards", code="deck-math"))
         elif not even:
             ok = False
-            problems.error(src.file, where, label,
-                           f"the draw pile does not split evenly: {arith}",
-                           "change hand, dead wall or removals so the draw pile is a multiple of the player count",
-                           code="deck-math")
+            problems.add(game.problem(base, f"the draw pile does not split evenly: {arith}",
+                                      "change hand, dead wall or removals so the draw pile is a multiple of the "
+                                      "player count", code="deck-math"))
         if declared is not None and even and turns != declared:
             ok = False
             need = pc.players * pc.hand + pc.players * declared + pc.dead_wall
             diff = deck - need
-            problems.error(src.file, src.line(base + ("turns",)) or where, f"{label} → turns",
+            problems.add(game.problem(base + ("turns",),
                            f"declares {declared} turns per player, but the numbers give {turns}: {arith}. "
                            f"{declared} turns each need {pc.players} × {pc.hand} (hands) + {pc.players} × {declared} "
                            f"(turns) + {pc.dead_wall} (dead wall) = {need} cards; the deck has {deck} "
@@ -171,7 +162,7 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
                                f"hands or the dead wall" if diff > 0 else
                                f"find {-diff} more card(s): add them to the deck, or take them from hands, "
                                f"the dead wall or the removals"),
-                           code="turns-mismatch")
+                           code="turns-mismatch"))
         out.append(PlayerCountReport(pc.players, deck, removed, pc.hand, pc.dead_wall, draw,
                                      turns if even else None, declared, ok, arith, wins, derived))
     return out
@@ -197,9 +188,8 @@ def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
         actual = sum(r.quantity for r in rows) if c.cards is not None else None
         entry = {"id": c.id, "name": c.name, "kind": c.kind, "declared": c.count, "count": actual}
         if c.count is not None and actual is not None and actual != c.count:
-            problems.error(src.file, src.line(("components", i, "count")), f"components → {c.id} → count",
-                           f"declares {c.count} pieces but the card table has {actual}",
-                           f"fix the copies in the table or set count to {actual}", code="count-mismatch")
+            problems.add(game.problem(("components", i, "count"), f"declares {c.count} pieces but the card table has {actual}",
+                                      f"fix the copies in the table or set count to {actual}", code="count-mismatch"))
         draft_rows = [r for r in rows if r.values.get("draft") is True]
         if c.draft or draft_rows:
             n = sum(r.quantity for r in draft_rows) if draft_rows else (actual or 0)

@@ -119,17 +119,19 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
     design = game.manifest.design
     for i, rule in enumerate(game.manifest.design_rules):
         rows = game.tables.get(rule.deck, [])
-        where = src.line(("design_rules", i))
-        label = f"design_rules → {rule.id}"
         report = problems.error if rule.severity == "error" else problems.warning
+
+        def at_rule(message: str, hint: str = "", code: str = "", severity: str = "error", i=i) -> None:
+            problems.add(game.problem(("design_rules", i), message, hint, code, severity))
+
         try:
             check = env.compile_expression(rule.check, undefined_to_none=False)
             when = env.compile_expression(rule.when, undefined_to_none=False) if rule.when else None
             explain = env.compile_expression(rule.explain, undefined_to_none=False) if rule.explain else None
         except (TemplateSyntaxError, RecursionError) as exc:
-            problems.error(src.file, where, label, f"the expression cannot be read: {getattr(exc, 'message', None) or 'nested too deeply'}",
-                           "design rules use jinja2 expression syntax, e.g. `card.power == card.pon + card.chi`",
-                           code="rule-syntax")
+            at_rule(f"the expression cannot be read: {getattr(exc, 'message', None) or 'nested too deeply'}",
+                    "design rules use jinja2 expression syntax, e.g. `card.power == card.pon + card.chi`",
+                    code="rule-syntax")
             continue
 
         used = _card_columns(env, rule.when, rule.check)
@@ -147,8 +149,9 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
                 if rule.scope == "deck":
                     ctx = {"cards": tables.get(rule.deck, []), "tables": tables, "design": design}
                     if not check(**ctx):
-                        report(src.file, where, label, f"the rule fails: {rule.description} ({rule.check}){why(ctx)}",
-                               "change the card table so the rule holds, or change the rule", code="design-rule")
+                        at_rule(f"the rule fails: {rule.description} ({rule.check}){why(ctx)}",
+                                "change the card table so the rule holds, or change the rule", code="design-rule",
+                                severity=rule.severity)
                     continue
                 for r in rows:
                     ctx = {"card": _row_context(r), "tables": tables, "design": design}
@@ -161,19 +164,19 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
                                + (f"; this card has {values}" if values else ""),
                                f"fix this row of {r.file} or the rule in {src.file}", code="design-rule")
         except BudgetExceeded as exc:
-            problems.error(src.file, where, label, str(exc),
-                           "a rule should look at each card or the table once; simplify the expression",
-                           code="rule-budget")
+            at_rule(str(exc),
+                    "a rule should look at each card or the table once; simplify the expression",
+                    code="rule-budget")
         except LimitError as exc:
-            problems.error(src.file, where, label, f"the rule asks for too much: {exc}", LIMIT_HINT, code="rule-limit")
+            at_rule(f"the rule asks for too much: {exc}", LIMIT_HINT, code="rule-limit")
         except SecurityError as exc:
-            problems.error(src.file, where, label, f"the rule uses something design rules may not touch: {exc}",
-                           "a rule reads card.COLUMN, cards, tables.COMPONENT, design.NAME and the helpers "
-                           + ", ".join(RULE_HELPERS) + "; nothing else is reachable", code="rule-sandbox")
+            at_rule(f"the rule uses something design rules may not touch: {exc}",
+                    "a rule reads card.COLUMN, cards, tables.COMPONENT, design.NAME and the helpers "
+                    + ", ".join(RULE_HELPERS) + "; nothing else is reachable", code="rule-sandbox")
         except Exception as exc:  # the expression is the designer's: any failure is a problem with the rule
-            problems.error(src.file, where, label, f"the rule cannot be evaluated: {_exc_text(exc)}",
-                           "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
-                           + ", ".join(RULE_HELPERS), code="rule-eval")
+            at_rule(f"the rule cannot be evaluated: {_exc_text(exc)}",
+                    "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
+                    + ", ".join(RULE_HELPERS), code="rule-eval")
 
 
 def _card_columns(env, *exprs: str | None) -> set[str]:

@@ -27,18 +27,17 @@ def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
         try:
             return card_mm(spec)
         except KeyError:
-            raise CardgenError(Problem(game.manifest_file, game.line("print", "card_size"), "card_size",
-                                       f"unknown card size {spec!r}", "use poker, bridge, mini, tarot, mahjong or {width, height}",
-                                       code="unknown-size"))
+            raise CardgenError(game.problem(("print", "card_size"), f"unknown card size {spec!r}",
+                                            "use poker, bridge, mini, tarot, mahjong or {width, height}",
+                                            code="unknown-size"))
     w, h = parse_length(spec.width) / MM, parse_length(spec.height) / MM
     if not (0 < w <= MAX_PIECE_MM and 0 < h <= MAX_PIECE_MM):
         idx = next((i for i, c in enumerate(game.manifest.components) if c.size is comp_size), None)
         where = ("print", "card_size") if comp_size is None or idx is None else ("components", idx, "size")
-        label = "print → card_size" if where[0] == "print" else f"components → {game.manifest.components[idx].id} → size"
-        raise CardgenError(Problem(game.manifest_file, game.line(*where), label, f"a card of {w:g} × {h:g} mm cannot be "
-                                   f"printed: width and height must be more than 0 and at most {MAX_PIECE_MM:g} mm",
-                                   "give the trim size in mm, e.g. {width: 63, height: 88}, or a preset (poker…)",
-                                   code="bad-size"))
+        raise CardgenError(game.problem(where, f"a card of {w:g} × {h:g} mm cannot be printed: width and height "
+                                        f"must be more than 0 and at most {MAX_PIECE_MM:g} mm",
+                                        "give the trim size in mm, e.g. {width: 63, height: 88}, or a preset (poker…)",
+                                        code="bad-size"))
     return w, h
 
 
@@ -55,12 +54,11 @@ def print_settings_problems(game: Game) -> list[Problem]:
         try:
             mm = parse_length(value) / MM
         except ValueError as exc:
-            out.append(Problem(game.manifest_file, game.line("print", key), f"print → {key}", str(exc), code="bad-length"))
+            out.append(game.problem(("print", key), str(exc), code="bad-length"))
             continue
         if not 0 <= mm <= MAX_BLEED_MM:
-            out.append(Problem(game.manifest_file, game.line("print", key), f"print → {key}",
-                               f"{mm:g} mm is out of range (0 to {MAX_BLEED_MM:g} mm)",
-                               "3 mm is usual for bleed (塗り足し) and for the safe area", code="bad-length"))
+            out.append(game.problem(("print", key), f"{mm:g} mm is out of range (0 to {MAX_BLEED_MM:g} mm)",
+                                    "3 mm is usual for bleed (塗り足し) and for the safe area", code="bad-length"))
     return out
 
 

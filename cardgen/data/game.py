@@ -66,7 +66,13 @@ class Game:
         return next((c for c in self.manifest.components if c.id == cid), None)
 
     def line(self, *path) -> int | None:
+        """The game.yaml line of ``path`` (or of its nearest ancestor that has one)."""
         return self.source.line(tuple(path))
+
+    def problem(self, path: tuple, message: str, hint: str = "", code: str = "", severity: str = "error") -> Problem:
+        """A :class:`Problem` at ``path`` of game.yaml: line and display text from the one path
+        (:meth:`cardgen.data.yaml_source.Source.problem`), list items named from the manifest."""
+        return self.source.problem(path, message, hint, code, severity, data=self.manifest)
 
 
 def safe_path(root: Path, name: str, file: str, line: int | None, path: str) -> Path:
@@ -275,21 +281,18 @@ def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:
     seen: dict[str, int] = {}
     for i, c in enumerate(m.components):
         if c.id in seen:
-            problems.error(src.file, src.line(("components", i, "id")), f"components → {i} → id",
-                           f"the component id {c.id!r} is used twice", "give each component its own id",
-                           code="duplicate-id")
+            problems.add(src.problem(("components", i, "id"), f"the component id {c.id!r} is used twice",
+                                     "give each component its own id", code="duplicate-id", data=m))
         seen[c.id] = i
         if c.kind != "not_included" and c.kind in ("deck", "tokens", "tiles") and c.template is None and c.cards is not None:
-            problems.error(src.file, src.line(("components", i)), f"components → {c.id} → template",
-                           "a printed component needs a face template", "add `template: NAME` (templates/cards/NAME.yaml)",
-                           code="missing-template")
+            problems.add(src.problem(("components", i, "template"), "a printed component needs a face template",
+                                     "add `template: NAME` (templates/cards/NAME.yaml)", code="missing-template", data=m))
 
     def ref(cid: str, path: tuple, label: str) -> None:
         if cid not in ids:
             close = difflib.get_close_matches(cid, ids, n=1)
-            problems.error(src.file, src.line(path), " → ".join(map(str, path)),
-                           f"no component has the id {cid!r}" + (f"; did you mean {close[0]!r}?" if close else ""),
-                           f"{label} must name one of: {', '.join(ids)}", code="unknown-component")
+            problems.add(src.problem(path, f"no component has the id {cid!r}" + (f"; did you mean {close[0]!r}?" if close else ""),
+                                     f"{label} must name one of: {', '.join(ids)}", code="unknown-component", data=m))
 
     if m.setup:
         if m.setup.deck is not None:
@@ -297,23 +300,22 @@ def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:
         counts = [pc.players for pc in m.setup.player_counts]
         for n in m.game.players:
             if not 1 <= n <= 12:  # PlayerCount.players' range: the setup entry could not be written
-                problems.error(src.file, src.line(("game", "players")), "game → players",
-                               f"{n} players is out of range: player counts run from 1 to 12",
-                               "list the player counts the game supports, e.g. `players: [3, 4]`",
-                               code="player-count-range")
+                problems.add(src.problem(("game", "players"), f"{n} players is out of range: player counts run from 1 to 12",
+                                         "list the player counts the game supports, e.g. `players: [3, 4]`",
+                                         code="player-count-range", data=m))
             elif n not in counts:
-                problems.error(src.file, src.line(("game", "players")), "game → players",
-                               f"{n} players is supported but setup has no entry for it",
-                               f"add a `- players: {n}` entry under setup → player_counts", code="missing-setup")
+                problems.add(src.problem(("game", "players"), f"{n} players is supported but setup has no entry for it",
+                                         f"add a `- players: {n}` entry under setup → player_counts",
+                                         code="missing-setup", data=m))
         for i, pc in enumerate(m.setup.player_counts):
             if pc.players not in m.game.players:
-                problems.error(src.file, src.line(("setup", "player_counts", i, "players")),
-                               f"setup → player_counts → {i} → players",
-                               f"setup for {pc.players} players, but game.players is {m.game.players}",
-                               "add the count to game.players or remove this entry", code="unknown-player-count")
+                problems.add(src.problem(("setup", "player_counts", i, "players"),
+                                         f"setup for {pc.players} players, but game.players is {m.game.players}",
+                                         "add the count to game.players or remove this entry",
+                                         code="unknown-player-count", data=m))
             if pc.players in counts[:i]:
-                problems.error(src.file, src.line(("setup", "player_counts", i, "players")),
-                               f"setup → player_counts → {i} → players",
-                               f"a second setup entry for {pc.players} players", "keep one", code="duplicate-setup")
+                problems.add(src.problem(("setup", "player_counts", i, "players"),
+                                         f"a second setup entry for {pc.players} players", "keep one",
+                                         code="duplicate-setup", data=m))
     for i, r in enumerate(m.design_rules):
         ref(r.deck, ("design_rules", i, "deck"), "design_rules.deck")

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from cardgen.core.errors import Problem
-from cardgen.data.yaml_source import Source
+from cardgen.data.yaml_source import Source, display_path
 
 
 def _fields_of(model: type[BaseModel], loc: tuple) -> list[str]:
@@ -43,36 +43,6 @@ def _model_in(annotation: Any) -> Any:
         if m is not None:
             return m
     return None
-
-
-def display_path(loc: tuple, data: Any = None) -> str:
-    """A data path for messages: list positions are named by the item's ``id``, ``name`` or
-    ``players`` where it has one (``components → battle → count``, ``player_counts → 3 players``)."""
-    parts = []
-    node = data
-    for part in loc:
-        label = str(part)
-        if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
-            item = node[part]
-            if isinstance(item, dict):
-                for key in ("id", "name"):
-                    if isinstance(item.get(key), str) and item[key]:
-                        label = item[key]
-                        break
-                else:
-                    if isinstance(item.get("players"), int) and not isinstance(item.get("players"), bool):
-                        label = f"{item['players']} players"
-                    else:
-                        label = f"item {part + 1}"
-            else:
-                label = f"item {part + 1}"
-            node = item
-        elif isinstance(node, dict):
-            node = node.get(part)
-        else:
-            node = None
-        parts.append(label)
-    return " → ".join(parts)
 
 
 #: Plain-words messages and fixes for pydantic's error types: type → (message, hint).

@@ -150,10 +150,8 @@ def _check_values(template: Template, src) -> None:
     problems = []
 
     def bad(i, key, message, hint):
-        el = template.elements[i] if i is not None else None
-        where = src.line(("elements", i, key)) or src.line(("elements", i)) if el else src.line((key,))
-        path = f"elements → {el.name or i} → {key}" if el else key
-        problems.append(Problem(src.file, where, path, message, hint, code="template-value"))
+        path = ("elements", i, key) if i is not None else (key,)
+        problems.append(src.problem(path, message, hint, code="template-value", data=template))
 
     if template.background and "{" not in template.background and not is_color(template.background):
         bad(None, "background", color_problem(template.background), "background: \"#ffffff\"")
@@ -227,10 +225,9 @@ def _check_expressions(template: Template, src) -> None:
                 msg = "nested too deeply"
             else:
                 continue
-            problems.append(Problem(src.file, src.line(("elements", i, key)), f"elements → {el.name or i} → {key}",
-                                    f"the expression cannot be read: {msg}",
-                                    "write fields as {{ card.COLUMN }} in text; `if` and `repeat` take a bare "
-                                    "expression such as `card.pon > 0`", code="template-syntax"))
+            problems.append(src.problem(("elements", i, key), f"the expression cannot be read: {msg}",
+                                        "write fields as {{ card.COLUMN }} in text; `if` and `repeat` take a bare "
+                                        "expression such as `card.pon > 0`", code="template-syntax", data=template))
     if problems:
         raise CardgenError(problems)
 
