@@ -40,14 +40,15 @@ def test_docs_check_command(tmp_path):
 
 
 def test_templates_reference_is_checked_in_and_complete():
-    from cardgen.data.template import Element, Template
+    from cardgen.data.template import ELEMENT_KINDS, Template
 
     text = templates_reference()
     assert (ROOT / "docs" / "templates.md").read_text(encoding="utf-8") == text, "run `cardgen docs`"
     assert undocumented(Template) == []
-    for model in (Template, Element):
+    for model in (Template, *ELEMENT_KINDS.values()):
+        section = text.split(f"### {model.__name__}\n", 1)[1].split("\n### ", 1)[0]
         for name, f in model.model_fields.items():
-            assert f"| `{f.alias or name}` |" in text, f"{model.__name__}.{name}"
+            assert f"| `{f.alias or name}` |" in section, f"{model.__name__}.{name}"
     for topic in ("bleed: true", "min_size", "leading", "valign", "repeat", "fit: contain", "{{ card.color }}",
                   "{% for", "| num", "nobreak", "## Worked example"):
         assert topic in text, topic

@@ -7,7 +7,8 @@ with list items named by their ``id`` / ``name`` / ``players``, and a hint.
 from __future__ import annotations
 
 import difflib
-from typing import Any
+import typing
+from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -15,34 +16,55 @@ from cardgen.core.errors import Problem
 from cardgen.data.yaml_source import Source, display_path
 
 
-def _fields_of(model: type[BaseModel], loc: tuple) -> list[str]:
-    """The field names allowed at ``loc`` (for did-you-mean), walking the model."""
-    current: Any = model
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic model classes inside a type annotation: ``list[Component] | None`` →
+    ``[Component]``; a list of card-template elements → one model per element kind."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for a in getattr(annotation, "__args__", None) or () for m in _models_in(a)]
+
+
+def _tag(model: type[BaseModel]) -> str | None:
+    """The ``kind`` a model of a tagged union stands for (``Literal["text"]`` → ``text``), or None."""
+    f = model.model_fields.get("kind")
+    args = typing.get_args(f.annotation) if f is not None and typing.get_origin(f.annotation) is Literal else ()
+    return args[0] if len(args) == 1 else None
+
+
+def _key_field(model: type[BaseModel], key: Any):
+    """The FieldInfo of ``key`` as written (its alias, e.g. ``if``, or its name), or None."""
+    return next((f for name, f in model.model_fields.items() if (f.alias or name) == key), None)
+
+
+def _keys(model: type[BaseModel]) -> list[str]:
+    """The keys a model accepts, as written (aliases, e.g. ``if``)."""
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _walk(model: type[BaseModel], loc: tuple) -> tuple[tuple, list[type[BaseModel]], Any]:
+    """Follow a pydantic error location through ``model``: ``(loc without the kind tags pydantic adds
+    for an element's model, the models that can hold the next key, the FieldInfo of the last key)``.
+    ``("elements", 2, "text", "fnot")`` → ``(("elements", 2, "fnot"), [], None)``."""
+    clean: list = []
+    models: list[type[BaseModel]] = [model]
+    info = None
     for part in loc:
+        tags = {_tag(m): m for m in models} if len(models) > 1 else {}
+        if isinstance(part, str) and part in tags:  # the tag of a union picked by `kind`
+            models = [tags[part]]
+            continue
+        clean.append(part)
         if isinstance(part, int):
             continue
-        if not (isinstance(current, type) and issubclass(current, BaseModel)):
-            return []
-        f = current.model_fields.get(part)
-        if f is None:
-            return list(current.model_fields)
-        current = _model_in(f.annotation)
-    if isinstance(current, type) and issubclass(current, BaseModel):
-        return list(current.model_fields)
-    return []
+        info = _key_field(models[0], part) if len(models) == 1 else None
+        models = _models_in(info.annotation) if info is not None else []
+    return tuple(clean), models, info
 
 
-def _model_in(annotation: Any) -> Any:
-    """The first pydantic model class inside a type annotation (``list[Component] | None`` →
-    Component), or None."""
-    args = getattr(annotation, "__args__", None)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for a in args or ():
-        m = _model_in(a)
-        if m is not None:
-            return m
-    return None
+def _fields_of(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The keys allowed at ``loc`` (for did-you-mean), walking the model."""
+    _clean, models, _info = _walk(model, loc)
+    return _keys(models[0]) if len(models) == 1 else []
 
 
 #: Plain-words messages and fixes for pydantic's error types: type → (message, hint).
@@ -70,14 +92,24 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
     bounds and choices in plain words, the field's description as the hint."""
     out = []
     for err in exc.errors(include_url=False):
-        loc = tuple(err["loc"])
+        raw = tuple(err["loc"])
+        loc, models, field_info = _walk(model, raw)
         path = display_path(loc, data)
         line = src.line(loc)
         kind = err["type"]
         hint = ""
-        if kind == "extra_forbidden":
+        if kind in ("union_tag_invalid", "union_tag_not_found"):
+            kinds = [tag for m in models if (tag := _tag(m))]
+            got = str((err.get("ctx") or {}).get("tag", ""))
+            close = difflib.get_close_matches(got, kinds, n=1)
+            msg = (f"unknown element kind {got!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+                   if kind == "union_tag_invalid" else "this element has no `kind`")
+            hint = "kinds: " + ", ".join(kinds)
+            line = src.line(loc + ("kind",))
+            code = "unknown-kind" if kind == "union_tag_invalid" else "missing-key"
+        elif kind == "extra_forbidden":
             key = str(loc[-1])
-            allowed = _fields_of(model, loc[:-1])
+            allowed = _fields_of(model, raw[:-1])
             close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
             msg = f"unknown key {key!r}"
             if close:
@@ -86,7 +118,7 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
             code = "unknown-key"
         elif kind == "missing":
             msg = "this key is required but missing"
-            parent = _fields_of(model, loc[:-1])
+            parent = _fields_of(model, raw[:-1])
             hint = f"add `{loc[-1]}:`" + (f" (keys here: {', '.join(parent)})" if parent else "")
             code = "missing-key"
         elif kind == "string_pattern_mismatch" and loc and loc[-1] == "id":
@@ -96,7 +128,6 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
         else:
             got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], (dict, list)) else ""
             ctx = err.get("ctx") or {}
-            field_info = _field_info(model, loc)
             about = field_info.description if field_info is not None and field_info.description else ""
             if kind in _TYPE_WORDS:
                 msg, hint = _TYPE_WORDS[kind]
@@ -118,19 +149,3 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
             code = kind
         out.append(Problem(src.file, line, path, msg, hint, code=code))
     return out
-
-
-def _field_info(model: type[BaseModel], loc: tuple):
-    """The pydantic FieldInfo at ``loc`` (list positions skipped), or None."""
-    current: Any = model
-    info = None
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        if not (isinstance(current, type) and issubclass(current, BaseModel)):
-            return info
-        info = current.model_fields.get(part)
-        if info is None:
-            return None
-        current = _model_in(info.annotation)
-    return info

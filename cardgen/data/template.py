@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -28,18 +28,52 @@ class _T(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Element(_T):
-    """One named box on a card face."""
+class _Element(_T):
+    """What every element kind has: its kind, a name, a box, bleed and a condition."""
 
-    kind: Literal["rect", "text", "icon", "icons", "image", "circle", "line"] = Field(description="What the box draws.")
+    kind: str = Field(description="What the box draws.")
     name: str = Field("", description="Name used in messages (e.g. the field it shows).")
     box: tuple[float, float, float, float] = Field(description="[x, y, w, h] in mm from the trim's top-left corner, y down.")
     bleed: bool = Field(False, description="Extend the box into the bleed on every side where it touches the trim.")
     show_if: str | None = Field(None, alias="if", description="Draw only when this expression is true, e.g. `card.pon`.")
-    fill: str | None = Field(None, description="Fill colour, `#rrggbb` (or an expression in `{{ }}`, e.g. `{{ card.color }}`).")
-    stroke: str | None = Field(None, description="Outline colour (expression allowed, as for `fill`).")
+
+
+_FILL = "Fill colour, `#rrggbb` (or an expression in `{{ }}`, e.g. `{{ card.color }}`)."
+_STROKE = "Outline colour (expression allowed, as for `fill`)."
+
+
+class RectElement(_Element):
+    """`rect`: a rectangle, filled and/or outlined, corners optionally rounded."""
+
+    kind: Literal["rect"] = Field(description="What the box draws.")
+    fill: str | None = Field(None, description=_FILL)
+    stroke: str | None = Field(None, description=_STROKE)
     stroke_width: float = Field(0.0, description="Outline width, pt.")
     radius: float = Field(0.0, description="Corner radius, mm.")
+
+
+class CircleElement(_Element):
+    """`circle`: the largest circle centred in the box."""
+
+    kind: Literal["circle"] = Field(description="What the box draws.")
+    fill: str | None = Field(None, description=_FILL)
+    stroke: str | None = Field(None, description=_STROKE)
+    stroke_width: float = Field(0.0, description="Outline width, pt.")
+
+
+class LineElement(_Element):
+    """`line`: from the box's bottom-left corner to its top-right one (height 0: a horizontal rule)."""
+
+    kind: Literal["line"] = Field(description="What the box draws.")
+    stroke: str | None = Field(None, description="Line colour (expression allowed); default: `color`.")
+    stroke_width: float = Field(0.0, description="Line width, pt (0 draws 0.5 pt).")
+    color: str = Field("#000000", description="Line colour when `stroke` is not given.")
+
+
+class TextElement(_Element):
+    """`text`: text fitted into the box (kinsoku line breaks, shrunk down to `min_size`)."""
+
+    kind: Literal["text"] = Field(description="What the box draws.")
     text: str | None = Field(None, description="Text (jinja2 expression syntax inside `{{ }}`), e.g. `{{ card.skill_text }}`.")
     font: str = Field("body", description="Font role (fonts/fonts.yaml).")
     size: float = Field(9.0, description="Preferred font size, pt.")
@@ -48,11 +82,40 @@ class Element(_T):
     align: Literal["left", "center", "right"] = Field("left", description="Horizontal alignment.")
     valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")
     color: str = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
+
+
+class IconElement(_Element):
+    """`icon`: one vector icon, as large as the box allows, centred."""
+
+    kind: Literal["icon"] = Field(description="What the box draws.")
     icon: str | None = Field(None, description="Icon name (`pon`, `chi`, `ron`, `tsumo`, `kan`, `power`, `power_empty`) or an expression giving one.")
-    repeat: str | None = Field(None, description="For `icons`: how many (expression), e.g. `card.power`.")
-    gap: float = Field(1.0, description="For `icons`: gap between icons, mm.")
-    file: str | None = Field(None, description="For `image`: file in the game folder (expression allowed).")
-    fit: Literal["cover", "contain"] = Field("cover", description="For `image`: fill the box (cropping) or fit inside it.")
+
+
+class IconsElement(_Element):
+    """`icons`: one icon repeated in a row, each as high as the box."""
+
+    kind: Literal["icons"] = Field(description="What the box draws.")
+    icon: str | None = Field(None, description="Icon name, as for `icon` (default `power`).")
+    repeat: str | None = Field(None, description="How many (expression), e.g. `card.power` (default 1).")
+    gap: float = Field(1.0, description="Gap between icons, mm.")
+    align: Literal["left", "center", "right"] = Field("left", description="Where the row sits in the box.")
+
+
+class ImageElement(_Element):
+    """`image`: card art from a file in the game folder, clipped to the box."""
+
+    kind: Literal["image"] = Field(description="What the box draws.")
+    file: str | None = Field(None, description="File in the game folder (expression allowed).")
+    fit: Literal["cover", "contain"] = Field("cover", description="Fill the box (cropping) or fit inside it.")
+
+
+#: One model per element kind: ``kind`` picks the model, so each kind refuses the keys of the
+#: others. A new kind: its model here, and its planner in :data:`cardgen.layout.card.PLANNERS`.
+ELEMENT_KINDS: dict[str, type[_Element]] = {
+    "rect": RectElement, "text": TextElement, "icon": IconElement, "icons": IconsElement,
+    "image": ImageElement, "circle": CircleElement, "line": LineElement,
+}
+Element = Annotated[Union[tuple(ELEMENT_KINDS.values())], Field(discriminator="kind")]
 
 
 class Template(_T):
@@ -161,7 +224,7 @@ def _check_values(template: Template, src) -> None:
             bad(i, "box", f"the box [x, y, w, h] = {list(el.box)} has no area (w and h must be more than 0 mm)",
                 "boxes are [x, y, width, height] in mm from the trim's top-left corner")
         for key in ("fill", "stroke", "color"):
-            v = getattr(el, key)
+            v = getattr(el, key, None)
             if v is not None and "{" not in v and not is_color(v):
                 bad(i, key, color_problem(v), "colours are #rrggbb; an expression such as {{ card.color }} "
                     "must give #rrggbb too")
@@ -174,7 +237,7 @@ def _check_values(template: Template, src) -> None:
             if not 0 < el.leading <= 10:
                 bad(i, "leading", f"leading {el.leading:g} is out of range (more than 0, at most 10)", "e.g. 1.35")
         for key in ("stroke_width", "radius", "gap"):
-            if getattr(el, key) < 0:
+            if getattr(el, key, 0) < 0:
                 bad(i, key, f"{key} {getattr(el, key):g} is negative", "use 0 or more")
     if problems:
         raise CardgenError(problems)
@@ -214,7 +277,7 @@ def _check_expressions(template: Template, src) -> None:
     problems = []
     for i, el in enumerate(template.elements):
         for attr, key, whole in _EXPRESSIONS:
-            source = getattr(el, attr)
+            source = getattr(el, attr, None)
             if source is None or (not whole and "{" not in source):
                 continue
             try:

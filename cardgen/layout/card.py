@@ -4,16 +4,18 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
-from cardgen.core.errors import CardgenError, CardRef, Problem, card_problem
+from cardgen.core.errors import CardgenError, CardRef, Problem, Severity, card_problem
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.core.sandbox import LimitError
-from cardgen.data.template import Element, Template, color_problem, eval_expr, is_color, render_text
+from cardgen.data.template import (CircleElement, Element, IconElement, IconsElement, ImageElement, LineElement,
+                                   RectElement, Template, TextElement, color_problem, eval_expr, is_color,
+                                   render_text)
 from cardgen.core.units import MM
 
 EPS = 1e-6
@@ -97,6 +99,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         card = CardRef("", card)
     ops: list = []
     findings: list[Problem] = []
+    face = _Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings)
     if template.background:
         b = frame.bleed
         bg = render_text(template.background, ctx).strip() if "{" in template.background else template.background
@@ -110,60 +113,15 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         try:
             if el.show_if is not None and not eval_expr(el.show_if, ctx):
                 continue
-            if any("{" in (v or "") for v in (el.fill, el.stroke, el.color)):  # per-card colours, e.g. "{{ card.color }}"
-                el = el.model_copy(update={k: render_text(v, ctx).strip() for k in ("fill", "stroke", "color")
-                                           if (v := getattr(el, k)) and "{" in v})
-            wrong = [(k, v) for k in ("fill", "stroke", "color") if (v := getattr(el, k)) is not None and not is_color(v)]
+            colours = {k: v for k in ("fill", "stroke", "color") if (v := getattr(el, k, None)) is not None}
+            if any("{" in v for v in colours.values()):  # per-card colours, e.g. "{{ card.color }}"
+                el = el.model_copy(update={k: render_text(v, ctx).strip() for k, v in colours.items() if "{" in v})
+            wrong = [(k, v) for k in colours if not is_color(v := getattr(el, k))]
             if wrong:  # a per-card colour expression gave something else (the template check caught literals)
                 findings.append(card_problem("error", card, name, f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
                                             "template-expr", *template.source(index)))
                 continue
-            X, Y, W, H = _box(el, frame)
-            if el.kind == "rect":
-                ops.append(Rect(X, Y, W, H, el.fill, el.stroke, el.stroke_width, el.radius * MM))
-            elif el.kind == "circle":
-                r = min(W, H) / 2
-                ops.append(Circle(X + W / 2, Y + H / 2, r, el.fill, el.stroke, el.stroke_width))
-            elif el.kind == "line":
-                ops.append(Line(X, Y + H, X + W, Y, el.stroke_width or 0.5, el.stroke or el.color))
-            elif el.kind == "icon":
-                icon = el.icon or ""
-                if "{" in icon:
-                    icon = render_text(icon, ctx)
-                s = min(W, H)
-                ops.append(Icon(icon, X + (W - s) / 2, Y + (H - s) / 2, s))
-            elif el.kind == "icons":
-                n = max(0, int(eval_expr(el.repeat, ctx))) if el.repeat else 1
-                if n > MAX_ICONS:
-                    findings.append(card_problem("error", card, name, f"`repeat` gives {n} icons; a box holds at "
-                                                f"most {MAX_ICONS}", "icons-overflow"))
-                    n = 0
-                s = H
-                gap = el.gap * MM
-                total = n * s + max(0, n - 1) * gap
-                x0 = X + {"left": 0, "center": (W - total) / 2, "right": W - total}[el.align]
-                for i in range(n):
-                    ops.append(Icon(el.icon or "power", x0 + i * (s + gap), Y, s))
-                if total > W + EPS:
-                    findings.append(card_problem("warning", card, name, f"{n} icons need {total / MM:.1f} mm, the box is {W / MM:.1f} mm", "icons-overflow"))
-            elif el.kind == "image":
-                src = render_text(el.file or "", ctx)
-                if src:
-                    path = resolve_file(src) if resolve_file else src
-                    if exists is not None and not exists(path):
-                        findings.append(card_problem("error", card, name, f"the image {src!r} does not exist", "missing-file"))
-                    else:
-                        ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H), fit=el.fit))
-            elif el.kind == "text":
-                text = render_text(el.text or "", ctx)
-                if missing_chars is not None:
-                    lacking = missing_chars(el.font, text.replace("\\n", "\n"))
-                    if lacking:
-                        findings.append(card_problem(
-                            "error", card, name,
-                            f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
-                            + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph"))
-                _plan_text(el, text, X, Y, W, H, frame, measure, ascent, card, name, ops, findings)
+            PLANNERS[el.kind](el, _box(el, frame), name, face)
         except CardgenError as exc:  # from resolve_file: the card row names the file
             for p in exc.problems:
                 findings.append(card_problem("error", card, name, p.message, p.code or "file"))
@@ -179,6 +137,112 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                                         *template.source(index)))
     key = hashlib.sha1(json.dumps([id(template), ctx.get("card")], sort_keys=True, default=str).encode()).hexdigest()
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
+
+
+@dataclass
+class _Face:
+    """One card face being laid out: what every element planner reads, and the ops and findings
+    it adds (see :func:`plan_card` for the callables)."""
+
+    ctx: dict[str, Any]
+    frame: Frame
+    measure: Measure
+    card: CardRef
+    ascent: float
+    resolve_file: Callable | None
+    exists: Callable | None
+    missing_chars: Callable | None
+    ops: list
+    findings: list[Problem]
+
+    def found(self, severity: Severity, name: str, message: str, code: str) -> None:
+        """Add a finding about element ``name`` of this face (at the card's row)."""
+        self.findings.append(card_problem(severity, self.card, name, message, code))
+
+
+#: ``(element, box, name, face)``: add the element's ops (and findings) to ``face``; ``box`` is
+#: ``(x, y, w, h)`` in pt, trim-relative, y up (:func:`_box`), ``name`` names it in findings.
+Planner = Callable[[Any, tuple[float, float, float, float], str, _Face], None]
+#: The planner of each element kind (one per model in :data:`cardgen.data.template.ELEMENT_KINDS`).
+PLANNERS: dict[str, Planner] = {}
+
+
+def planner(kind: str) -> Callable[[Planner], Planner]:
+    """Decorator: register the planner of element ``kind``."""
+    def register(fn: Planner) -> Planner:
+        PLANNERS[kind] = fn
+        return fn
+    return register
+
+
+@planner("rect")
+def _plan_rect(el: RectElement, box, name: str, face: _Face) -> None:
+    X, Y, W, H = box
+    face.ops.append(Rect(X, Y, W, H, el.fill, el.stroke, el.stroke_width, el.radius * MM))
+
+
+@planner("circle")
+def _plan_circle(el: CircleElement, box, name: str, face: _Face) -> None:
+    X, Y, W, H = box
+    r = min(W, H) / 2
+    face.ops.append(Circle(X + W / 2, Y + H / 2, r, el.fill, el.stroke, el.stroke_width))
+
+
+@planner("line")
+def _plan_line(el: LineElement, box, name: str, face: _Face) -> None:
+    X, Y, W, H = box
+    face.ops.append(Line(X, Y + H, X + W, Y, el.stroke_width or 0.5, el.stroke or el.color))
+
+
+@planner("icon")
+def _plan_icon(el: IconElement, box, name: str, face: _Face) -> None:
+    X, Y, W, H = box
+    icon = el.icon or ""
+    if "{" in icon:
+        icon = render_text(icon, face.ctx)
+    s = min(W, H)
+    face.ops.append(Icon(icon, X + (W - s) / 2, Y + (H - s) / 2, s))
+
+
+@planner("icons")
+def _plan_icons(el: IconsElement, box, name: str, face: _Face) -> None:
+    X, Y, W, H = box
+    n = max(0, int(eval_expr(el.repeat, face.ctx))) if el.repeat else 1
+    if n > MAX_ICONS:
+        face.found("error", name, f"`repeat` gives {n} icons; a box holds at most {MAX_ICONS}", "icons-overflow")
+        n = 0
+    s = H
+    gap = el.gap * MM
+    total = n * s + max(0, n - 1) * gap
+    x0 = X + {"left": 0, "center": (W - total) / 2, "right": W - total}[el.align]
+    for i in range(n):
+        face.ops.append(Icon(el.icon or "power", x0 + i * (s + gap), Y, s))
+    if total > W + EPS:
+        face.found("warning", name, f"{n} icons need {total / MM:.1f} mm, the box is {W / MM:.1f} mm", "icons-overflow")
+
+
+@planner("image")
+def _plan_image(el: ImageElement, box, name: str, face: _Face) -> None:
+    X, Y, W, H = box
+    src = render_text(el.file or "", face.ctx)
+    if src:
+        path = face.resolve_file(src) if face.resolve_file else src
+        if face.exists is not None and not face.exists(path):
+            face.found("error", name, f"the image {src!r} does not exist", "missing-file")
+        else:
+            face.ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H), fit=el.fit))
+
+
+@planner("text")
+def _plan_text_element(el: TextElement, box, name: str, face: _Face) -> None:
+    X, Y, W, H = box
+    text = render_text(el.text or "", face.ctx)
+    if face.missing_chars is not None:
+        lacking = face.missing_chars(el.font, text.replace("\\n", "\n"))
+        if lacking:
+            face.found("error", name, f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
+                       + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph")
+    _plan_text(el, text, X, Y, W, H, face.frame, face.measure, face.ascent, face.card, name, face.ops, face.findings)
 
 
 _FIT_CACHE: dict[tuple, Fitted] = {}
@@ -201,7 +265,7 @@ def fit_cached(text: str, width: float, height: float, font: str, size: float, m
     return hit
 
 
-def _plan_text(el: Element, text: str, X: float, Y: float, W: float, H: float, frame: Frame, measure: Measure,
+def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, frame: Frame, measure: Measure,
                ascent: float, card: CardRef, name: str, ops: list, findings: list) -> None:
     if not text.strip():
         return

@@ -61,6 +61,8 @@ def type_name(ann: Any) -> str:
     if isinstance(ann, type) and issubclass(ann, enum.Enum):
         return " / ".join(f"`{e.value}`" for e in ann)
     origin, args = typing.get_origin(ann), typing.get_args(ann)
+    if origin is typing.Annotated:
+        return type_name(args[0])
     if origin is typing.Literal:
         return " / ".join(f"`{a}`" for a in args)
     if origin in (Union, types.UnionType):
