@@ -1,7 +1,9 @@
-"""Static check: no unused imports or names, no undefined names, in cardgen/ and tests/ (pyflakes)."""
+"""Static checks: pyflakes over cardgen/ and tests/, and ruff with the rules of pyproject.toml (docstrings)."""
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 from pyflakes.api import checkRecursive
@@ -21,3 +23,22 @@ def test_pyflakes_check_can_fail(tmp_path):
     out = io.StringIO()
     assert checkRecursive([str(tmp_path)], Reporter(out, io.StringIO())) == 1
     assert "'os' imported but unused" in out.getvalue()
+
+
+def _ruff(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *args], cwd=cwd,
+                          capture_output=True, text=True)
+
+
+def test_ruff_finds_nothing():
+    """ruff with the rules of pyproject.toml ([tool.ruff.lint]: pyflakes, docstrings on every module,
+    package and public function of cardgen/)."""
+    res = _ruff("cardgen", "tests")
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_ruff_check_can_fail(tmp_path):
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "mod.py").write_text('"""A module."""\n\n\ndef public(x):\n    return x\n', encoding="utf-8")
+    res = _ruff("mod.py", cwd=tmp_path)
+    assert res.returncode == 1 and "D103" in res.stdout, res.stdout + res.stderr

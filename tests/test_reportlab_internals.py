@@ -1,0 +1,38 @@
+"""The reportlab internals cardgen relies on (private names and module attributes) are still there.
+
+pyproject.toml pins reportlab to the range these were tested with; a reportlab upgrade that drops or
+renames one fails here, by name, instead of in a rulebook or a print sheet."""
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+#: (module, name) pairs imported by cardgen/rulebook/style.py, justify.py and render/pdf_sheets.py.
+USED = [
+    ("reportlab.platypus.paragraph", "_FUZZ"),
+    ("reportlab.platypus.paragraph", "_handleBulletWidth"),
+    ("reportlab.platypus.paragraph", "makeCJKParaLine"),
+    ("reportlab.platypus.paragraph", "cjkU"),
+    ("reportlab.platypus.paragraph", "ParaLines"),
+    ("reportlab.platypus.paragraph", "imgNormV"),
+    ("reportlab.platypus.paragraph", "imgVRange"),
+    ("reportlab.rl_config", "paraFontSizeHeightOffset"),
+    ("reportlab.rl_config", "useA85"),
+    ("reportlab.pdfbase.pdfdoc", "PDFObject"),
+    ("reportlab.pdfbase.pdfdoc", "PDFStream"),
+    ("reportlab.pdfbase.pdfdoc", "PDFZCompress"),
+    ("reportlab.pdfbase.pdfdoc", "xObjectName"),
+]
+
+
+@pytest.mark.parametrize("module, name", USED)
+def test_private_name_exists(module, name):
+    assert hasattr(importlib.import_module(module), name), f"{module}.{name} is gone: check the pin in pyproject.toml"
+
+
+def test_canvas_keeps_its_document(tmp_path):
+    """pdf_sheets.py and justify.py reach the document behind a canvas as ``canvas._doc``."""
+    c = Canvas(str(tmp_path / "x.pdf"))
+    assert all(hasattr(c._doc, name) for name in ("Reference", "idToObject", "Pages"))
