@@ -217,6 +217,16 @@ def _blank_rules(game: Game, problems: ProblemList) -> None:
                          "write its rules in Markdown, or delete the file", code="empty-rules")
 
 
+def _deprecated_keys(game: Game, problems: ProblemList) -> None:
+    """A warning for each key an older manifest may still use (it keeps working)."""
+    if isinstance(game.manifest.design.get("wins_per_round"), str):  # read by _derive as setup.derive
+        problems.add(game.problem(("design", "wins_per_round"),
+                                  "design.wins_per_round as an expression is an old spelling; it is read as "
+                                  "setup → derive → wins_per_round",
+                                  "move it: `setup: {derive: {wins_per_round: \"players - 1\"}}`",
+                                  code="deprecated-key", severity="warning"))
+
+
 def validate(game: Game) -> Report:
     """Run every check on a loaded game.
 
@@ -224,6 +234,7 @@ def validate(game: Game) -> Report:
         :class:`Report` with errors, warnings (including the loader's) and the deck math.
     """
     problems = ProblemList(list(game.problems))
+    _deprecated_keys(game, problems)
     comps = _components(game, problems)
     counts = _deck_math(game, problems)
     check_design_rules(game, problems)

@@ -95,7 +95,7 @@ def cli() -> None:
     """
 
 
-@cli.command()
+@cli.command(short_help="Every check a build makes, short of drawing.")
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Report format.")
@@ -113,7 +113,7 @@ def validate(game_dir: Path, fmt: str) -> None:
     sys.exit(0 if report.ok else 1)
 
 
-@cli.command()
+@cli.command(short_help="Print sheets PDF: imposed cards, bleed, crop marks, backs.")
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @sheet_options
@@ -140,7 +140,7 @@ def sheets(game_dir: Path, out: Path, force: bool, since: str | None, cards: str
         click.echo(f"note: {note}")
 
 
-@cli.command()
+@cli.command(short_help="Duplex test sheet: measure how far the backs shift.")
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @calibration_options
@@ -149,7 +149,7 @@ def calibration(game_dir: Path, out: Path, **kw) -> None:
     _run(game_dir, out, options=sheet_options_of(**kw), force=True, steps=("calibration",))
 
 
-@cli.command()
+@cli.command(short_help="One PNG per physical card (300 dpi).")
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_options
@@ -162,7 +162,7 @@ def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs
     _run(game_dir, out, force=force, steps=("png",), exports=exports_of(dpi, no_bleed, jobs, png_sides=sides))
 
 
-@cli.command()
+@cli.command(short_help="Tabletop Simulator deck sheets and decks.json.")
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_options
@@ -172,7 +172,7 @@ def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
     _run(game_dir, out, force=force, steps=("tts",), exports=exports_of(jobs=jobs))
 
 
-@cli.command()
+@cli.command(short_help="Print-shop PDFs: one card per page with TrimBox/BleedBox.")
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_options
@@ -183,7 +183,7 @@ def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
     _run(game_dir, out, force=force, steps=("shop",), exports=exports_of(sides=sides))
 
 
-@cli.command()
+@cli.command(short_help="Rulebook PDF from the rules Markdown and the data.")
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
@@ -195,7 +195,7 @@ def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
     _run(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper)
 
 
-@cli.command()
+@cli.command(short_help="Validate and build every output (all games by default).")
 @quiet_option
 @click.argument("game_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @sheet_options
@@ -236,7 +236,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     sys.exit(1 if failed else 0)
 
 
-@cli.command()
+@cli.command(short_help="Rebuild on every save and show the validator's findings.")
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_option
@@ -261,7 +261,7 @@ def watch(game_dir: Path, out: Path) -> None:
         run_watch(game_dir, out, show, progress=progress)
 
 
-@cli.command("diff")
+@cli.command("diff", short_help="What changed between two drafts: cards, faces, rules.")
 @click.argument("old", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("new", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--rev", metavar="REV", help="Compare OLD as committed at this git revision (HEAD~3, a tag…) "
@@ -286,24 +286,7 @@ def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, o
     print_files(res.files)
 
 
-#: One-line summaries for `cardgen --help` (click would cut the docstrings mid-sentence).
-SHORT_HELP = {
-    "build": "Validate and build every output (all games by default).",
-    "calibration": "Duplex test sheet: measure how far the backs shift.",
-    "png": "One PNG per physical card (300 dpi).",
-    "rulebook": "Rulebook PDF from the rules Markdown and the data.",
-    "sheets": "Print sheets PDF: imposed cards, bleed, crop marks, backs.",
-    "shop": "Print-shop PDFs: one card per page with TrimBox/BleedBox.",
-    "tts": "Tabletop Simulator deck sheets and decks.json.",
-    "validate": "Every check a build makes, short of drawing.",
-    "watch": "Rebuild on every save and show the validator's findings.",
-    "new": "Start a new game folder that builds as it stands.",
-    "diff": "What changed between two drafts: cards, faces, rules.",
-    "docs": "Regenerate the manifest and template references in docs/.",
-}
-
-
-@cli.command("new")
+@cli.command("new", short_help="Start a new game folder that builds as it stands.")
 @click.argument("game_dir", type=click.Path(path_type=Path))
 @click.option("--title", help="Title as printed (default: the folder name).")
 def new(game_dir: Path, title: str | None) -> None:
@@ -316,7 +299,7 @@ def new(game_dir: Path, title: str | None) -> None:
     click.echo(f"next: cardgen build {game_dir}")
 
 
-@cli.command("docs")
+@cli.command("docs", short_help="Regenerate the manifest and template references in docs/.")
 @click.option("--check", is_flag=True, help="Exit 1 when a generated file in docs/ is not up to date (CI).")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs"),
               show_default=True, help="Folder the references are written to.")
@@ -338,12 +321,6 @@ def docs(check: bool, out: Path) -> None:
         click.echo(f"wrote {path}")
     if check:
         sys.exit(1 if stale else 0)
-
-
-# after every command is defined, so each gets its summary
-for _name, _text in SHORT_HELP.items():
-    if _name in cli.commands:
-        cli.commands[_name].short_help = _text
 
 
 def main() -> None:

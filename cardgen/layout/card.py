@@ -16,9 +16,8 @@ from cardgen.core.sandbox import LimitError
 from cardgen.data.template import (CircleElement, Element, IconElement, IconsElement, ImageElement, LineElement,
                                    RectElement, Template, TextElement, color_problem, eval_expr, is_color,
                                    render_text)
-from cardgen.core.units import MM
+from cardgen.core.units import EPS, MM
 
-EPS = 1e-6
 MAX_ICONS = 100  #: icons one `icons` box may repeat
 
 

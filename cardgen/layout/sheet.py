@@ -30,7 +30,6 @@ from typing import Literal
 from cardgen.layout.ops import Line
 from cardgen.core.units import MM
 
-EPS = 1e-6
 Marks = Literal["japanese", "western", "none"]
 Duplex = Literal["long-edge", "short-edge"]
 LabelSide = Literal["bottom", "left"]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from cardgen.core.nobreak import NOBREAK
+from cardgen.core.units import EPS
 from cardgen.layout import jlreq
 
 Measure = Callable[[str, str, float], float]
@@ -136,7 +137,7 @@ def break_lines(text: str, width: float, font: str, size: float, measure: Measur
         if a.kind == "space" and not cur:
             continue
         w = _atom_width(a, font, size, measure)
-        if cur and sum(widths) + w > width + 1e-6 and a.kind != "space":
+        if cur and sum(widths) + w > width + EPS and a.kind != "space":
             # Kinsoku: carry atoms to the next line so it does not start with a NO_START
             # character and this line does not end with a NO_END character.
             carry: list[tuple[Atom, float]] = []
@@ -207,7 +208,7 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
     while s >= min_size - 1e-9:
         lines = break_lines(text, width, font, s, measure)
         total = s + (len(lines) - 1) * s * leading
-        if total <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lines):
+        if total <= height + EPS and all(ln.width <= width + EPS for ln in lines):
             return Fitted(s, lines, s * leading, True, s < size - 1e-9)
         last = Fitted(s, lines, s * leading, False, True)
         s = round(s - step, 3)

@@ -19,6 +19,7 @@ from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.platypus.paragraph import imgNormV, imgVRange
 from reportlab.rl_config import paraFontSizeHeightOffset
 
+from cardgen.core.units import EPS
 from cardgen.layout import jlreq
 
 
@@ -95,7 +96,7 @@ def char_space(line, last: bool) -> float:
         return 0.0
     gaps, width = _items(line)
     extra = line.maxWidth - width
-    return extra / gaps if gaps and extra > 1e-6 else 0.0
+    return extra / gaps if gaps and extra > EPS else 0.0
 
 
 def draw_justified(para, justify: bool = True) -> None:
