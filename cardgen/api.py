@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Sequence
 
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, UsageError
 from cardgen.steps.calibration import write_calibration
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
@@ -79,6 +80,39 @@ def shared_output_problems(game_dirs: list[Path]) -> list[Problem]:
 def find_games(card_data: Path) -> list[Path]:
     """Game folders (holding game.yaml) directly under ``card_data``, sorted by name."""
     return sorted(p for p in Path(card_data).iterdir() if (p / "game.yaml").is_file()) if Path(card_data).is_dir() else []
+
+
+def games_to_build(game_dirs: Sequence[Path], card_data: Path) -> list[Path]:
+    """The games one build covers: ``game_dirs``, else every game in ``card_data``.
+
+    Raises:
+        UsageError: no game given and none found in ``card_data``.
+        CardgenError: two of the games would write the same output folder (:func:`shared_output_problems`).
+    """
+    dirs = list(game_dirs) or find_games(card_data)
+    if not dirs:
+        raise UsageError(f"no games found in {card_data}/ (a game is a folder with game.yaml)")
+    clashes = shared_output_problems(dirs)
+    if clashes:
+        raise CardgenError(clashes)
+    return dirs
+
+
+def build_games(game_dirs: Sequence[Path], out_root: Path | str = "output",
+                bars: Callable[[], ContextManager] | None = None,
+                **build) -> Iterator[tuple[Path, "BuildResult | CardgenError"]]:
+    """Build each game in turn with :func:`build_game` (``build``: its keyword arguments), yielding
+    ``(game folder, result)``, the result being the :class:`CardgenError` of a game that failed: one
+    failing game does not stop the others. ``bars()`` (optional) gives a context manager per game
+    whose value is passed as ``progress``."""
+    for d in game_dirs:
+        result: BuildResult | CardgenError
+        try:
+            with bars() if bars is not None else nullcontext() as progress:
+                result = build_game(d, out_root, progress=progress, **build)
+        except CardgenError as exc:
+            result = exc
+        yield d, result
 
 
 def _plans(game, fonts) -> list[ComponentPlans]:

@@ -208,25 +208,14 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
           jobs: int | None, strict: bool, **kw) -> None:
     """Validate and build every output of each game (all games in card_data/ by default):
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
-    from cardgen.api import build_game, find_games
-    from cardgen.core.errors import UsageError
+    from cardgen.api import build_games, games_to_build
 
-    dirs = list(game_dirs) or find_games(card_data)
-    if not dirs:
-        fail(UsageError(f"no games found in {card_data}/ (a game is a folder with game.yaml)"))
-    from cardgen.api import shared_output_problems
-
-    clashes = shared_output_problems(dirs)
-    if clashes:
-        fail(CardgenError(clashes))
     failed = 0
-    for d in dirs:
-        try:
-            with _bars() as progress:
-                res = build_game(d, out, sheet_options_of(**kw), force=force, steps=BUILD_STEPS, progress=progress,
-                                 exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both")), strict=strict)
-        except CardgenError as exc:
-            click.echo(exc.format(), err=True)
+    for _game, res in build_games(games_to_build(game_dirs, card_data), out, bars=_bars,
+                                  options=sheet_options_of(**kw), force=force, steps=BUILD_STEPS, strict=strict,
+                                  exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))):
+        if isinstance(res, CardgenError):
+            click.echo(res.format(), err=True)
             failed += 1
             continue
         _print_findings(res)
@@ -306,21 +295,15 @@ def new(game_dir: Path, title: str | None) -> None:
 def docs(check: bool, out: Path) -> None:
     """Write docs/manifest.md (manifest keys, design-rule helpers) and docs/templates.md (card
     templates), generated from the models' field descriptions and the helpers' docstrings."""
-    from cardgen.refdocs.manifest_docs import DOCS
+    from cardgen.refdocs.manifest_docs import stale_docs, write_docs
 
-    stale = []
-    for name, make in DOCS.items():
-        path, text = out / name, make()
-        if check:
-            same = path.is_file() and path.read_text(encoding="utf-8") == text
-            click.echo(f"{path} is {'up to date' if same else 'out of date: run `cardgen docs`'}")
-            stale += [] if same else [path]
-            continue
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        click.echo(f"wrote {path}")
     if check:
-        sys.exit(1 if stale else 0)
+        stale = stale_docs(out)
+        for path, up_to_date in stale.items():
+            click.echo(f"{path} is {'up to date' if up_to_date else 'out of date: run `cardgen docs`'}")
+        sys.exit(0 if all(stale.values()) else 1)
+    for path in write_docs(out):
+        click.echo(f"wrote {path}")
 
 
 def main() -> None:

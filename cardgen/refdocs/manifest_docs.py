@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import types
 import typing
+from pathlib import Path
 from typing import Any, Union
 
 from pydantic import BaseModel
@@ -179,3 +180,26 @@ def templates_reference() -> str:
 
 #: Generated documents: file name under docs/ → function returning its text.
 DOCS = {"manifest.md": manifest_reference, "templates.md": templates_reference}
+
+
+def stale_docs(out: Path) -> dict[Path, bool]:
+    """Each generated document under ``out`` (docs/) → whether the file there is what
+    :data:`DOCS` generates now (``cardgen docs --check``). Never raises for a missing file."""
+    status = {}
+    for name, make in DOCS.items():
+        path = Path(out) / name
+        status[path] = path.is_file() and path.read_text(encoding="utf-8") == make()
+    return status
+
+
+def write_docs(out: Path) -> list[Path]:
+    """Write every generated document under ``out`` (created when missing); → the files written.
+    Raises OSError when the folder cannot be written."""
+    Path(out).mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, make in DOCS.items():
+        path = Path(out) / name
+        path.write_text(make(), encoding="utf-8")
+        written.append(path)
+    return written
+
