@@ -17,11 +17,13 @@ def test_setup_players_out_of_range(game_copy, n, word):
     assert "from 1 to 12" in p.hint and "- players: 4" in p.hint
 
 
-@pytest.mark.parametrize("n", [0, 100])
-def test_game_players_out_of_range(game_copy, n):
+@pytest.mark.parametrize("n, word", [(0, "at least 1"), (100, "at most 12")])
+def test_game_players_out_of_range(game_copy, n, word):
+    """game.players and setup entries share one player-count type (data.fields.Players): the same
+    range, the same words."""
     replace_in(game_copy / "game.yaml", "  players: [3, 4]", f"  players: [3, 4, {n}]")
     errors = validate_game(game_copy).errors
-    p = next(e for e in errors if e.path == "game → players")
-    assert p.code == "player-count-range" and f"{n} players is out of range" in p.message
-    assert "1 to 12" in p.message and "players: [3, 4]" in p.hint
+    p = next(e for e in errors if e.path == "game → players → item 3")
+    assert p.message == f"must be {word} (got {n})"
+    assert "from 1 to 12" in p.hint and "[3, 4]" in p.hint
     assert not any(f"- players: {n}" in e.hint for e in errors)  # no advice to write an impossible entry

@@ -298,12 +298,8 @@ def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:
         if m.setup.deck is not None:
             ref(m.setup.deck, ("setup", "deck"), "setup.deck")
         counts = [pc.players for pc in m.setup.player_counts]
-        for n in m.game.players:
-            if not 1 <= n <= 12:  # PlayerCount.players' range: the setup entry could not be written
-                problems.add(src.problem(("game", "players"), f"{n} players is out of range: player counts run from 1 to 12",
-                                         "list the player counts the game supports, e.g. `players: [3, 4]`",
-                                         code="player-count-range", data=m))
-            elif n not in counts:
+        for n in m.game.players:  # each from 1 to 12 (data.fields.Players)
+            if n not in counts:
                 problems.add(src.problem(("game", "players"), f"{n} players is supported but setup has no entry for it",
                                          f"add a `- players: {n}` entry under setup → player_counts",
                                          code="missing-setup", data=m))

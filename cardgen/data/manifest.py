@@ -10,9 +10,8 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cardgen.data.fields import Id, Length, Players
 from cardgen.data.yaml_source import RawFloat, RawInt
-
-Length = Union[float, str]
 
 
 class Strict(BaseModel):
@@ -40,12 +39,11 @@ class Choice(Strict):
 class GameInfo(Strict):
     """Who the game is and which draft this is."""
 
-    id: str = Field(description="Short machine name of the game (used for the output folder), e.g. `tenjanpai`.",
-                    pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    id: Id = Field(description="Short machine name of the game (used for the output folder), e.g. `tenjanpai`.")
     title: str = Field(description="Title as printed, e.g. `天雀牌`.")
     subtitle: str = Field("", description="Optional subtitle printed under the title.")
     version: str = Field(description="Manifest version printed on every sheet, e.g. `draft 3` (text, never a number).")
-    players: list[int] = Field(description="Supported player counts, each from 1 to 12, e.g. `[3, 4]`; each needs a setup entry.",
+    players: list[Players] = Field(description="Supported player counts, each from 1 to 12, e.g. `[3, 4]`; each needs a setup entry.",
                                min_length=1)
     source: str = Field("", description="Where the facts come from (a seed file, a playtest).")
     choices: list[Choice] = Field(default_factory=list,
@@ -72,7 +70,7 @@ class PrintSettings(Strict):
 class Component(Strict):
     """A physical component: a deck of cards, a sheet of tokens or tiles, or something not included."""
 
-    id: str = Field(description="Short machine name, e.g. `battle`.", pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    id: Id = Field(description="Short machine name, e.g. `battle`.")
     name: str = Field(description="Name as printed, e.g. `闘牌カード`.")
     kind: Literal["deck", "tokens", "tiles", "strips", "reference", "not_included", "data"] = Field(
         "deck", description="`deck` (cards with fronts and backs), `tokens` (punch-out tokens), `tiles` (stickers for tiles), `strips` (point-stick strips), `reference` (a reference card), `not_included` (listed, never printed), `data` (a table the rules, templates and rulebook read, e.g. a yaku list; never printed).")
@@ -99,7 +97,7 @@ class Removal(Strict):
 class PlayerCount(Strict):
     """Setup for one player count (the deck math the validator checks)."""
 
-    players: int = Field(ge=1, le=12, description="How many players this entry is for: a whole number from 1 to 12, one entry per count listed in `game.players`, e.g. `- players: 4`.")
+    players: Players = Field(description="How many players this entry is for: a whole number from 1 to 12, one entry per count listed in `game.players`, e.g. `- players: 4`.")
     remove: list[Removal] = Field(default_factory=list, description="Cards removed from the deck before play.")
     hand: int | None = Field(None, ge=0, description="Cards dealt to each player (手札); leave out when the game has no dealt deck (no deck math then).")
     dead_wall: int = Field(0, ge=0, description="Cards set aside, never drawn (王牌).")

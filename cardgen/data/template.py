@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.data.yaml_source import load_yaml
+from cardgen.data.fields import Colour
 from cardgen.data.model_problems import validation_problems
 from cardgen.core.sandbox import SafeSandbox, time_budget
 
@@ -46,8 +47,8 @@ class RectElement(_Element):
     """`rect`: a rectangle, filled and/or outlined, corners optionally rounded."""
 
     kind: Literal["rect"] = Field(description="What the box draws.")
-    fill: str | None = Field(None, description=_FILL)
-    stroke: str | None = Field(None, description=_STROKE)
+    fill: Colour | None = Field(None, description=_FILL)
+    stroke: Colour | None = Field(None, description=_STROKE)
     stroke_width: float = Field(0.0, description="Outline width, pt.")
     radius: float = Field(0.0, description="Corner radius, mm.")
 
@@ -56,8 +57,8 @@ class CircleElement(_Element):
     """`circle`: the largest circle centred in the box."""
 
     kind: Literal["circle"] = Field(description="What the box draws.")
-    fill: str | None = Field(None, description=_FILL)
-    stroke: str | None = Field(None, description=_STROKE)
+    fill: Colour | None = Field(None, description=_FILL)
+    stroke: Colour | None = Field(None, description=_STROKE)
     stroke_width: float = Field(0.0, description="Outline width, pt.")
 
 
@@ -65,9 +66,9 @@ class LineElement(_Element):
     """`line`: from the box's bottom-left corner to its top-right one (height 0: a horizontal rule)."""
 
     kind: Literal["line"] = Field(description="What the box draws.")
-    stroke: str | None = Field(None, description="Line colour (expression allowed); default: `color`.")
+    stroke: Colour | None = Field(None, description="Line colour (expression allowed); default: `color`.")
     stroke_width: float = Field(0.0, description="Line width, pt (0 draws 0.5 pt).")
-    color: str = Field("#000000", description="Line colour when `stroke` is not given.")
+    color: Colour = Field("#000000", description="Line colour when `stroke` is not given.")
 
 
 class TextElement(_Element):
@@ -81,7 +82,7 @@ class TextElement(_Element):
     leading: float = Field(1.35, description="Line height as a multiple of the size.")
     align: Literal["left", "center", "right"] = Field("left", description="Horizontal alignment.")
     valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")
-    color: str = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
+    color: Colour = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
 
 
 class IconElement(_Element):
@@ -130,7 +131,7 @@ class Template(_T):
         return self._file, line
 
     description: str = Field("", description="What the template is for.")
-    background: str | None = Field(None, description="Colour filling the whole face including bleed.")
+    background: Colour | None = Field(None, description="Colour filling the whole face including bleed.")
     elements: list[Element] = Field(default_factory=list, description="Boxes, drawn in order.")
 
 

@@ -1,0 +1,21 @@
+"""Field types the manifest and the card templates share, each declared once: an id, a player
+count, a length with units, a colour. Field descriptions stay with the fields that use them."""
+from __future__ import annotations
+
+from typing import Annotated, Union
+
+from pydantic import Field
+
+#: A short machine name: lowercase a–z, 0–9, ``-`` and ``_`` (``battle``, ``power-tokens``).
+Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+
+#: How many players a game or a setup entry is for: a whole number from 1 to 12.
+Players = Annotated[int, Field(ge=1, le=12)]
+
+#: A length: mm as a number, or a string with a unit (``"2.5in"``, ``"12pt"``), converted to pt by
+#: :func:`cardgen.core.units.parse_length`.
+Length = Union[float, str]
+
+#: A colour: ``#rrggbb``; in card templates also an expression in ``{{ }}`` that gives one
+#: (checked by :func:`cardgen.data.template.is_color`).
+Colour = str
