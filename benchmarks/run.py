@@ -39,7 +39,8 @@ def _child(kind: str, game: str, out: str) -> None:
     if kind == "cardgen":
         import cardgen.render.pdf_sheets  # noqa: F401  (imports are not timed)
         import cardgen.api as api
-        from cardgen.api import SHEETS_PDF, build_game
+        from cardgen.api import build_game
+        from cardgen.steps.registry import SHEETS_PDF
         from cardgen.steps.pipeline import SheetOptions
         phases = _time_phases(api)
         t = time.perf_counter()
@@ -86,12 +87,14 @@ def _child(kind: str, game: str, out: str) -> None:
 def _time_phases(api) -> dict:
     """Wrap the build's phases in cardgen.api with timers; returns the (filled-in) seconds dict."""
     phases: dict[str, float] = {}
+    import cardgen.steps.exports as exports
     import cardgen.steps.game_check as game_check
+    import cardgen.steps.registry as registry
 
     names = {"load_and_validate": "load+validate", "_plans": "layout", "_preflight": "preflight",
-             "write_sheets": "pdf", "_export_steps": "exports"}
+             "write_sheets": "pdf", "write_pngs": "exports", "write_tts": "exports", "write_shop": "exports"}
     for attr, label in names.items():
-        mod = game_check if hasattr(game_check, attr) else api
+        mod = next(m for m in (game_check, registry, exports, api) if hasattr(m, attr))
         fn = getattr(mod, attr)
 
         def timed(*a, _fn=fn, _label=label, **k):

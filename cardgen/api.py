@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Sequence
 
 from cardgen.core.errors import CardgenError, Problem, UsageError
-from cardgen.steps.calibration import write_calibration
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import ComponentPlans, SheetOptions, mark_draft, one_sided, plan_component, write_rulebook, write_sheets
+from cardgen.steps.pipeline import ComponentPlans, SheetOptions, mark_draft, plan_component
+from cardgen.steps.registry import STEPS, StepRun
 from cardgen.steps.game_check import check_game
 from cardgen.check.deck_math import Report
 
@@ -21,13 +21,9 @@ if TYPE_CHECKING:
     from cardgen.check.preflight import Preflight
 from cardgen.core.atomic import AtomicOutput, clean_stale_temps
 
-SHEETS_PDF = "print-sheets.pdf"
-ONE_SIDED_PDF = "print-sheets-one-sided.pdf"  #: ``--one-sided separate``: components without a back
-RULEBOOK_PDF = "rulebook.pdf"
 #: What ``cardgen build`` produces by default.
 DEFAULT_STEPS = ("sheets", "rulebook")
 REPORT_JSON = "report.json"
-CALIBRATION_PDF = "duplex-calibration.pdf"
 
 
 @dataclass
@@ -119,36 +115,8 @@ def _plans(game, fonts) -> list[ComponentPlans]:
     return [plan_component(game, cid, fonts) for cid in printable_components(game)]
 
 
-EXPORT_STEPS = ("png", "tts", "shop")
-
-
-def _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result) -> None:
-    """Per-card PNGs, Tabletop Simulator sheets, print-shop PDFs (see cardgen.steps.exports)."""
-    from cardgen.steps.exports import ExportOptions, write_pngs, write_shop, write_tts
-
-    exports = exports or ExportOptions()
-    writers = {"png": write_pngs, "tts": write_tts, "shop": write_shop}
-    for step in EXPORT_STEPS:
-        if step in steps:
-            result.files.extend(out_dir / name for name in writers[step](game, fonts, plans, out, exports, progress))
-    if "png" in steps and exports.png_sides != "front":
-        from cardgen.steps.exports import backless_note
-        note = backless_note(plans, exports.png_sides)
-        if note:
-            result.notes.append(note)
-
-
-def _sheet_files(plans: list[ComponentPlans], options: SheetOptions) -> list[tuple[str, list[ComponentPlans]]]:
-    """The print-sheet files and the components in each: one file (one-sided components with
-    blank backs), or with ``one_sided="separate"`` (and backs printed) the two-sided components
-    in print-sheets.pdf and the one-sided ones in print-sheets-one-sided.pdf. A file with no
-    component is not written (a game of one-sided components has only the one-sided file)."""
-    printed = options.backs and options.sides != "front"
-    if options.one_sided != "separate" or not printed:
-        return [(SHEETS_PDF, plans)]
-    single = one_sided(plans)
-    double = [p for p in plans if p not in single]
-    return [(name, part) for name, part in ((SHEETS_PDF, double), (ONE_SIDED_PDF, single)) if part]
+#: The export steps (per-card images and print-shop files), in build order.
+EXPORT_STEPS = tuple(name for name in STEPS if name in ("png", "tts", "shop"))
 
 
 def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
@@ -172,7 +140,10 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             ``strict`` any warning.
     """
     options = options or SheetOptions()
-    card_steps = any(s in steps for s in ("sheets", *EXPORT_STEPS))
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        raise UsageError(f"unknown step(s) {', '.join(map(repr, unknown))}; steps: {', '.join(STEPS)}")
+    card_steps = any(STEPS[s].cards for s in steps)
     chk = check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps)
     game, report = chk.game, chk.report
     if game is None:
@@ -204,7 +175,6 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         raise CardgenError(chk.warnings + [Problem(
             game.manifest_file, None, "", f"{game.id}: {len(chk.warnings)} warning(s) with --strict, nothing was written",
             "fix the warnings above, or build without --strict", code="strict-failed")])
-    explicit_rulebook = tuple(steps) == ("rulebook",)
     out_dir = Path(out_root) / game.id
     clean_stale_temps(out_dir.parent)
     result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)
@@ -212,17 +182,13 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         if pf is not None:  # the preflight covers the cards; a rulebook-only build leaves it alone
             out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(game.root), ensure_ascii=False, indent=2) + "\n",
                                              encoding="utf-8")
-        if "sheets" in steps:
-            for name, part in _sheet_files(plans, options):
-                write_sheets(game, fonts, part, options, out.path(name), progress=progress)
-                result.files.append(out_dir / name)
-        _export_steps(game, fonts, plans, out, out_dir, steps, exports, progress, result)
-        if "calibration" in steps:
-            write_calibration(game, fonts, options, out.path(CALIBRATION_PDF))
-            result.files.append(out_dir / CALIBRATION_PDF)
-        if "rulebook" in steps and (explicit_rulebook or (game.root / "rules").is_dir()):
-            write_rulebook(game, report, fonts, out.path(RULEBOOK_PDF), paper=rulebook_paper, plans=plans)
-            result.files.append(out_dir / RULEBOOK_PDF)
+        from cardgen.steps.exports import ExportOptions
+
+        run = StepRun(game, report, fonts, plans, options, exports or ExportOptions(), out, progress, rulebook_paper,
+                      only=tuple(steps) == ("rulebook",), notes=result.notes)
+        for name, one in STEPS.items():  # in build order, whatever the order asked
+            if name in steps:
+                result.files.extend(out_dir / f for f in one.write(run))
     if pf is not None:
         result.files.append(out_dir / REPORT_JSON)
     return result

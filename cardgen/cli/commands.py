@@ -17,7 +17,6 @@ from cardgen.cli.options import (calibration_options, export_options, exports_of
 from cardgen.cli.output import fail, print_files, print_preflight, print_report
 from cardgen.core.errors import CardgenError
 
-BUILD_STEPS = ("sheets", "png", "tts", "shop", "calibration", "rulebook")
 
 
 def _bars():
@@ -209,10 +208,11 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     """Validate and build every output of each game (all games in card_data/ by default):
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
     from cardgen.api import build_games, games_to_build
+    from cardgen.steps.registry import STEPS
 
     failed = 0
     for _game, res in build_games(games_to_build(game_dirs, card_data), out, bars=_bars,
-                                  options=sheet_options_of(**kw), force=force, steps=BUILD_STEPS, strict=strict,
+                                  options=sheet_options_of(**kw), force=force, steps=tuple(STEPS), strict=strict,
                                   exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))):
         if isinstance(res, CardgenError):
             click.echo(res.format(), err=True)
