@@ -55,7 +55,86 @@ def _huge_csv(game: Path, tmp: Path) -> None:
         f.write(("c9,9," + "x" * 1000 + ",1\n") * 21_000)
 
 
-GENERATORS = {"symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
+def _xlsx_with_cached_formulas(path: Path, sheets: dict[str, list[list]], cached: dict[str, str]) -> None:
+    """Write an .xlsx with openpyxl, then store each formula's value (``cached``: formula → value)
+    as a spreadsheet program does when it saves (openpyxl itself writes formulas without values)."""
+    import re
+    import zipfile
+
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for name, rows in sheets.items():
+        ws = wb.create_sheet(name)
+        for row in rows:
+            ws.append(row)
+    wb.save(path)
+    with zipfile.ZipFile(path) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    for name, data in parts.items():
+        if name.startswith("xl/worksheets/"):
+            text = data.decode("utf-8")
+            for formula, value in cached.items():
+                text = re.sub(rf"<f>{re.escape(formula[1:])}</f><v\s*/>", f"<f>{formula[1:]}</f><v>{value}</v>", text)
+            parts[name] = text.encode("utf-8")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+
+
+def _xlsx_battle(game: Path, tmp: Path) -> None:
+    """cards.xlsx: a 'notes' sheet first, then 'battle' with the base cards; number and count of
+    c1 are formulas (=0+1, =1+1) saved with their values; an empty row between the cards."""
+    _xlsx_with_cached_formulas(game / "cards.xlsx", {
+        "notes": [["メモ"], ["this sheet is not a card table"]],
+        "battle": [["id", "number", "text", "count"], ["c1", "=0+1", "ポン、チー", "=1+1"], [],
+                   ["c2", 2, "チーを1個得る。", 4]],
+    }, {"=0+1": "1", "=1+1": "2"})
+    (game / "cards.csv").unlink()
+
+
+def _xlsx_battle_bad_cell(game: Path, tmp: Path) -> None:
+    """cards.xlsx#battle as in _xlsx_battle, with 'two' typed as c2's number (spreadsheet row 4)."""
+    _xlsx_with_cached_formulas(game / "cards.xlsx", {
+        "notes": [["メモ"]],
+        "battle": [["id", "number", "text", "count"], ["c1", "=0+1", "ポン、チー", "=1+1"], [],
+                   ["c2", "two", "チーを1個得る。", 4]],
+    }, {"=0+1": "1", "=1+1": "2"})
+    (game / "cards.csv").unlink()
+
+
+def _ods_cards(game: Path, tmp: Path) -> None:
+    """cards.ods: the base cards as an OpenDocument spreadsheet (LibreOffice's own format),
+    written as the minimal zip of XML parts the format needs."""
+    import zipfile
+
+    def cell(v):
+        if isinstance(v, int):
+            return f'<table:table-cell office:value-type="float" office:value="{v}"><text:p>{v}</text:p></table:table-cell>'
+        return f'<table:table-cell office:value-type="string"><text:p>{v}</text:p></table:table-cell>'
+
+    rows = [["id", "number", "text", "count"], ["c1", 1, "ポンを1個得る。", 2], ["c2", 2, "チーを1個得る。", 4]]
+    body = "".join("<table:table-row>" + "".join(cell(v) for v in r) + "</table:table-row>" for r in rows)
+    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+               'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+               'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+               'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+               '<office:body><office:spreadsheet><table:table table:name="cards">' + body +
+               '</table:table></office:spreadsheet></office:body></office:document-content>')
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+                'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+                '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                '</manifest:manifest>')
+    with zipfile.ZipFile(game / "cards.ods", "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("content.xml", content, zipfile.ZIP_DEFLATED)
+        z.writestr("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED)
+    (game / "cards.csv").unlink()
+
+
+GENERATORS = {"xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
 
 
 # --- the runner ---------------------------------------------------------------------------

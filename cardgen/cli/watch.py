@@ -12,6 +12,8 @@ from typing import Callable, Iterable
 
 #: Font files a role may name (fonts/ folders).
 FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}
+#: Card table files (CSV text and spreadsheets, see cardgen.spreadsheet).
+TABLE_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xlsm", ".xls", ".ods"}
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".gif", ".tif", ".tiff"}
 
 
@@ -49,7 +51,8 @@ def steps_for(changed: Iterable[Path | str], game_dir: Path, project_root: Path,
     """The build steps to redo for ``changed`` paths: a subset of ``{"sheets", "rulebook"}``,
     plus ``"validate"`` whenever anything relevant changed; empty when nothing relevant did.
 
-    - the manifest (game.yaml) or a card table (*.csv in the game folder): validate, sheets, rulebook
+    - the manifest (game.yaml) or a card table (*.csv, *.tsv, a spreadsheet in the game folder):
+      validate, sheets, rulebook
       (the rulebook quotes the data);
     - a card template (templates/cards/), an image in the game folder: sheets;
     - rules/*.md, templates/rulebook/: rulebook;
@@ -65,7 +68,7 @@ def steps_for(changed: Iterable[Path | str], game_dir: Path, project_root: Path,
             continue
         parts = set(p.parts)
         suffix = p.suffix.lower()
-        if p == game_dir / "game.yaml" or (suffix == ".csv" and _under(p, game_dir)):
+        if p == game_dir / "game.yaml" or (suffix in TABLE_SUFFIXES and _under(p, game_dir)):
             steps |= {"sheets", "rulebook"}
         elif "fonts" in parts and (suffix in FONT_SUFFIXES or suffix in {".yaml", ".yml"}):
             steps |= {"sheets", "rulebook"}

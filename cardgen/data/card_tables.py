@@ -1,4 +1,5 @@
-"""Reading card tables (CSV) into rows plus a source map (:class:`cardgen.data.yaml_source.Loaded`).
+"""Reading card tables (CSV, or a spreadsheet via :mod:`cardgen.data.spreadsheet`) into rows plus
+a source map (:class:`cardgen.data.yaml_source.Loaded`).
 
 CSV is read as UTF-8 (with or without BOM, as Excel's "CSV UTF-8" writes) or, failing that,
 CP932 (Japanese Excel's "CSV"), CRLF or LF; quoted cells may hold real line breaks. Files above
@@ -41,17 +42,56 @@ def _line_start(raw: bytes, line: int) -> int:
     return pos
 
 
+def load_table(path: Path, shown: str | None = None, sheet: str | None = None) -> Loaded:
+    """Read a card table: a spreadsheet (:mod:`cardgen.data.spreadsheet`; ``sheet`` picks one by
+    name) or CSV text (:func:`load_csv`). Same result shape as :func:`load_csv`; for a
+    spreadsheet the "lines" are its row numbers and the file is shown as ``cards.xlsx#sheet``."""
+    from cardgen.data.spreadsheet import is_spreadsheet, read_sheet
+
+    file = shown or str(path)
+    if not is_spreadsheet(path):
+        return load_csv(path, file)
+    shown_file = f"{file}#{sheet}" if sheet else file
+    records = [(n, n, cells) for n, cells in read_sheet(path, shown_file, sheet)]
+    return _table(records, shown_file, None, [])
+
+
+#: Cell separators :func:`load_csv` recognises, in order of preference on a tie.
+DELIMITERS = (",", ";", "\t")
+_DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+def detect_delimiter(text: str) -> str:
+    """The cell separator of CSV ``text``: the one of ``,`` ``;`` tab that appears most often
+    outside quotes in the header line (comma when none does)."""
+    counts = dict.fromkeys(DELIMITERS, 0)
+    quoted = False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in counts:
+            counts[ch] += 1
+        elif not quoted and ch in "\r\n":
+            break
+    best = max(DELIMITERS, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
 def load_csv(path: Path, shown: str | None = None) -> Loaded:
-    """Read a card table.
+    """Read a card table kept as CSV text (separated by commas, semicolons or tabs, detected
+    from the header line).
 
     Returns:
         :class:`Loaded` whose data is a list of row dicts (column → cell text, stripped of
         surrounding spaces). The source maps ``(row_index,)`` and ``(row_index, column)`` to the
-        row's first physical line; ``("header",)`` to line 1.
+        row's first physical line, ``("row", row_index)`` to its row number as a spreadsheet
+        shows it (header = row 1, blank rows counted), and ``("header",)`` to line 1.
+        Columns without a name whose cells are all empty (as spreadsheets export trailing
+        columns) and rows whose cells are all empty are left out.
 
     Raises:
-        CardgenError: unreadable, undecodable, no header, duplicate or empty column names,
-            rows with more cells than the header.
+        CardgenError: unreadable, undecodable, no header, duplicate column names, a column
+            without a name that holds text, rows with more cells than the header.
     """
     file = shown or str(path)
     raw = read_capped(path, file, MAX_CSV_BYTES)
@@ -74,53 +114,80 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
         raise CardgenError(Problem(file, text.count("\n", 0, at) + 1, "", "the row holds a NUL character "
                                    "(byte 0x00): the file is not plain text", "export it from your spreadsheet "
                                    "as 'CSV UTF-8', or delete the invisible character", code="csv-syntax"))
-    src = Source(file)
+    delimiter = detect_delimiter(text)
     # strict: a quoted cell that is never closed is an error instead of swallowing the rest
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
+    records: list[tuple[int, int, list[str]]] = []  # (first physical line, row number, cells)
     problems: list[Problem] = []
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise CardgenError(Problem(file, 1, "", "the table is empty", "add a header row naming the columns",
-                                   code="csv-empty"))
-    except csv.Error as exc:
-        raise CardgenError(_csv_problem(file, 1, exc))
-    header = [h.strip() for h in header]
-    seen: set[str] = set()
-    for i, h in enumerate(header):
-        if not h:
-            problems.append(Problem(file, 1, f"column {i + 1}", "a column has no name",
-                                    "give every column a name in the first row, or delete the empty column",
-                                    code="csv-header"))
-        elif h in seen:
-            problems.append(Problem(file, 1, h, f"the column {h!r} appears twice", "rename or remove one",
-                                    code="csv-header"))
-        seen.add(h)
-    src.lines[("header",)] = 1
-    rows: list[dict[str, str]] = []
-    line = 2
+    line = 1
     try:
         for cells in reader:
-            start = line
+            records.append((line, len(records) + 1, cells))
             line = reader.line_num + 1
-            if not any(c.strip() for c in cells):
-                continue
-            if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
-                problems.append(Problem(file, start, f"row {len(rows) + 1}",
-                                        f"the row has {len(cells)} cells but the header names {len(header)} columns",
-                                        "add a column name or remove the extra cells (a comma inside text needs quotes)",
-                                        code="csv-width"))
-            row = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header) if h}
-            idx = len(rows)
-            src.lines[(idx,)] = start
-            for h in row:
-                src.lines[(idx, h)] = start
-            rows.append(row)
     except csv.Error as exc:
         problems.append(_csv_problem(file, line, exc))
+    if not records and problems:
+        raise CardgenError(problems)
+    return _table(records, file, delimiter, problems)
+
+
+def _table(records: list[tuple[int, int, list[str]]], file: str, delimiter: str | None,
+           tail: list[Problem]) -> Loaded:
+    """Rows of ``(line, row number, cells)`` → :class:`Loaded` (the first is the header);
+    ``tail``: problems met while reading, reported after those of the rows."""
+    if not records:
+        raise CardgenError(Problem(file, 1, "", "the table is empty", "add a header row naming the columns",
+                                   code="csv-empty"))
+    header_line, _n, header = records[0]
+    header = [h.strip() for h in header]
+    body = records[1:]
+    width = max([len(header)] + [len(c) for _l, _n, c in body])
+    used = [any(i < len(c) and c[i].strip() for _l, _n, c in body) for i in range(width)]
+    sep = f" (cells read as separated by {_DELIMITER_NAMES[delimiter]})" if delimiter else ""
+    seen: set[str] = set()
+    head: list[Problem] = []
+    for i, h in enumerate(header):
+        if not h and used[i]:
+            head.append(Problem(file, header_line, f"column {_column_name(i)}",
+                                       "a column has no name but holds values" + sep,
+                                       "give every column a name in the first row, or delete the column",
+                                       code="csv-header"))
+        elif h and h in seen:
+            head.append(Problem(file, header_line, h, f"the column {h!r} appears twice",
+                                       "rename or remove one", code="csv-header"))
+        seen.add(h)
+    src = Source(file)
+    src.lines[("header",)] = header_line
+    rows: list[dict[str, str]] = []
+    problems = head  # header problems first, then the rows', then ``tail``
+    for start, number, cells in body:
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
+            problems.append(Problem(file, start, f"row {number}",
+                                    f"the row has {len(cells)} cells but the header names {len(header)} columns{sep}",
+                                    "add a column name or remove the extra cells (a comma inside text needs quotes)",
+                                    code="csv-width"))
+        row = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header) if h}
+        idx = len(rows)
+        src.lines[(idx,)] = start
+        src.lines[("row", idx)] = number
+        for h in row:
+            src.lines[(idx, h)] = start
+        rows.append(row)
+    problems += tail
     if problems:
         raise CardgenError(problems)
     return Loaded(rows, src)
+
+
+def _column_name(i: int) -> str:
+    """Column ``i`` (0-based) as a spreadsheet names it, with its number: ``C (3)``."""
+    letters, n = "", i + 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        letters = chr(65 + r) + letters
+    return f"{letters} ({i + 1})"
 
 
 def _csv_problem(file: str, line: int, exc: csv.Error) -> Problem:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +15,10 @@ from pydantic import ValidationError
 
 from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
 from cardgen.data.yaml_source import Loaded, RawFloat, RawInt, Source, load_yaml
-from cardgen.data.card_tables import load_csv
+from cardgen.data.card_tables import load_table
 from cardgen.data.manifest import Component, Manifest
 from cardgen.data.model_problems import validation_problems
+from cardgen.data.spreadsheet import split_sheet
 
 MANIFEST = "game.yaml"
 
@@ -153,31 +154,35 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
     if isinstance(comp.cards, str):
         line = msrc.line(("components", index, "cards"))
         try:
-            path = safe_path(game_root, comp.cards, msrc.file, line, f"components → {comp.id} → cards")
+            name, sheet = split_sheet(comp.cards)
+            path = safe_path(game_root, name, msrc.file, line, f"components → {comp.id} → cards")
             if not path.is_file():
                 raise CardgenError(Problem(msrc.file, line, f"components → {comp.id} → cards",
-                                           f"the card table {comp.cards!r} does not exist",
+                                           f"the card table {name!r} does not exist",
                                            f"create {rel(path)} or fix the file name", code="missing-file"))
-            loaded: Loaded = load_csv(path, rel(path))
+            loaded: Loaded = load_table(path, rel(path), sheet)
         except CardgenError as exc:
-            for p in exc.problems:
-                problems.add(p)
+            for p in exc.problems:  # a sheet that is not there: the manifest line that names it
+                problems.add(replace(p, file=msrc.file, line=line, path=f"components → {comp.id} → cards")
+                             if p.code == "unknown-sheet" else p)
             return []
         raw_rows, src = loaded.data, loaded.source
         lines = [src.line((i,)) for i in range(len(raw_rows))]
+        numbers = [src.lines.get(("row", i), i + 2) for i in range(len(raw_rows))]  # as the spreadsheet shows
         file = src.file
     else:
         raw_rows = comp.cards
         file = msrc.file
         lines = [msrc.line(("components", index, "cards", i)) for i in range(len(raw_rows))]
+        numbers = list(range(1, len(raw_rows) + 1))
     rows: list[CardRow] = []
     ids: dict[str, int | None] = {}
     missing_cols: set[str] = set()
     header_line = 1 if isinstance(comp.cards, str) else None
     for i, raw in enumerate(raw_rows):
-        line = lines[i]
+        line, rowno = lines[i], numbers[i]
         if not isinstance(raw, dict):
-            problems.error(file, line, f"{comp.id} → row {i + 1}", "a card row must be a mapping of column → value",
+            problems.error(file, line, f"{comp.id} → row {rowno}", "a card row must be a mapping of column → value",
                            code="row-type")
             continue
         values: dict[str, Any] = {}
@@ -190,7 +195,7 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
                 values[str(col)] = _convert(value, kind)
             except ValueError as exc:
                 ok = False
-                problems.error(file, line, f"{comp.id} → row {i + 1} → {col}", str(exc),
+                problems.error(file, line, f"{comp.id} → row {rowno} → {col}", str(exc),
                                f"write a {'whole number' if kind == 'int' else kind} in the {col!r} column",
                                code="cell-type")
         for col, kind in comp.fields.items():
@@ -199,24 +204,24 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
                 if col not in missing_cols:  # once per column, not once per row
                     missing_cols.add(col)
                     problems.error(file, header_line or line, f"{comp.id} → {col}" if header_line else
-                                   f"{comp.id} → row {i + 1} → {col}",
+                                   f"{comp.id} → row {rowno} → {col}",
                                    f"the column {col!r} declared in fields is missing",
                                    f"add a {col!r} column to the table or remove it from `fields`",
                                    code="missing-column")
         rid = values.get("id")
         if not rid:
             ok = False
-            problems.error(file, line, f"{comp.id} → row {i + 1} → id", "the card has no id",
+            problems.error(file, line, f"{comp.id} → row {rowno} → id", "the card has no id",
                            "give every row a unique `id`", code="missing-id")
         elif rid in ids:
             ok = False
-            problems.error(file, line, f"{comp.id} → row {i + 1} → id",
+            problems.error(file, line, f"{comp.id} → row {rowno} → id",
                            f"the id {rid!r} is used twice (first on line {ids[rid]})",
                            "give every row a unique id", code="duplicate-id")
         else:
             ids[rid] = line
         qty = values.get(comp.quantity, 1)
-        qpath = f"{comp.id} → row {i + 1} → {comp.quantity}"
+        qpath = f"{comp.id} → row {rowno} → {comp.quantity}"
         if comp.quantity in values and (isinstance(qty, bool) or not isinstance(qty, int)):
             if not (isinstance(qty, float) and qty.is_integer()):
                 ok = False

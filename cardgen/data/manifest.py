@@ -75,7 +75,7 @@ class Component(Strict):
     kind: Literal["deck", "tokens", "tiles", "strips", "reference", "not_included", "data"] = Field(
         "deck", description="`deck` (cards with fronts and backs), `tokens` (punch-out tokens), `tiles` (stickers for tiles), `strips` (point-stick strips), `reference` (a reference card), `not_included` (listed, never printed), `data` (a table the rules, templates and rulebook read, e.g. a yaku list; never printed).")
     count: int | None = Field(None, ge=0, description="Declared number of physical pieces; the validator checks the table adds up to it.")
-    cards: Union[str, list[dict[str, Any]], None] = Field(None, description="Card table: a CSV file name in the game folder, or a list of rows inline. Each row needs `id`; a `count` column gives copies per row (default 1).")
+    cards: Union[str, list[dict[str, Any]], None] = Field(None, description="Card table: a file in the game folder — CSV (`,` `;` or tab separated) or a spreadsheet (`.xlsx`, `.ods`; `cards.xlsx#battle` names the sheet, else the first) — or a list of rows inline. Each row needs `id`; a `count` column gives copies per row (default 1).")
     quantity: str = Field("count", description="Column holding copies per row.")
     fields: dict[str, Literal["int", "float", "bool", "text"]] = Field(default_factory=dict, description="Column types of the card table (`int`, `float`, `bool`, `text`); columns not named here are text.")
     template: str | None = Field(None, description="Face template name in templates/cards/ (without `.yaml`).")
