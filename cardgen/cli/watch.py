@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 #: Font files a role may name (fonts/ folders).
 FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}
 #: Card table files (CSV text and spreadsheets, see cardgen.spreadsheet).
-TABLE_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".xlsm", ".xls", ".ods"}
+TABLE_SUFFIXES = {".csv", ".tsv", ".xlsx", ".xlsm", ".xls", ".ods"}
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".gif", ".tif", ".tiff"}
 
 
