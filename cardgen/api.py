@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from cardgen.steps.exports import ExportOptions
     from cardgen.check.preflight import Preflight
 from cardgen.core.atomic import AtomicOutput, clean_stale_temps
+from cardgen.core.written import record_and_prune
 
 #: What ``cardgen build`` produces by default.
 DEFAULT_STEPS = ("sheets", "rulebook")
@@ -37,6 +38,7 @@ class BuildResult:
     layout: list[Problem] = field(default_factory=list)  #: layout findings (warnings)
     preflight: "Preflight | None" = None  #: the preflight report (also OUT/<game>/report.json)
     notes: list[str] = field(default_factory=list)  #: things the user should know (e.g. faces not written)
+    removed: list[str] = field(default_factory=list)  #: files an earlier build wrote and this one no longer does
 
 
 def validate_game(game_dir: Path | str) -> Report:
@@ -178,6 +180,11 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     out_dir = Path(out_root) / game.id
     clean_stale_temps(out_dir.parent)
     result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)
+    written: dict[str, list[str]] = {}  # step → files it wrote (relative), for the output manifest
+
+    def ran(step: str, mark: int) -> None:
+        written[step] = [p.relative_to(out_dir).as_posix() for p in result.files[mark:]]
+
     with AtomicOutput(out_dir) as out:
         if pf is not None:  # the preflight covers the cards; a rulebook-only build leaves it alone
             out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(game.root), ensure_ascii=False, indent=2) + "\n",
@@ -188,9 +195,13 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
                       only=tuple(steps) == ("rulebook",), notes=result.notes)
         for name, one in STEPS.items():  # in build order, whatever the order asked
             if name in steps:
+                mark = len(result.files)
                 result.files.extend(out_dir / f for f in one.write(run))
+                ran(name, mark)
     if pf is not None:
         result.files.append(out_dir / REPORT_JSON)
+        ran("report", len(result.files) - 1)
+    result.removed = record_and_prune(out_dir, written)
     return result
 
 

@@ -48,7 +48,7 @@ def _run(game_dir: Path, out: Path, **build) -> None:
     with _bars() as progress:
         res = build_game(game_dir, out, progress=progress, **build)
     _print_findings(res)
-    print_files(res.files)
+    print_files(res.files, res.removed, res.out_dir)
     for note in res.notes:
         click.echo(f"note: {note}")
 
@@ -219,7 +219,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
             failed += 1
             continue
         _print_findings(res)
-        print_files(res.files)
+        print_files(res.files, res.removed, res.out_dir)
         if res.preflight is not None:
             print_preflight(res.preflight)
     sys.exit(1 if failed else 0)

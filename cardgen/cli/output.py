@@ -41,14 +41,17 @@ def print_preflight(pf) -> None:
     console.print(f"  {len(pf.errors)} error(s), {len(pf.warnings)} warning(s); details in report.json")
 
 
-def print_files(files) -> None:
-    """``wrote PATH`` per file; card PNGs as one line with their count."""
+def print_files(files, removed=(), out_dir=None) -> None:
+    """``wrote PATH`` per file; card PNGs as one line with their count; then ``removed PATH`` per
+    file an earlier build wrote and this one no longer does (``removed`` relative to ``out_dir``)."""
     shown = [f for f in files if f.suffix != ".png" or f.parent.name != "cards"]
     for f in shown:
         click.echo(f"wrote {f}")
     cards = [f for f in files if f not in shown]
     if cards:
         click.echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
+    for r in removed:
+        click.echo(f"removed {out_dir / r if out_dir is not None else r} (written by an earlier build, not by this one)")
 
 
 def print_report(report) -> None:

@@ -1,0 +1,69 @@
+"""The output folder holds exactly what the last build wrote (issue 11): a renamed card id leaves
+no old PNG, a file the user put there survives, steps that did not run keep their files."""
+from __future__ import annotations
+
+import json
+
+from cardgen.api import build_game
+from cardgen.core.written import MANIFEST, record_and_prune
+from cardgen.steps.exports import ExportOptions
+from tests.conftest import needs_fonts, replace_in
+
+
+@needs_fonts
+def test_renamed_card_id_leaves_no_old_png_and_user_files_survive(game_copy, tmp_path):
+    out = tmp_path / "out"
+    steps = ("sheets", "png", "tts", "shop")
+    first = build_game(game_copy, out, steps=steps, exports=ExportOptions(jobs=1))
+    game_out = first.out_dir
+    old = sorted(p.name for p in (game_out / "cards").glob("*-c1-1.png"))
+    assert old, "the character c1-1 has a PNG"
+    (game_out / "my-notes.txt").write_text("mine", encoding="utf-8")
+    (game_out / "cards" / "my-art.png").write_bytes(b"not cardgen's")
+    replace_in(game_copy / "characters.csv", "c1-1,", "c1-1x,")
+    second = build_game(game_copy, out, steps=steps, exports=ExportOptions(jobs=1))
+    names = {p.name for p in (game_out / "cards").glob("*.png")}
+    assert not any(n.endswith("-c1-1.png") for n in names)
+    assert any(n.endswith("-c1-1x.png") for n in names)
+    assert set(old) <= set(second.removed and [r.split("/")[-1] for r in second.removed])
+    assert (game_out / "my-notes.txt").read_text(encoding="utf-8") == "mine"
+    assert (game_out / "cards" / "my-art.png").read_bytes() == b"not cardgen's"
+    # every file in the folder is either written by this build or the user's
+    written = {p.relative_to(game_out).as_posix() for p in second.files}
+    present = {p.relative_to(game_out).as_posix() for p in game_out.rglob("*") if p.is_file()}
+    assert present == written | {MANIFEST, "my-notes.txt", "cards/my-art.png"}
+
+
+@needs_fonts
+def test_a_step_that_did_not_run_keeps_its_files(game_copy, tmp_path):
+    out = tmp_path / "out"
+    build_game(game_copy, out, steps=("sheets",))
+    res = build_game(game_copy, out, steps=("png",), exports=ExportOptions(jobs=1))
+    assert (res.out_dir / "print-sheets.pdf").is_file() and res.removed == []
+    steps = json.loads((res.out_dir / MANIFEST).read_text(encoding="utf-8"))["steps"]
+    assert steps["sheets"] == ["print-sheets.pdf"] and len(steps["png"]) == 97
+
+
+@needs_fonts
+def test_one_sided_file_goes_when_no_longer_asked_for(tmp_path):
+    from tests.pdfread import CARD_DATA
+    from cardgen.steps.pipeline import SheetOptions
+
+    out = tmp_path / "out"
+    build_game(CARD_DATA / "nko_mahjong", out, SheetOptions(one_sided="separate"), steps=("sheets",))
+    res = build_game(CARD_DATA / "nko_mahjong", out, steps=("sheets",))
+    assert res.removed == ["print-sheets-one-sided.pdf"]
+    assert not (res.out_dir / "print-sheets-one-sided.pdf").exists()
+
+
+def test_manifest_never_reaches_outside_the_folder(tmp_path):
+    """A tampered manifest naming ../ or absolute paths removes nothing outside; a symlink is left."""
+    outside = tmp_path / "precious.txt"
+    outside.write_text("keep", encoding="utf-8")
+    game_out = tmp_path / "out" / "g"
+    game_out.mkdir(parents=True)
+    (game_out / "link.png").symlink_to(outside)
+    (game_out / MANIFEST).write_text(json.dumps({"version": 1, "steps": {"png": [
+        "../../precious.txt", str(outside), "link.png", "cards/gone.png"]}}), encoding="utf-8")
+    assert record_and_prune(game_out, {"png": []}) == []
+    assert outside.read_text(encoding="utf-8") == "keep" and (game_out / "link.png").is_symlink()
