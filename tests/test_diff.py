@@ -293,3 +293,13 @@ def test_terminal_shows_where_a_long_paragraph_changed():
     assert a.startswith("…") and "20" in a and "25" in b
     assert cell_len(a) <= 40 and cell_len(b) <= 40
     assert window("短い", "短くない", 40) == ("短い", "短くない")  # a change near the start keeps the start
+
+
+def test_layout_findings_count_as_validation_like_cardgen_validate(pair):
+    """A card whose text no longer fits is a finding `cardgen validate` reports: it appears."""
+    replace_in(pair[1] / "templates" / "cards" / "card.yaml", "font: number, size: 24,", "font: number, size: 60,")
+    data = run_json("old/g", "new/g")
+    appeared = data["validation"]["appeared"]
+    assert {f["code"] for f in appeared} == {"text-overflow"}
+    assert [f["path"] for f in appeared] == [f"cards n{i} → corner" for i in range(1, 7)] and data["validation"]["errors"] == {"old": 0, "new": 6}
+    assert data["components"][0]["faces"]["appearance_only"] == [f"n{i}" for i in range(1, 7)]

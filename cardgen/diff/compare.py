@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.diff import manifest as mf
-from cardgen.diff.faces import BoxPlanner, Faces, changed_boxes, lay_out, signature, template_changes, template_of
+from cardgen.diff.faces import BoxPlanner, Faces, changed_boxes, signature, template_changes, template_of
 from cardgen.diff.rules_text import diff_paragraphs, rendered_paragraphs
 from cardgen.diff.tables import diff_rows
 from cardgen.core.errors import CardgenError, Problem
@@ -46,22 +46,36 @@ class GameDiff:
     data: dict[str, Any]
     old: Faces
     new: Faces
-    old_report: Any = None  #: the old draft's validator Report
+    old_report: Any = None  #: the old draft's validator Report (schema, deck math, design rules; no layout)
     new_report: Any = None  #: the new draft's validator Report
     pairs: list[FacePair] = field(default_factory=list)
     added: list[tuple[str, str]] = field(default_factory=list)  #: (component, card id) in the new draft
     removed: list[tuple[str, str]] = field(default_factory=list)  #: (component, card id) in the old draft
 
 
-def _load(game_dir: Path, label: str, which: str):
-    from cardgen.check.print_setup import load_and_validate
+def load_draft(game_dir: Path | str, label: str, which: str,
+               why: str = "so there is nothing to compare") -> tuple[Faces, Any]:
+    """Every check ``cardgen validate`` makes (:func:`cardgen.steps.game_check.check_game`) and
+    the laid-out faces they produced. Returns ``(faces, check)`` (a ``GameCheck``); ``which``
+    ("old"/"new") and ``label`` name the draft in the error.
 
-    game, report = load_and_validate(game_dir)
-    if game is None:
-        raise CardgenError(report.errors + [Problem(
-            str(label), None, "", f"the {which} draft could not be read, so there is nothing to compare",
+    Raises:
+        CardgenError: the draft does not load, or its fonts cannot be loaded."""
+    from cardgen.data.expand import printable_components
+    from cardgen.steps.game_check import check_game
+
+    chk = check_game(game_dir)
+    if chk.game is None or chk.fonts is None:
+        problems = chk.report.errors if chk.game is None else chk.fatal
+        raise CardgenError(problems + [Problem(
+            str(label), None, "", f"the {which} draft could not be read, {why}",
             f"fix the errors above in the {which} draft (or compare other revisions)", code="diff-unreadable")])
-    return game, report
+    faces = Faces(chk.game, chk.fonts, {p.component: p for p in chk.plans})
+    for cid in printable_components(chk.game):
+        if cid not in faces.plans:
+            faces.errors[cid] = [p.format().splitlines()[0] for p in chk.fatal
+                                 if cid in p.path or not p.path] or ["the component could not be laid out"]
+    return faces, chk
 
 
 def _value_text(v: Any) -> str:
@@ -168,14 +182,15 @@ def diff_games(old_dir: Path | str, new_dir: Path | str, old_label: str | None =
     """
     old_label = old_label or str(old_dir)
     new_label = new_label or str(new_dir)
-    og, orep = _load(Path(old_dir), old_label, "old")
-    ng, nrep = _load(Path(new_dir), new_label, "new")
-    old, new = lay_out(og), lay_out(ng)
+    old, ochk = load_draft(old_dir, old_label, "old")
+    new, nchk = load_draft(new_dir, new_label, "new")
+    og, ng = old.game, new.game
+    orep, nrep = ochk.merged_report(), nchk.merged_report()  # what `cardgen validate` reports
     data: dict[str, Any] = {
         "old": {"path": old_label, "game": og.id, "title": og.manifest.game.title, "version": og.manifest.game.version},
         "new": {"path": new_label, "game": ng.id, "title": ng.manifest.game.title, "version": ng.manifest.game.version},
     }
-    gd = GameDiff(data, old, new, orep, nrep)
+    gd = GameDiff(data, old, new, ochk.report, nchk.report)
     components = mf.component_changes(og, ng)
     for entry in components:
         _component(old, new, entry, gd)

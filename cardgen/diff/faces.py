@@ -78,27 +78,6 @@ class Faces:
         return backs.plans[backs.keys[card_id]]
 
 
-def lay_out(game: Game) -> Faces:
-    """Lay out every printable component of ``game`` (each distinct face once). A component that
-    cannot be laid out (missing template, unknown size) is recorded in ``errors``, not raised.
-
-    Raises:
-        CardgenError: the game's fonts cannot be loaded.
-    """
-    from cardgen.data.expand import printable_components
-    from cardgen.steps.pipeline import plan_component
-    from cardgen.fonts.fontset import fonts_for
-
-    fonts = fonts_for(game)
-    faces = Faces(game, fonts)
-    for cid in printable_components(game):
-        try:
-            faces.plans[cid] = plan_component(game, cid, fonts)
-        except CardgenError as exc:
-            faces.errors[cid] = [p.format().splitlines()[0] for p in exc.problems]
-    return faces
-
-
 # ------------------------------------------------------------------ templates and boxes
 
 def _element_keys(template) -> list[str]:

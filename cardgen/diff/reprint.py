@@ -129,13 +129,10 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str, options, since: s
             chosen = changed_faces(gd.data)
             note = f"reprint 再印刷 · changed since {since}"
         else:
-            from cardgen.check.print_setup import load_and_validate
-            from cardgen.diff.faces import lay_out
-            game, report = load_and_validate(game_dir)
-            if game is None:
-                raise CardgenError(report.errors)
-            chosen = named_cards(game, list(dict.fromkeys(cards or [])))
-            faces = lay_out(game)
+            from cardgen.diff.compare import load_draft
+            faces, chk = load_draft(game_dir, str(game_dir), "new", "so nothing can be reprinted")
+            report = chk.report
+            chosen = named_cards(faces.game, list(dict.fromkeys(cards or [])))
             note = "reprint 再印刷"
         game = faces.game
         result = ReprintResult(game.id)
