@@ -5,6 +5,7 @@ libraries.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem
@@ -72,7 +73,39 @@ def find_template(project: Project, game: Game, name: str, line_path: tuple) -> 
         if (d / f"{name}.yaml").is_file():
             return load_template(d, name, game.manifest_file, game.line(*line_path))
     base = project.template_dirs[0] if project.template_dirs else project.root / "templates" / "cards"
-    return load_template(base, name, game.manifest_file, game.line(*line_path))
+    try:
+        return load_template(base, name, game.manifest_file, game.line(*line_path))
+    except CardgenError as exc:
+        raise CardgenError([_not_found(project, game, name, p) if p.code == "missing-template" else p
+                            for p in exc.problems])
+
+
+def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Problem:
+    """The missing-template problem saying where cardgen looked, what it found elsewhere, and the fix."""
+    from cardgen.core.errors import rel
+
+    own = game.root / "templates" / "cards"
+    shared = project.root / "templates" / "cards"
+    looked = [f"{rel(own)}/ (the game's own)"]
+    if shared.resolve() != own.resolve():
+        looked.append(f"{rel(shared)}/ (shared)" if shared.is_dir() else f"{rel(shared)}/ (shared; not there)")
+    else:
+        looked.append("no shared templates/cards/ with fonts/ in the folders above it")
+    avail = sorted({p.stem for d in project.template_dirs for p in d.glob("*.yaml")})
+    root = game.root.resolve()
+    games = [p for p in root.parents if (p / "game.yaml").is_file()] + sorted(root.parent.glob("*/"))
+    others = [g / "templates" / "cards" / f"{name}.yaml" for g in games if g.resolve() != root
+              and (g / "game.yaml").is_file() and (g / "templates" / "cards" / f"{name}.yaml").is_file()]
+    elsewhere = (f"; {rel(others[0])} has that name but belongs to another game, whose templates are never used"
+                 if others else "")
+    import difflib
+
+    close = difflib.get_close_matches(name, avail, 1)
+    return replace(problem, message=f"the card template {name!r} was not found; looked in " + " and ".join(looked)
+                   + elsewhere,
+                   hint=(f"did you mean {close[0]!r}? else " if close else "") + f"create {rel(own / (name + '.yaml'))} (copy one from a cardgen checkout's templates/cards/ "
+                   "to start), or name an existing template" + (f"; available: {', '.join(avail)}" if avail else
+                                                                  "; none are available"))
 
 
 def print_setup_problems(game: Game) -> list[Problem]:

@@ -15,12 +15,15 @@ class Project:
     @classmethod
     def for_game(cls, game_dir: Path) -> "Project":
         """The project of ``game_dir``: the nearest folder at or above it holding both
-        ``templates/cards`` and ``fonts/`` (else one holding ``fonts/``, else the game folder).
-        Template folders: the game's own ``templates/cards`` first, then the root's. Never raises."""
+        ``templates/cards`` and ``fonts/`` (else one holding ``fonts/``, else the game folder),
+        skipping folders that are themselves games (hold a ``game.yaml``): a game nested in
+        another game's folder never uses that game's templates. Template folders: the game's own
+        ``templates/cards`` first, then the root's. Never raises."""
         game_dir = Path(game_dir).resolve()
-        root = next((p for p in [game_dir, *game_dir.parents] if (p / "templates" / "cards").is_dir()
-                     and (p / "fonts").is_dir()), None)
+        # never another game's folder: a folder above holding its own game.yaml is not a project
+        above = [game_dir] + [p for p in game_dir.parents if not (p / "game.yaml").is_file()]
+        root = next((p for p in above if (p / "templates" / "cards").is_dir() and (p / "fonts").is_dir()), None)
         if root is None:
-            root = next((p for p in [game_dir, *game_dir.parents] if (p / "fonts").is_dir()), game_dir)
+            root = next((p for p in above if (p / "fonts").is_dir()), game_dir)
         dirs = [d for d in (game_dir / "templates" / "cards", root / "templates" / "cards") if d.is_dir()]
         return cls(root, list(dict.fromkeys(dirs)))
