@@ -187,8 +187,13 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
 
     with AtomicOutput(out_dir) as out:
         if pf is not None:  # the preflight covers the cards; a rulebook-only build leaves it alone
-            out.path(REPORT_JSON).write_text(json.dumps(pf.to_json(game.root), ensure_ascii=False, indent=2) + "\n",
-                                             encoding="utf-8")
+            from cardgen.insight.odds import compute_odds  # the declared exact odds travel with the report
+
+            data = pf.to_json(game.root)
+            odds = compute_odds(game)
+            if odds:
+                data["odds"] = [r.to_json() for r in odds]
+            out.path(REPORT_JSON).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         from cardgen.steps.exports import ExportOptions
 
         run = StepRun(game, report, fonts, plans, options, exports or ExportOptions(), out, progress, rulebook_paper,

@@ -13,7 +13,7 @@ import pytest
 PKG = Path(__file__).resolve().parent.parent / "cardgen"
 
 #: Stages in pipeline order; a folder may import from itself and any folder listed before it.
-STAGES = ["core", "presets", "data", "fonts", "layout", "render", "check", "rulebook", "steps", "diff", "refdocs",
+STAGES = ["core", "presets", "data", "fonts", "layout", "render", "check", "insight", "rulebook", "steps", "diff", "refdocs",
           "api", "cli", "__main__"]
 
 

@@ -15,6 +15,7 @@ import click
 from cardgen.cli.options import (calibration_options, export_options, exports_of, out_option, out_options,
                                  quiet_option, sheet_options, sheet_options_of)
 from cardgen.cli.output import fail, print_files, print_preflight, print_report
+from cardgen.cli.insight import register as register_insight
 from cardgen.core.errors import CardgenError
 
 
@@ -304,6 +305,9 @@ def docs(check: bool, out: Path) -> None:
         sys.exit(0 if all(stale.values()) else 1)
     for path in write_docs(out):
         click.echo(f"wrote {path}")
+
+
+register_insight(cli)  # cardgen odds, cardgen simulate (cardgen/cli/insight.py)
 
 
 def main() -> None:

@@ -150,6 +150,36 @@ class RulebookSettings(Strict):
     values: dict[str, str] = Field(default_factory=dict, description="Extra names for the rules text, each a jinja2 expression over the rulebook context, e.g. `character_count: components.characters.count`.")
 
 
+class OddsDeclaration(Strict):
+    """One set of exact odds ``cardgen odds`` computes from the card table (see :mod:`cardgen.insight.odds`)."""
+
+    id: str = Field(description="Name of the result, used by `odds_table('<id>')` in the rules text and in report.json, e.g. `pair`.",
+                    pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    kind: Literal["pairs", "yaku"] = Field(
+        description="`pairs`: the chance that a hand holds two or more cards of the same `by` value (a ron is possible), "
+                    "and per value the chance of holding one and two of it. `yaku`: the chance that the hand plus "
+                    "`extra` cards forms each yaku of the `yaku` table, any base yaku, and the expected points.")
+    by: str = Field("number", description="Column of the setup deck that makes two cards the same kind (`number`, `kana`).")
+    extra: int = Field(0, ge=0, le=4, description="Cards drawn on top of the dealt hand before the hand is judged (1 = the first draw).")
+    yaku: str | None = Field(None, description="`kind: yaku`: component id of the yaku table (`name`, `points`, `bonus`, `tiles` columns; `tiles` in the tile-pattern notation of the design rules).")
+    label: str = Field("", description="A heading for the terminal and the rulebook table, e.g. `配牌の対子`.")
+
+
+class SimulationSettings(Strict):
+    """How ``cardgen simulate`` plays a round: the registered turn procedure and which card columns it reads."""
+
+    procedure: str = Field(description="Name of a registered turn procedure (a small Python module in `cardgen/insight/games/`), e.g. `tenjanpai-draft3`.")
+    columns: dict[str, str] = Field(default_factory=dict, description="Card columns the procedure reads, when they are named differently, e.g. `{cost: power}`.")
+    options: dict[str, Union[bool, int, str]] = Field(default_factory=dict, description="Answers to the procedure's open questions for this build (each procedure documents its options and defaults); `cardgen simulate --option NAME=VALUE` switches one for a run.")
+
+
+class InsightSettings(Strict):
+    """What ``cardgen odds`` and ``cardgen simulate`` compute for this game."""
+
+    odds: list[OddsDeclaration] = Field(default_factory=list, description="Exact odds computed from the card table per player count.")
+    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game.")
+
+
 class Manifest(Strict):
     """A game manifest: ``card_data/<game>/game.yaml``."""
 
@@ -161,3 +191,4 @@ class Manifest(Strict):
     design: dict[str, Any] = Field(default_factory=dict, description="Named design constants the rules and rulebook use (e.g. `tsumo_threshold: 20`).")
     design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
     rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")
+    insight: InsightSettings = Field(default_factory=InsightSettings, description="Exact odds (`cardgen odds`) and the playtest simulator (`cardgen simulate`) for this game.")

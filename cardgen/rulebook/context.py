@@ -53,6 +53,7 @@ from cardgen.core.numfmt import num
 from cardgen.data.rulebook_sources import MAX_RULES_BYTES
 from cardgen.check.deck_math import Report
 from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, time_budget
+from cardgen.rulebook.odds_tables import odds_table_helper
 from cardgen.rulebook.table_registry import TABLES, RulebookData, TableBuilder, UNITS, md_table, missing
 from cardgen.data.game import Game
 
@@ -146,6 +147,7 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         "card_images": many,
         "table_of": _table_of(data),
         "player_count_table": _player_count_table(data),
+        "odds_table": odds_table_helper(game, game.manifest_file),
     })
     ctx.update({name: _Lazy(name, fn, data) for name, fn in TABLES.items()})
     env = environment()
