@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from cardgen.cli.options import quiet_option
+
 
 @click.command("odds", short_help="Exact odds of a dealt hand, from the card data.")
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
@@ -31,6 +33,73 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
         click.echo(f"wrote {run.report}")
 
 
+@click.command("simulate")
+@quiet_option
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--rounds", "-n", type=click.IntRange(min=2), default=100_000, show_default=True,
+              help="Rounds per player count.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Random seed; the same seed and rounds give the same results on any number of cores.")
+@click.option("--policy", default="greedy", show_default=True,
+              help="Player policy: greedy, random, or one per seat (greedy,random,random,random).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="Answer one of the turn procedure's open questions differently (see docs/insight.md).")
+@click.option("--players", "players", type=int, multiple=True, help="Only this player count (repeatable).")
+@click.option("--compare", "compare_with", type=click.Path(exists=True, path_type=Path), default=None,
+              help="Another game folder, or a variant file (YAML) of this game: both play the same rounds.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Threads [default: all cores]; never changes the results.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True,
+              help="Output root: OUT/<game>/simulation.json and insight.pdf.")
+@click.option("--no-pdf", is_flag=True, help="Skip insight.pdf.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Terminal output: rich tables or the JSON written to simulation.json.")
+def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple[str, ...], players: tuple[int, ...],
+             compare_with: Path | None, jobs: int | None, out: Path, no_pdf: bool, fmt: str) -> None:
+    """Monte Carlo playtest: whole rounds played by the game's registered turn procedure, per player
+    count, with standard errors; --compare plays a second game or variant on the same rounds."""
+    import json
+
+    from cardgen.cli.insight_output import print_comparison, print_simulation
+    from cardgen.insight.api import simulate_game
+
+    quiet = click.get_current_context().meta.get("cardgen.quiet", False)
+    run = simulate_game(game_dir, out, rounds=rounds, seed=seed, policy=policy, options=list(options),
+                        players=list(players) or None, compare_with=compare_with, jobs=jobs, pdf=not no_pdf,
+                        progress=None if quiet else _progress)
+    if fmt == "json":
+        click.echo(json.dumps(json.loads(run.files[0].read_text(encoding="utf-8")), ensure_ascii=False, indent=2))
+    else:
+        print_simulation(run.result)
+        if run.other is not None:
+            print_simulation(run.other)
+            print_comparison(run.result, run.other, run.comparison)
+    for f in run.files:
+        click.echo(f"wrote {f}")
+
+
+def _progress(total: int):
+    """A tick function that advances a rich progress bar on stderr (none when stderr is not a terminal)."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return None
+    from rich.progress import Progress
+
+    bar = Progress(transient=True)
+    task = bar.add_task("simulating", total=total)
+    bar.start()
+    done = [0]
+
+    def tick(n: int) -> None:
+        done[0] += n
+        bar.update(task, completed=done[0])
+        if done[0] >= total:
+            bar.stop()
+    return tick
+
+
 def register(group: click.Group) -> None:
     """Add the insight commands to the ``cardgen`` group."""
     group.add_command(odds)
+    group.add_command(simulate)

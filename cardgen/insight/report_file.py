@@ -1,7 +1,7 @@
-"""``output/<game>/report.json``: the odds and simulation results merged into the build's report.
+"""``output/<game>/report.json`` and ``simulation.json``: results written as JSON.
 
-The build writes the preflight report there; ``cardgen odds`` and ``cardgen simulate`` add
-their own top-level keys (``odds``, ``simulation``) and keep everything else. Written through a
+The build writes the preflight report to report.json; ``cardgen odds`` adds its ``odds`` key and
+keeps everything else. Written through a
 temporary file and an atomic rename, so a stopped run never leaves half a file.
 """
 from __future__ import annotations
@@ -24,6 +24,12 @@ def merge_report(path: Path, key: str, value: Any) -> Path:
         except (OSError, ValueError):
             data = {}
     data[key] = value
+    return write_json(path, data)
+
+
+def write_json(path: Path, data: Any) -> Path:
+    """Write ``data`` as indented UTF-8 JSON through a temporary file and an atomic rename."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".json", dir=path.parent)
     try:

@@ -1,0 +1,218 @@
+"""``output/<game>/insight.pdf``: the simulation's distributions and the exact odds, as matplotlib pages.
+
+Pages (A4 landscape, one figure each): how rounds end and on which turn; per number, how often
+it is played face up and the win rate of a player who played it face up; win rate by seat and
+points per win; calls affordable and made; the comparison with its 95 % intervals (when
+``--compare`` was given); the exact odds tables. Error bars are ±1.96 standard errors. Text uses
+the game's body font (Japanese), registered with matplotlib from the font file cardgen uses.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from cardgen.insight import sim_layout as L
+
+A4_LANDSCAPE_IN = (11.69, 8.27)
+COLORS = ["#1f5e8c", "#b3261e", "#7a5a12", "#2e7d32", "#6a3d9a"]
+
+
+def _font(font_path: Path | None) -> str | None:
+    """Register ``font_path`` with matplotlib and return its family name (None: the default font)."""
+    if font_path is None or not Path(font_path).is_file():
+        return None
+    from matplotlib import font_manager
+
+    font_manager.fontManager.addfont(str(font_path))
+    return font_manager.FontProperties(fname=str(font_path)).get_name()
+
+
+def _est(count, key):
+    v, se, _ = count.metric(key).value()
+    return v, se
+
+
+def _endings(fig, results):
+    ax1, ax2 = fig.subplots(1, 2)
+    labels = []
+    width = 0.8 / len(results)
+    for ri, res in enumerate(results):
+        for ci, c in enumerate(res.counts):
+            x = np.arange(3) + ci * 4 + ri * width
+            vals = [_est(c, k) for k in ("end.tsumo", "end.ron", "end.流局")]
+            ax1.bar(x, [v * 100 for v, _ in vals], width, yerr=[1.96 * s * 100 for _, s in vals],
+                    color=COLORS[ri], label=res.label if ci == 0 else None, capsize=3)
+            if ri == 0:
+                labels += [(ci * 4 + k + 0.4 - width / 2, f"{c.players}人\n{n}") for k, n in enumerate(("ツモ", "ロン", "流局"))]
+    ax1.set_xticks([p for p, _ in labels], [t for _, t in labels])
+    ax1.set_ylabel("局の割合 (%)")
+    ax1.set_title("局の終わり方（±95%）")
+    ax1.legend()
+    for ri, res in enumerate(results):
+        for ci, c in enumerate(res.counts):
+            turns = c.res[:, L.COL_TURN].astype(np.int64)
+            hist = np.bincount(turns, minlength=turns.max() + 1)[1:] / len(turns) * 100
+            ax2.step(np.arange(1, len(hist) + 1), hist, where="mid", color=COLORS[(ri * 2 + ci) % len(COLORS)],
+                     linestyle="-" if ri == 0 else "--", label=f"{res.label} {c.players}人")
+    ax2.set_xlabel("局が終わった手番（全員の通し番号。最後の手番の山は流局を含む）")
+    ax2.set_ylabel("局の割合 (%)")
+    ax2.set_title("何手番で終わるか")
+    ax2.legend(fontsize=8)
+
+
+def _numbers(fig, results):
+    axes = fig.subplots(1, 3)
+    width = 0.8 / max(1, sum(len(r.counts) for r in results))
+    k = 0
+    for ri, res in enumerate(results):
+        for c in res.counts:
+            numbers = sorted(int(m.key[1:].split(".")[0]) for m in c.metrics if m.key.endswith(".up_share"))
+            x = np.arange(len(numbers)) + k * width
+            for ax, suffix in zip(axes, ("up_share", "win_up", "win_down")):
+                vals = [_est(c, f"n{v}.{suffix}") for v in numbers]
+                ax.bar(x, [v * 100 for v, _ in vals], width, yerr=[1.96 * s * 100 for _, s in vals], capsize=2,
+                       color=COLORS[k % len(COLORS)], label=f"{res.label} {c.players}人")
+                ax.set_xticks(np.arange(len(numbers)) + 0.4 - width / 2, [str(v) for v in numbers])
+            k += 1
+    axes[0].set_title("表向きで出された割合（数字ごと）")
+    axes[1].set_title("その数字を表向きに出した人の和了率")
+    axes[2].set_title("その数字を裏向きに出した人の和了率")
+    for ax in axes:
+        ax.set_xlabel("数字")
+        ax.set_ylabel("%")
+        ax.legend(fontsize=8)
+
+
+def _seats_points(fig, results):
+    ax1, ax2 = fig.subplots(1, 2)
+    k = 0
+    for ri, res in enumerate(results):
+        for c in res.counts:
+            vals = [_est(c, f"seat.{s}") for s in range(c.players)]
+            x = np.arange(c.players) + k * 0.2
+            ax1.bar(x, [v * 100 for v, _ in vals], 0.2, yerr=[1.96 * s * 100 for _, s in vals], capsize=2,
+                    color=COLORS[k % len(COLORS)], label=f"{res.label} {c.players}人")
+            won = c.res[c.res[:, L.COL_KIND] != L.END_DRAW, L.COL_POINTS].astype(np.int64)
+            if len(won):
+                hist = np.bincount(won) / len(won) * 100
+                ax2.step(np.arange(len(hist)), hist, where="mid", color=COLORS[k % len(COLORS)],
+                         label=f"{res.label} {c.players}人 (平均 {won.mean():.2f})")
+            k += 1
+    ax1.set_xticks(range(max(c.players for r in results for c in r.counts)),
+                   [f"{s + 1}{'（起家）' if s == 0 else ''}" for s in range(max(c.players for r in results for c in r.counts))])
+    ax1.set_title("席ごとの和了率")
+    ax1.set_ylabel("%")
+    ax1.legend(fontsize=8)
+    ax2.set_title("和了1回の点数")
+    ax2.set_xlabel("点")
+    ax2.set_ylabel("和了の割合 (%)")
+    ax2.legend(fontsize=8)
+
+
+def _calls(fig, results):
+    ax = fig.subplots(1, 1)
+    keys = ["pon.affordable", "pon.used", "chi.affordable", "chi.used"]
+    names = ["ポンできた", "ポンした", "チーできた", "チーした"]
+    k = 0
+    n = sum(len(r.counts) for r in results)
+    for res in results:
+        for c in res.counts:
+            vals = [_est(c, key) for key in keys]
+            ax.bar(np.arange(4) + k * 0.8 / n, [v for v, _ in vals], 0.8 / n, yerr=[1.96 * s for _, s in vals],
+                   capsize=2, color=COLORS[k % len(COLORS)], label=f"{res.label} {c.players}人")
+            k += 1
+    ax.set_xticks(np.arange(4) + 0.4 - 0.4 / n, names)
+    ax.set_ylabel("1局あたりの回数")
+    ax.set_title("ポン／チー（できた = アイコン・パワー・取れるカードがそろった打牌）")
+    ax.legend(fontsize=8)
+
+
+def _comparison(fig, comparison, a_label, b_label):
+    from cardgen.insight.simulate import MIN_EVENTS, is_main
+
+    rows = [r for r in comparison if r["percent"] and np.isfinite(r["se"]) and is_main(r["key"])
+            and min(r["a_n"], r["b_n"]) >= MIN_EVENTS]
+    ax = fig.subplots(1, 1)
+    y = np.arange(len(rows))
+    ax.errorbar([r["diff"] * 100 for r in rows], y, xerr=[1.96 * r["se"] * 100 for r in rows], fmt="o",
+                color=COLORS[1], capsize=3)
+    ax.axvline(0, color="#888888", linewidth=0.8)
+    ax.set_yticks(y, [f"{r['players']}人 {r['label']}" for r in rows], fontsize=5 if len(rows) > 40 else 7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"差（ポイント、{b_label} − {a_label}）±95%")
+    ax.set_title(f"比較：{b_label} − {a_label}（同じ配牌・同じ乱数）")
+
+
+def _odds_page(fig, odds):
+    from cardgen.insight.odds import pct
+
+    ax = fig.subplots(1, 1)
+    ax.axis("off")
+    y = 0.97
+    for r in odds:
+        counts = sorted(r.counts, key=lambda c: c.players)
+        ax.text(0, y, f"正確な確率：{r.label}", fontsize=12, weight="bold", transform=ax.transAxes, va="top")
+        y -= 0.05
+        head = [""] + [f"{c.players}人（{c.cards}枚 / {c.deck}枚）" for c in counts]
+        cells = [[line.label] + [pct(c.lines[i].p) for c in counts] for i, line in enumerate(counts[0].lines)]
+        cells += [[f"期待値 {k}"] + [f"{c.expected[k]:,.1f}" for c in counts] for k in counts[0].expected]
+        if r.kind == "pairs":
+            for v in dict.fromkeys(x["value"] for c in counts for x in c.per_value):
+                row = [f"{r.by} {v}：1枚以上 / 2枚以上"]
+                for c in counts:
+                    pv = next((x for x in c.per_value if x["value"] == v), None)
+                    row.append(f"{pct(pv['p_one'])} / {pct(pv['p_two'])}" if pv else "—")
+                cells.append(row)
+        h = 0.045 * (len(cells) + 1)
+        table = ax.table(cellText=cells, colLabels=head, loc="upper left", bbox=[0, y - h, 1, h], cellLoc="center")
+        table.auto_set_font_size(False)
+        table.set_fontsize(9)
+        y -= h + 0.06
+
+
+def write_insight_pdf(path: Path, result, other=None, comparison=None, odds=None, font_path: Path | None = None) -> Path:
+    """Write the insight PDF (see the module docstring) through a temporary file; return ``path``."""
+    import os
+    import tempfile
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    family = _font(font_path)
+    results = [result] + ([other] if other is not None else [])
+    title = f"{result.title} — playtest simulation ({result.procedure}, policy {result.policy}, " \
+            f"{result.counts[0].rounds:,} rounds per player count, seed {result.seed})" if result.counts else result.title
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".insight-", suffix=".pdf", dir=path.parent)
+    os.close(fd)
+    style = {"font.family": [family, "sans-serif"] if family else ["sans-serif"], "pdf.fonttype": 42}
+    try:
+        with plt.rc_context(style), PdfPages(tmp, metadata={"Title": f"{result.title} insight"}) as pdf:
+            pages = [_endings, _numbers, _seats_points, _calls] if result.counts else []
+            for draw in pages:
+                fig = plt.figure(figsize=A4_LANDSCAPE_IN, layout="constrained")
+                fig.suptitle(title, fontsize=10)
+                draw(fig, results)
+                pdf.savefig(fig)
+                plt.close(fig)
+            if comparison:
+                fig = plt.figure(figsize=A4_LANDSCAPE_IN, layout="constrained")
+                fig.suptitle(title, fontsize=10)
+                _comparison(fig, comparison, result.label, other.label)
+                pdf.savefig(fig)
+                plt.close(fig)
+            if odds:
+                fig = plt.figure(figsize=A4_LANDSCAPE_IN)
+                fig.suptitle(f"{result.title} — exact odds from the card data", fontsize=10)
+                _odds_page(fig, odds)
+                pdf.savefig(fig)
+                plt.close(fig)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

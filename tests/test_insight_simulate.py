@@ -1,0 +1,201 @@
+"""The playtest simulator (cardgen simulate) against the rules, the exact odds, and itself.
+
+The stacked deal below was worked through by hand from card_data/tenjanpai/rules/02_play.md and
+the greedy policy of cardgen/insight/games/tenjanpai.py; the test checks every event of the round.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cli.commands import cli
+from cardgen.insight import sim_layout as L
+from cardgen.insight.odds import compute_odds
+from cardgen.insight.simulate import Variant, prepare, simulate, trace_round
+from cardgen.data.game import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+TEN = ROOT / "card_data" / "tenjanpai"
+
+# Seats' hands (3 each), then the dead wall (6), then the draws in turn order (seat 0, 1, 2, 3, 0 …).
+HANDS = [["b3-none", "b2-chi", "b5-pon"], ["b4-chi", "b6-pon", "b2-chi"],
+         ["b4-pon", "b3-chi", "b7-both"], ["b6-chi", "b4-both", "b3-none"]]
+DRAWS = ["b4-pon", "b3-pon", "b2-chi", "b4-both", "b7-both", "b5-pon", "b4-pon", "b2-chi", "b6-pon",
+         "b7-pon", "b2-chi"]
+
+
+def stacked(deck):
+    """A deck order (card indexes) with HANDS and DRAWS in place; the rest in table order.
+    Returns (order, name of each card index as 'row-id#copy')."""
+    names, free = [], {}
+    for k in deck.kinds:
+        for c in range(k.copies):
+            free.setdefault(k.values["id"], []).append(len(names))
+            names.append(f"{k.values['id']}#{c}")
+    take = lambda rid: free[rid].pop(0)  # noqa: E731
+    hands = [take(r) for h in HANDS for r in h]
+    draws = [take(r) for r in DRAWS]
+    rest = [i for ids in free.values() for i in ids]
+    order = hands + rest[:deck.dead_wall] + draws + rest[deck.dead_wall:]
+    assert sorted(order) == list(range(deck.size))
+    return np.array(order), names
+
+
+@pytest.fixture(scope="module")
+def four():
+    setup = prepare(TEN)
+    return setup, next(d for d in setup.decks if d.players == 4)
+
+
+def readable(events, names):
+    out = []
+    for t, seat, ev, a, b, c in events:
+        if ev in ("draw", "discard", "tsumo", "ron", "pon", "chi"):
+            a = names[a]
+        out.append((t, seat, ev, a, b, c))
+    return out
+
+
+def test_a_stacked_round_step_by_step(four):
+    """Greedy play of a known deal: power, a free chi by a 2, pon ties, a pon from the leader, ron."""
+    setup, deck = four
+    order, names = stacked(deck)
+    row, events = trace_round(setup, deck, order, "greedy")
+    ev = [e for e in readable(events, names) if e[2] != "draw"]
+    assert ev == [
+        (0, 0, "discard", "b5-pon#0", 5, 1),       # highest gain; pon icon but no power
+        (1, 1, "discard", "b6-pon#0", 6, 1),
+        (2, 2, "discard", "b7-both#0", 7, 1),
+        (3, 3, "discard", "b6-chi#0", 6, 1),       # keeps the pair of 4s
+        (4, 0, "discard", "b7-both#1", 7, 1),
+        (4, 0, "power", 1, 7, 5),                  # 7 beats the rightmost 5
+        (5, 1, "discard", "b5-pon#1", 5, 1),       # pon costs 1, power 0: not affordable
+        (6, 2, "discard", "b3-chi#0", 3, 1),       # keeps the pair of 4s; 3 beats 2
+        (7, 3, "discard", "b2-chi#3", 2, 1),       # 2 + a free chi of the 3 (5) beats the 3 (3)
+        (7, 3, "chi", "b3-chi#0", 2, 0),           # taken from seat 2's river, cost 0
+        (8, 0, "discard", "b6-pon#1", 6, 1),       # 6 + pon of a 6 (12)
+        (8, 0, "pon", "b6-pon#0", 1, 1),           # seats 1 and 3 both at 11: the first in turn order
+        (9, 1, "discard", "b7-pon#0", 7, 1),
+        (9, 1, "power", 1, 7, 5),                  # seat 1's 6 was taken: its rightmost is the 5
+        (9, 1, "pon", "b7-both#1", 0, 1),          # the 7 of the leader (seat 0, 24) over seat 2's (7)
+        (10, 2, "discard", "b4-pon#0", 4, 1),      # every card in a pair: the highest gain, first in hand
+        (10, 3, "ron", "b4-pon#0", 4, 4),          # seat 3 holds two 4s: 4 points + 0 power
+    ]
+    assert row[L.COL_KIND] == L.END_RON and row[L.COL_TURN] == 11
+    assert (row[L.COL_WINNER], row[L.COL_LOSER], row[L.COL_POINTS]) == (3, 2, 4)
+    assert row[L.COL_CHI_AFF] == 1 and row[L.COL_CHI_USED] == 1
+    assert row[L.COL_PON_AFF] == 2 and row[L.COL_PON_USED] == 2
+    assert row[L.COL_UP + 7] == 3 and row[L.COL_UP + 2] == 1 and row[L.COL_DOWN:L.COL_DOWN + 16].sum() == 0
+    assert row[L.COL_UPMASK + 3] == (1 << 6) | (1 << 2)
+    assert row[L.COL_DEALT_PAIRS] == 0  # no dealt hand above holds a pair
+
+
+def test_the_same_deal_with_a_lower_threshold_ends_in_tsumo():
+    """design.tsumo_threshold is data: at 9, seat 0 (聴牌速度 12 after two turns) declares tsumo on
+    its third draw with its highest 和了牌 (the 6: not in its river) for 6 + 1 power = 7 points."""
+    setup = prepare(TEN, Variant(design={"tsumo_threshold": 9}))
+    deck = next(d for d in setup.decks if d.players == 4)
+    order, names = stacked(deck)
+    row, events = trace_round(setup, deck, order, "greedy")
+    last = readable(events, names)[-1]
+    assert last == (8, 0, "tsumo", "b6-pon#1", 6, 7)
+    assert (row[L.COL_KIND], row[L.COL_TURN], row[L.COL_WINNER], row[L.COL_POINTS]) == (L.END_TSUMO, 9, 0, 7)
+
+
+def test_dealt_pair_frequency_agrees_with_the_exact_odds():
+    setup = prepare(TEN)
+    exact = {c.players: c.lines[0].p for c in compute_odds(load_game(TEN))[0].counts}
+    result = simulate(setup, 40_000, seed=7, policy="random")
+    for c in result.counts:
+        value, se, n = c.metric("dealt.pair").value()
+        assert n == 40_000 * c.players
+        assert abs(value - exact[c.players]) < 3 * se, (c.players, value, exact[c.players], se)
+        assert 0.001 < se < 0.01
+
+
+def test_results_depend_on_seed_and_rounds_only_not_on_threads():
+    import numba
+
+    setup = prepare(TEN)
+    deck = next(d for d in setup.decks if d.players == 4)
+    from cardgen.insight.simulate import play
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = play(setup, deck, 3000, 11, "random")
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        many = play(setup, deck, 3000, 11, "random")
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, many)
+    assert not np.array_equal(one, play(setup, deck, 3000, 12, "random"))
+    # the first rounds of a longer run are the same rounds
+    assert np.array_equal(play(setup, deck, 1000, 11, "random"), one[:1000])
+
+
+def test_editing_the_card_table_changes_the_simulation(tmp_path):
+    """No code change: a copy whose 2s carry a pon costing 1 and no chi plays differently."""
+    game = tmp_path / "tenjanpai"
+    shutil.copytree(TEN, game)
+    csv = (game / "battle.csv").read_text(encoding="utf-8").replace("b2-chi,2,0,1,0,8", "b2-chi,2,1,0,1,8")
+    (game / "battle.csv").write_text(csv, encoding="utf-8")
+    a = simulate(prepare(TEN), 5000, 3, "greedy", players=[4]).counts[0]
+    b = simulate(prepare(game), 5000, 3, "greedy", players=[4]).counts[0]
+    assert a.res[:, L.COL_CHI_USED].sum() > b.res[:, L.COL_CHI_USED].sum()
+    assert not np.array_equal(a.res, b.res)
+    # the deals are the same (same seed, same deck size): same dealt pairs
+    assert np.array_equal(a.res[:, L.COL_DEALT_PAIRS], b.res[:, L.COL_DEALT_PAIRS])
+
+
+def _estimates(path: Path) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {(c["players"], k): v for c in data["simulation"]["player_counts"] for k, v in c["estimates"].items()}
+
+
+def test_cardgen_simulate_compare_writes_json_and_insight_pdf(tmp_path):
+    """The draft's question as a command: the variant's 2s have a paid pon instead of a free chi."""
+    import pdfplumber
+
+    variant = TEN / "variants" / "twos-paid-pon.yaml"
+    res = CliRunner().invoke(cli, ["simulate", str(TEN), "-n", "4000", "--players", "4", "--seed", "5",
+                                   "--out", str(tmp_path), "--compare", str(variant)], env={"COLUMNS": "160"})
+    assert res.exit_code == 0, res.output
+    assert "B − A" in res.output and "2: win rate if face up" in res.output
+    data = json.loads((tmp_path / "tenjanpai" / "simulation.json").read_text(encoding="utf-8"))
+    rows = {r["key"]: r for r in data["comparison"] if r["players"] == 4}
+    chi, pon = rows["chi.used"], rows["pon.used"]
+    assert chi["ci95"][1] < 0 < pon["ci95"][0]  # fewer chi, more pon: the 2s' icons moved
+    assert rows["dealt.pair"]["diff"] == 0  # same rounds, same deals
+    assert data["compared_with"]["variant"] == "2にポン（コスト1）・チーなし"
+    with pdfplumber.open(tmp_path / "tenjanpai" / "insight.pdf") as pdf:
+        assert len(pdf.pages) == 6
+        text = "".join(p.extract_text() or "" for p in pdf.pages)
+    assert "局の終わり方" in text and "40.73%" in text and "比較" in text
+
+
+def test_simulate_json_is_the_same_with_one_thread_or_all(tmp_path):
+    runs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        res = CliRunner().invoke(cli, ["simulate", str(TEN), "-n", "2000", "--policy", "random", "--seed", "9",
+                                       "--jobs", jobs, "--out", str(out), "--no-pdf"])
+        assert res.exit_code == 0, res.output
+        runs.append(_estimates(out / "tenjanpai" / "simulation.json"))
+    assert runs[0] == runs[1] and len(runs[0]) > 50
+
+
+def test_an_option_switches_an_open_question(tmp_path):
+    """--option facedown_calls=true lets a face-down discard call: more calls with random play."""
+    a = simulate(prepare(TEN), 3000, 2, "random", players=[4]).counts[0]
+    setup = prepare(TEN)
+    setup.options["facedown_calls"] = True
+    b = simulate(setup, 3000, 2, "random", players=[4]).counts[0]
+    used = lambda c: c.res[:, L.COL_PON_USED].sum() + c.res[:, L.COL_CHI_USED].sum()  # noqa: E731
+    assert used(b) > used(a)
+    res = CliRunner().invoke(cli, ["simulate", str(TEN), "--option", "facedown_call=true", "--out", str(tmp_path)])
+    assert res.exit_code == 1 and "unknown option 'facedown_call'" in res.output
