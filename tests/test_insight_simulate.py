@@ -199,3 +199,18 @@ def test_an_option_switches_an_open_question(tmp_path):
     assert used(b) > used(a)
     res = CliRunner().invoke(cli, ["simulate", str(TEN), "--option", "facedown_call=true", "--out", str(tmp_path)])
     assert res.exit_code == 1 and "unknown option 'facedown_call'" in res.output
+
+
+def test_compare_with_another_game_folder(tmp_path):
+    """A copied game whose tsumo threshold is 18 instead of 20 (a design constant, no code):
+    more rounds end in tsumo on the same deals."""
+    from cardgen.insight.api import simulate_game
+
+    game = tmp_path / "tenjanpai-18"
+    shutil.copytree(TEN, game)
+    text = (game / "game.yaml").read_text(encoding="utf-8").replace("tsumo_threshold: 20 ", "tsumo_threshold: 18 ")
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    run = simulate_game(TEN, tmp_path / "out", rounds=4000, seed=3, players=[4], compare_with=game, pdf=False)
+    assert run.other.label == str(game)
+    tsumo = next(r for r in run.comparison if r["key"] == "end.tsumo")
+    assert tsumo["ci95"][0] > 0

@@ -91,6 +91,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
         path = Path(compare_with)
         if path.is_dir():
             other_setup = prepare(path)
+            other_setup.label = str(path) if path.resolve() != Path(game_dir).resolve() else "as built (again)"
         else:
             other_setup = prepare(game_dir, load_variant(path))
         other_setup.options.update(flags)
