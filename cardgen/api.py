@@ -187,12 +187,9 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
 
     with AtomicOutput(out_dir) as out:
         if pf is not None:  # the preflight covers the cards; a rulebook-only build leaves it alone
-            from cardgen.insight.odds import compute_odds  # the declared exact odds travel with the report
-
             data = pf.to_json(game.root)
-            odds = compute_odds(game)
-            if odds:
-                data["odds"] = [r.to_json() for r in odds]
+            if chk.odds:  # the declared exact odds travel with the report
+                data["odds"] = [r.to_json() for r in chk.odds]
             out.path(REPORT_JSON).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         from cardgen.steps.exports import ExportOptions
 

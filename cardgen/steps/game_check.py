@@ -43,6 +43,7 @@ class GameCheck:
     layout: list[Problem] = field(default_factory=list)
     fatal: list[Problem] = field(default_factory=list)
     preflight: "Preflight | None" = None
+    odds: list = field(default_factory=list)  #: :class:`cardgen.insight.odds.OddsResult` per ``insight.odds`` entry
 
     @property
     def errors(self) -> list[Problem]:
@@ -63,6 +64,21 @@ class GameCheck:
 
 def _sig(p: Problem) -> tuple:
     return (p.file, p.line, p.path, p.message, p.severity)
+
+
+def _odds(check: GameCheck, add) -> None:
+    """The exact odds the manifest declares (``insight.odds``; they go into report.json). A
+    declaration that does not fit the data is a warning here — printing does not depend on it;
+    ``cardgen odds`` refuses it as an error."""
+    if not check.game.manifest.insight.odds:
+        return
+    from dataclasses import replace
+
+    from cardgen.insight.odds import compute_odds
+    try:
+        check.odds = compute_odds(check.game)
+    except CardgenError as exc:
+        add([replace(p, severity="warning") for p in exc.problems])
 
 
 def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True) -> GameCheck:
@@ -89,6 +105,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True)
 
     if layout:
         _layout(check, add)
+        _odds(check, add)
     if rulebook and (game.root / "rules").is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks
         try:
