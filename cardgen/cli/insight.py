@@ -33,7 +33,7 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
         click.echo(f"wrote {run.report}")
 
 
-@click.command("simulate")
+@click.command("simulate", short_help="Monte Carlo playtest of whole rounds, per player count.")
 @quiet_option
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--rounds", "-n", type=click.IntRange(min=2), default=100_000, show_default=True,
