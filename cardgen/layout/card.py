@@ -10,6 +10,7 @@ from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
 from cardgen.core.errors import CardgenError, CardRef, Problem, Severity, card_problem
+from cardgen.layout.icon_names import unknown_icon
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.core.sandbox import LimitError
@@ -200,7 +201,15 @@ def _plan_icon(el: IconElement, box, name: str, face: _Face) -> None:
     if "{" in icon:
         icon = render_text(icon, face.ctx)
     s = min(W, H)
+    _check_icon(icon, name, face.card, face.findings)
     face.ops.append(Icon(icon, X + (W - s) / 2, Y + (H - s) / 2, s))
+
+
+def _check_icon(icon: str, name: str, card: CardRef, findings: list) -> None:
+    """An error for an icon name that is not a known icon (it would print as a grey square)."""
+    message = unknown_icon(icon)
+    if message:
+        findings.append(card_problem("error", card, name, message, "unknown-icon"))
 
 
 @planner("icons")
@@ -214,6 +223,8 @@ def _plan_icons(el: IconsElement, box, name: str, face: _Face) -> None:
     gap = el.gap * MM
     total = n * s + max(0, n - 1) * gap
     x0 = X + {"left": 0, "center": (W - total) / 2, "right": W - total}[el.align]
+    if n:
+        _check_icon(el.icon or "power", name, face.card, face.findings)
     for i in range(n):
         face.ops.append(Icon(el.icon or "power", x0 + i * (s + gap), Y, s))
     if total > W + EPS:
@@ -294,6 +305,7 @@ def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: floa
             findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
         for kind, value in runs(line):
             if kind == "icon":
+                _check_icon(value, name, card, findings)
                 isz = s * 1.0
                 ops.append(Icon(value, x + s * 0.025, base - s * 0.12, isz))
                 x += s * 1.05

@@ -1,7 +1,8 @@
 """Built-in vector icons for call and resource marks, drawn on a reportlab canvas.
 
-Each icon fills the square ``x, y, size`` (pt). Unknown names draw a neutral labelled square so
-a typo shows on the proof instead of vanishing.
+Each icon fills the square ``x, y, size`` (pt). The names are those of
+:data:`cardgen.layout.icon_names.BUILTIN_ICONS`; layout reports any other name as an error, and a
+forced proof draws it as a neutral labelled square so the typo shows instead of vanishing.
 """
 from __future__ import annotations
 

@@ -227,6 +227,7 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
 
 
 _HINTS = {
+    "unknown-icon": "use one of the known icon names (`:power:` in text, `icon: power` in a template)",
     "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
     "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
     "outside-safe": "keep text at least the safe distance inside the trim",
