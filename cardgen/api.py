@@ -194,7 +194,8 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         from cardgen.steps.exports import ExportOptions
 
         run = StepRun(game, report, fonts, plans, options, exports or ExportOptions(), out, progress, rulebook_paper,
-                      only=tuple(steps) == ("rulebook",), notes=result.notes)
+                      only=tuple(steps) == ("rulebook",), notes=result.notes,
+                      findings=result.layout)
         for name, one in STEPS.items():  # in build order, whatever the order asked
             if name in steps:
                 mark = len(result.files)

@@ -13,8 +13,10 @@ MAX_RULES_BYTES = 2_000_000
 
 
 def rule_files(rules_dir: Path) -> list[Path]:
-    """The rules files of a game, in name order (``01-intro.md``, ``02-play.md``…)."""
-    return sorted(p for p in Path(rules_dir).glob("*.md") if p.is_file())
+    """The rules files of a game, in name order (``01-intro.md``, ``02-play.md``…). Hidden files
+    are not rules: ``.draft.md`` and the AppleDouble ``._rules.md`` that macOS leaves on a USB
+    stick or in a zip (binary, not text) are skipped by the build and the validator alike."""
+    return sorted(p for p in Path(rules_dir).glob("*.md") if p.is_file() and not p.name.startswith("."))
 
 
 def blank_rule_files(rules_dir: Path) -> list[Path]:

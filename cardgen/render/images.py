@@ -87,6 +87,21 @@ def image_size(path: str | Path) -> tuple[int, int]:
         im.close()
 
 
+def image_dpi(path: str | Path) -> float:
+    """The resolution the file states (pixels per inch, horizontal; PNG pHYs, JPEG JFIF/EXIF),
+    72 when it states none or an implausible one (below 10). Reads the header only. Raises
+    :class:`CardgenError` (missing, unreadable, too large)."""
+    im = _open(path)
+    try:
+        dpi = im.info.get("dpi")
+        value = float(dpi[0]) if dpi else 0.0
+    except (TypeError, ValueError, IndexError):
+        value = 0.0
+    finally:
+        im.close()
+    return round(value, 1) if value >= 10 else 72.0  # PNG stores pixels per metre: 11811 → 300.0
+
+
 def load_upright(path: str | Path) -> PILImage.Image:
     """The image decoded, upright, in RGB, RGBA, L or LA. Raises :class:`CardgenError`."""
     im = _open(path)

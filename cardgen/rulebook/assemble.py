@@ -8,20 +8,24 @@ from pathlib import Path
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.data.rulebook_sources import blank_rule_files, rule_files
 from cardgen.rulebook.blocks import Heading, Numberer, Span, Toc, parse_blocks
-from cardgen.rulebook.checks import figure_problems, html_problems, table_problems
+from cardgen.rulebook.checks import figure_problems, glyph_problems, html_problems, locate_tables, table_problems
 from cardgen.rulebook.context import build_context, read_rules, render_rules
 
 
-def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None) -> list:
+def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, missing_chars=None) -> list:
     """Every rules file of ``game`` rendered and parsed, as one list of blocks.
 
     A :class:`Toc` block is put after the book title (or first) when ``rulebook.toc``.
     ``image_ok(path)`` raises :class:`CardgenError` for an image that cannot be drawn (default:
     :func:`cardgen.render.images.image_size`: missing, unreadable, too large).
+    ``missing_chars(role, text) -> list[str]`` (a :class:`~cardgen.fonts.fontset.FontSet`'s
+    ``missing_chars``) with ``design`` in ``missing_chars.design`` finds characters the fonts lack
+    (:func:`cardgen.rulebook.checks.glyph_problems`); None skips that check.
 
     Raises:
         CardgenError: no rules folder, and every problem of every rules file at once: template
-            errors, images outside the rules folder or missing, raw HTML, oversized tables
+            errors, images outside the rules folder or missing, raw HTML, oversized tables,
+            characters the fonts lack
             (``file:line``; see :mod:`cardgen.rulebook.checks`).
     """
     if image_ok is None:
@@ -56,6 +60,9 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None) 
         parsed = parse_blocks(text, numberer)
         problems += html_problems(text, f, source) + figure_problems(parsed, f, source, game, image_ok) \
             + table_problems(parsed, f, source)
+        if missing_chars is not None:
+            problems += glyph_problems(parsed, f, source, missing_chars)
+        locate_tables(parsed, f, source)
         blocks.extend(parsed)
     if problems:
         raise CardgenError(problems)

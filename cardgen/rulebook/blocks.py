@@ -80,6 +80,7 @@ class Table:
     head: list  #: cells, each a list of runs
     rows: list  #: rows of cells
     align: list  #: per column "left" | "center" | "right"
+    where: tuple = ()  #: (rules file, line) of the table's header, set by the rulebook assembly
 
 
 @dataclass
@@ -87,6 +88,7 @@ class Figure:
     src: str  #: "card:<component>/<id>" or a file path relative to the rules folder
     alt: str
     width_mm: float | None = None
+    where: tuple = ()  #: (rules file, line), set by the rulebook assembly
 
 
 @dataclass

@@ -129,3 +129,61 @@ def table_problems(blocks: list, path: Path, source: str) -> list[Problem]:
                                f"{MAX_TABLE_COLUMNS} columns", "split it, or keep the data in a card table "
                                "(kind: data) and print a summary", code="rules-table-size"))
     return out
+
+
+def locate_tables(blocks: list, path: Path, source: str) -> None:
+    """Set each table's and image's ``where`` to ``(file, line)`` in the source (for messages
+    about it made while drawing: a word too wide for its column, an image scaled down)."""
+    from cardgen.rulebook.blocks import Figures, Table, plain
+
+    for b in _walk(blocks):
+        if isinstance(b, Figures):
+            for f in b.images:
+                f.where = (rel(path), source_line(source, f"({f.src}") or source_line(source, f.src))
+        if isinstance(b, Table):
+            first = plain(b.head[0]) if b.head else (plain(b.rows[0][0]) if b.rows and b.rows[0] else "")
+            b.where = (rel(path), source_line(source, first) if first.strip() else None)
+
+
+def _text_roles(blocks: list, design) -> Iterable[tuple[str, str]]:
+    """``(font role, text)`` of every run as the rulebook sets it (page design ``design``)."""
+    from cardgen.rulebook.blocks import Heading, ListBlock, Para, Quote, Span, Table
+
+    def runs(rs, role):
+        for r in rs:
+            if isinstance(r, Span):
+                st = design.code if r.code else design.strong if r.bold else design.emphasis if r.italic else None
+                yield (st.font if st is not None else role), r.text + r.ruby
+
+    for b in _walk(blocks):
+        if isinstance(b, Heading):
+            role = design.title.font if b.title else design.heading(max(0, b.level - 2)).font
+            yield from runs(b.runs, role)
+        elif isinstance(b, Para):
+            yield from runs(b.runs, design.body.font)
+        elif isinstance(b, Table):
+            for cell in b.head:
+                yield from runs(cell, "heading")
+            for row in b.rows:
+                for cell in row:
+                    yield from runs(cell, design.table.font)
+        elif isinstance(b, (ListBlock, Quote)):
+            continue  # their paragraphs come through _walk
+
+
+def glyph_problems(blocks: list, path: Path, source: str, missing_chars) -> list[Problem]:
+    """Characters of the rules text that the font they are set in lacks (they would print as
+    empty boxes): one error per character and font role, at the first source line holding it.
+    ``missing_chars(role, text) -> list[str]``; ``missing_chars.design``: the page design."""
+    out: list[Problem] = []
+    seen: set[tuple[str, str]] = set()
+    for role, text in _text_roles(blocks, missing_chars.design):
+        for ch in missing_chars(role, text.replace("\n", "").replace("\u2060", "")):
+            if (role, ch) in seen or ch.isspace():
+                continue
+            seen.add((role, ch))
+            out.append(Problem(rel(path), source_line(source, ch), "rulebook → text",
+                               f"the {role} font has no glyph for {ch!r} (U+{ord(ch):04X}): it would print as an empty box",
+                               f"write another character, or set the {role} role to a font that has it "
+                               "(fonts/fonts.yaml or the manifest's fonts:)", code="rules-missing-glyph"))
+    return out

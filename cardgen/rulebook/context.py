@@ -168,7 +168,8 @@ def environment(loader=None) -> ImmutableSandboxedEnvironment:
     ``num`` filter of :mod:`cardgen.core.numfmt` (``{{ starting_points | num }}`` → ``30,000``)."""
     from cardgen.core.numfmt import FILTERS
 
-    env = SafeSandbox(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True)
+    env = SafeSandbox(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True,
+                      trim_blocks=True, lstrip_blocks=True)
     env.filters.update(FILTERS)
     return env
 

@@ -7,6 +7,8 @@ PDF bookmarks. Card images are drawn from the same :class:`CardPlan` as the prin
 """
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -19,10 +21,13 @@ from reportlab.platypus import (Flowable, Frame, Image as RLImage, ListFlowable,
 from reportlab.platypus.doctemplate import BaseDocTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from cardgen.core.errors import CardgenError, Problem
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook import blocks as L
+from cardgen.layout import jlreq
 from cardgen.layout.ops import CardPlan
 from cardgen.render.draw import draw_ops
+from cardgen.render.images import image_dpi, image_size
 from cardgen.rulebook.style import KinsokuParagraph, PageDesign, TextStyle, canvas_class, markup
 from cardgen.core.units import MM
 
@@ -93,8 +98,11 @@ class StoryBuilder:
     """
 
     def __init__(self, design: PageDesign, fonts: FontSet, width: float, card_plan: Callable, resolve_image: Callable,
-                 images=None):
+                 images=None, height: float | None = None):
         self.d, self.fonts, self.width = design, fonts, width
+        self.height = height or width * 1.5  #: the text frame's height (pt): no figure is taller
+        self.problems: list[Problem] = []  #: errors found while building (raised before drawing)
+        self.findings: list[Problem] = []  #: warnings
         self.card_plan, self.resolve_image, self.images = card_plan, resolve_image, images
         self._styles: dict = {}
         self._keys = 0
@@ -210,17 +218,24 @@ class StoryBuilder:
         aligns = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
         ncol = max(len(b.head), *(len(r) for r in b.rows)) if b.rows else len(b.head)
         al = [aligns[a] for a in (b.align + ["left"] * ncol)[:ncol]]
-        rows = [[self.para(c, head, f"th{al[i]}", alignment=al[i]) for i, c in enumerate(b.head)]] if b.head else []
-        rows += [[self.para(c, body, f"td{al[i]}", alignment=al[i]) for i, c in enumerate(r)] for r in b.rows]
         pad = ts.padding * MM
         widths = [0.0] * ncol
         for r in ([b.head] if b.head else []) + b.rows:
             for i, cell in enumerate(r):
                 text = "".join(x.text for x in cell if isinstance(x, L.Span))
                 icons = sum(1 for x in cell if isinstance(x, L.IconRun))
-                natural = self.fonts.width(text, "heading", ts.size) + icons * ts.size
+                natural = self.fonts.width(text, "heading", ts.size) + icons * ts.size \
+                    + sum(jlreq.adjustments(text)) * ts.size  # the quarter em beside Latin, compression
                 widths[i] = max(widths[i], natural + 2 * pad + 1)
         widths = _fit_widths(widths, self.width)
+        rows = []
+        for r, cells in enumerate(([b.head] if b.head else []) + b.rows):
+            is_head = bool(b.head) and r == 0
+            row = []
+            for i, c in enumerate(cells):
+                st = self.cell_style(b, r, c, widths[i] - 2 * pad, head if is_head else body)
+                row.append(self.para(c, st, f"{'th' if is_head else 'td'}{al[i]}{st.size}", alignment=al[i]))
+            rows.append(row)
         t = RLTable(rows, colWidths=widths, repeatRows=1 if b.head else 0, hAlign="LEFT")
         t.setStyle(TableStyle([
             ("GRID", (0, 0), (-1, -1), 0.4, HexColor(ts.grid)),
@@ -233,6 +248,50 @@ class StoryBuilder:
         t.spaceBefore, t.spaceAfter = 1 * MM, 2.5 * MM
         return t
 
+    def image(self, f: L.Figure) -> RLImage:
+        """A file image at its own size (pixels ÷ dpi; 72 dpi when the file says none), or the
+        width written as its title (mm); scaled down to fit the text frame, with a warning."""
+        path = self.resolve_image(f.src)
+        (px_w, px_h), dpi = image_size(path), image_dpi(path)
+        w = f.width_mm * MM if f.width_mm else px_w / dpi * 72
+        h = w * px_h / px_w
+        max_h = self.height * 0.9  # room for the space around it and a line of text
+        k = min(1.0, self.width / w, max_h / h)
+        if k < 1.0:
+            self.findings.append(Problem(
+                f.where[0] if f.where else "", f.where[1] if f.where else None, "rulebook → image",
+                f"{f.src}: {w / MM:.1f} × {h / MM:.1f} mm ({px_w} × {px_h} px at {dpi:g} dpi) is larger than the "
+                f"text frame ({self.width / MM:.1f} × {max_h / MM:.1f} mm); scaled down to "
+                f"{w * k / MM:.1f} × {h * k / MM:.1f} mm", "save it at a higher dpi or give its width in mm as "
+                "the image title: ![図](file.png \"60\")", severity="warning", code="rules-image-scaled"))
+        img = RLImage(str(path), width=w * k, height=h * k)
+        img.spaceBefore, img.spaceAfter = 1 * MM, 3 * MM
+        return img
+
+    def cell_style(self, b: L.Table, r: int, cell: list, room: float, ts: TextStyle) -> TextStyle:
+        """The cell's text style: ``ts``, or smaller (down to :data:`MIN_TABLE_SIZE` pt) when a
+        number or Latin word of the cell is wider than ``room`` (pt) — such a word is never
+        split. Wider still: an error naming the table and row (:attr:`problems`)."""
+        words = [w for x in cell if isinstance(x, L.Span) for w in _WORDS.findall(x.text)]
+        if not words:
+            return ts
+        word = max(words, key=lambda w: self.fonts.width(w, "heading", ts.size))
+        need = self.fonts.width(word, "heading", ts.size)
+        if need <= room + 0.01:
+            return ts
+        size = math.floor(ts.size * room / need * 4) / 4
+        if size >= MIN_TABLE_SIZE:
+            return ts.model_copy(update={"size": size})
+        file, line = b.where or ("", None)
+        head = " | ".join(L.plain(c) for c in b.head[:3])
+        self.problems.append(Problem(
+            file, line, "rulebook → table",
+            f"the table ({head[:40]}) row {r if b.head else r + 1}: {word!r} needs {need / MM:.1f} mm but its column is "
+            f"{room / MM:.1f} mm wide even at {MIN_TABLE_SIZE:g} pt; a number or word is never split",
+            "give the table fewer columns, shorten the word, or print the rulebook on larger paper (--paper a4)",
+            code="rules-table-word"))
+        return ts
+
     def figures(self, b: L.Figures) -> list:
         cards, out = [], []
         for f in b.images:
@@ -241,12 +300,7 @@ class StoryBuilder:
                 plan = self.card_plan(comp, cid)
                 cards.append((plan, (f.width_mm or 22) * MM))
             else:
-                path = self.resolve_image(f.src)
-                img = RLImage(str(path))
-                if f.width_mm:
-                    s = f.width_mm * MM / img.imageWidth
-                    img.drawWidth, img.drawHeight = img.imageWidth * s, img.imageHeight * s
-                out.append(img)
+                out.append(self.image(f))
         if cards:
             gap = self.d.figure_gap * MM
             total = sum(w for _p, w in cards) + gap * (len(cards) - 1)
@@ -258,6 +312,11 @@ class StoryBuilder:
             fig.spaceBefore, fig.spaceAfter = 1 * MM, 3 * MM
             out.insert(0, fig)
         return out
+
+
+#: Smallest table text (pt) a cell shrinks to so a number or Latin word is not split.
+MIN_TABLE_SIZE = 6.0
+_WORDS = re.compile(r"[!-~\u00C0-\u024F’×]+")
 
 
 def _indent(runs: list) -> tuple[list, int]:
@@ -301,10 +360,28 @@ class _Rule(Flowable):
         self.canv.line(0, self.height - 0.3 * MM, self.width, self.height - 0.3 * MM)
 
 
+def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo, page_mm: tuple[float, float],
+                card_plan: Callable, resolve_image: Callable, images=None) -> list[Problem]:
+    """The problems :func:`render_rulebook` would raise or report, found without drawing (for
+    ``cardgen validate``): words too wide for a table column, images scaled down."""
+    pw, ph = page_mm[0] * MM, page_mm[1] * MM
+    m = {k: v * MM for k, v in design.margins.items()}
+    builder = StoryBuilder(design, fonts, pw - m["left"] - m["right"], card_plan, resolve_image, images,
+                           ph - m["top"] - m["bottom"])
+    builder.story(blocks, info)
+    return builder.problems + builder.findings
+
+
 def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
                     page_mm: tuple[float, float], card_plan: Callable, resolve_image: Callable,
-                    images=None) -> int:
-    """Write the rulebook PDF to ``path``. ``page_mm``: paper (w, h) in mm. Returns the page count."""
+                    images=None, findings: list | None = None) -> int:
+    """Write the rulebook PDF to ``path``. ``page_mm``: paper (w, h) in mm. Returns the page count.
+    Warnings (images scaled down to the frame) are appended to ``findings``.
+
+    Raises:
+        CardgenError: a number or Latin word too wide for its table column even at
+            :data:`MIN_TABLE_SIZE` (naming the table's file:line and the row); nothing is written.
+    """
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
     m = {k: v * MM for k, v in design.margins.items()}
     frame = Frame(m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"],
@@ -338,7 +415,11 @@ def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet
     doc = _Doc(str(path), pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",
                author="cardgen", subject=info.source, creator="cardgen")
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
-    builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images)
+    builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, frame._height)
     story = builder.story(blocks, info)
+    if builder.problems:
+        raise CardgenError(builder.problems)
+    if findings is not None:
+        findings.extend(builder.findings)
     doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading"), fonts.name(design.body.font)))
     return doc.page

@@ -109,7 +109,13 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True)
     if rulebook and (game.root / "rules").is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks
         try:
-            rulebook_blocks(game, report)
+            if check.fonts is not None:  # glyphs and table columns need the fonts
+                from cardgen.steps.pipeline import check_rulebook
+                found = check_rulebook(game, report, check.fonts)
+                add([p for p in found if p.severity == "error"], fatal=True)
+                add([p for p in found if p.severity != "error"])
+            else:
+                rulebook_blocks(game, report)
         except CardgenError as exc:  # the rulebook step cannot be forced past these
             add(exc.problems, fatal=True)
     return check

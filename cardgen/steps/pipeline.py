@@ -336,21 +336,12 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
                          else "simplex")
 
 
-def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper: str | None = None,
-                   plans: Sequence[ComponentPlans] = ()) -> int:
-    """Render ``card_data/<game>/rules/*.md`` into the rulebook PDF at ``path``. Returns the page count.
-
-    Paper: ``paper`` (CLI), else the manifest's ``rulebook.paper`` (A5 by default). The page
-    design is ``templates/rulebook/<rulebook.template>.yaml`` (the game folder's first).
-    Card images in the text reuse ``plans`` (the build's component plans); a component not
-    among them is laid out here, once.
-
-    Raises:
-        CardgenError: missing rules, template errors (file:line), unknown paper or page design.
-    """
+def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | None,
+                    plans: Sequence[ComponentPlans]) -> tuple:
+    """What drawing the rulebook needs: blocks, page design, book info, page size (mm), card plan
+    and image lookups (see :func:`write_rulebook`)."""
     from cardgen.rulebook.assemble import rulebook_blocks
-    from cardgen.render.images import ImageCache
-    from cardgen.rulebook.pdf import BookInfo, render_rulebook
+    from cardgen.rulebook.pdf import BookInfo
     from cardgen.rulebook.style import load_design
 
     m = game.manifest
@@ -364,7 +355,12 @@ def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper
                                    code="unknown-paper"))
     design, _ = load_design([d for d in (game.root / "templates" / "rulebook", project.root / "templates" / "rulebook")
                              if d.is_dir()], settings.template)
-    blocks = rulebook_blocks(game, report)
+
+    def missing_chars(role: str, text: str) -> list[str]:
+        return fonts.missing_chars(role, text)
+
+    missing_chars.design = design
+    blocks = rulebook_blocks(game, report, missing_chars=missing_chars)
     planned: dict[str, ComponentPlans] = {p.component: p for p in plans}
 
     def card_plan(component: str, card_id: str) -> CardPlan:
@@ -379,4 +375,37 @@ def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper
         return safe_path(rules_dir, src, m.game.id + "/rules", None, "rulebook → image")
 
     info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source, draft=bool(report.errors))
-    return render_rulebook(path, blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache())
+    return blocks, design, info, page, card_plan, resolve_image
+
+
+def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper: str | None = None,
+                   plans: Sequence[ComponentPlans] = (), findings: list | None = None) -> int:
+    """Render ``card_data/<game>/rules/*.md`` into the rulebook PDF at ``path``. Returns the page count.
+    Warnings about the rulebook (an image scaled down to the frame) are appended to ``findings``.
+
+    Paper: ``paper`` (CLI), else the manifest's ``rulebook.paper`` (A5 by default). The page
+    design is ``templates/rulebook/<rulebook.template>.yaml`` (the game folder's first).
+    Card images in the text reuse ``plans`` (the build's component plans); a component not
+    among them is laid out here, once.
+
+    Raises:
+        CardgenError: missing rules, template errors (file:line), unknown paper or page design,
+            characters the fonts lack (file:line), a word too wide for its table column.
+    """
+    from cardgen.render.images import ImageCache
+    from cardgen.rulebook.pdf import render_rulebook
+
+    blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, paper, plans)
+    return render_rulebook(path, blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
+                           findings=findings)
+
+
+def check_rulebook(game: Game, report: Report, fonts: FontSet) -> list[Problem]:
+    """Every problem :func:`write_rulebook` would meet, found without drawing (``cardgen validate``):
+    its errors raised as :class:`CardgenError` (rules text, glyphs), then those of laying the text
+    out returned (words too wide for a table column, images scaled down)."""
+    from cardgen.render.images import ImageCache
+    from cardgen.rulebook.pdf import check_story
+
+    blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, ())
+    return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache())

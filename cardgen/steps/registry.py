@@ -34,6 +34,7 @@ class StepRun:
     rulebook_paper: str | None = None
     only: bool = False  #: this step is the only one asked for
     notes: list[str] = field(default_factory=list)
+    findings: list = field(default_factory=list)  #: warnings (Problems) a step meets, e.g. a rulebook image scaled down
 
 
 @dataclass(frozen=True)
@@ -118,5 +119,5 @@ def _rulebook(run: StepRun) -> list[str]:
     if not (run.only or (run.game.root / "rules").is_dir()):
         return []
     write_rulebook(run.game, run.report, run.fonts, run.out.path(RULEBOOK_PDF), paper=run.rulebook_paper,
-                   plans=run.plans)
+                   plans=run.plans, findings=run.findings)
     return [RULEBOOK_PDF]
