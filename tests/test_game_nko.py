@@ -69,8 +69,8 @@ def test_tile_cards_have_backs(pdf):
     texts, _, _ = pdf
     fronts = _pages(texts, "牌カード")
     assert len(fronts) == 3  # 36 mini cards, 12 a sheet (3 × 4 on portrait A4, label band at the side)
-    # each card shows its kana twice (corner and centre)
-    assert sum(t.split("NKO麻雀 ver")[0].count("ん") for t in fronts) == 36
+    # each card shows its kana three times (corner, centre, and the corner turned for across the table)
+    assert sum(t.split("NKO麻雀 ver")[0].count("ん") for t in fronts) == 3 * 18
     assert sum("· 牌カード · 裏 back" in t for t in texts) == 3
 
 

@@ -55,7 +55,9 @@ def test_goldens_say_what_they_show():
     """Sanity of the goldens themselves: the right numbers, icons and text are in them."""
     b7 = json.loads((GOLDEN / "battle-b7-both.json").read_text(encoding="utf-8"))["front"]["ops"]
     texts = [o["text"] for o in b7 if o["op"] == "text"]
-    assert texts.count("7") == 3 and "聴牌速度・打点" in texts
+    turned = [(o["text"], o["angle"]) for o in b7 if o["op"] == "turned_text"]
+    assert texts.count("7") == 2 and "聴牌速度・打点" in texts
+    assert turned == [("7", 180.0)]  # the second corner index, read from across the table
     icons = [o["name"] for o in b7 if o["op"] == "icon"]
     assert icons.count("power") == 2 and "pon" in icons and "chi" in icons
     b2 = json.loads((GOLDEN / "battle-b2-chi.json").read_text(encoding="utf-8"))["front"]["ops"]

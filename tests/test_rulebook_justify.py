@@ -65,7 +65,8 @@ def _page(p) -> dict:
             cur = [ln]
     cur and paras.append(cur)
     boxes = [(r["x1"], r["top"], r["bottom"]) for r in p.rects if r.get("fill") and r["x1"] - r["x0"] > 100]
-    labels = [c for c in p.chars if c["size"] < SIZE * 0.5]  # the ポン/チー labels of inline icons
+    # inline icons: the square or circle each is drawn as (ポン, チー, power), about one em across
+    labels = [o for o in p.curves + p.rects if abs(o["width"] - o["height"]) < 0.5 and 0.8 * SIZE < o["width"] < 1.1 * SIZE]
     body = p.filter(lambda o: o.get("object_type") != "char" or abs(o["size"] - SIZE) < 0.01)  # no DRAFT mark
     text_lines = [(t["top"], t["bottom"], t["text"]) for t in body.extract_text_lines()]
     return {"width": p.width, "paras": paras, "boxes": boxes, "labels": labels, "text": text_lines}
@@ -167,9 +168,10 @@ def test_inline_icons_stay_between_their_neighbours(books):
                 for a, b in zip(line, line[1:]):
                     if b["x0"] - a["x1"] < ICON_GAP:
                         continue
-                    inside = [c for c in page["labels"] if a["x1"] < c["x0"] < b["x0"] and a["top"] < c["top"] < a["bottom"]]
+                    inside = [c for c in page["labels"] if a["x1"] - 0.5 < c["x0"] < b["x0"]
+                              and c["top"] < a["bottom"] and a["top"] < c["bottom"]]
                     if not inside:
-                        continue  # the power icon has no label
+                        continue
                     centre = (min(c["x0"] for c in inside) + max(c["x1"] for c in inside)) / 2
                     assert abs(centre - (a["x1"] + b["x0"]) / 2) < 0.02, ("".join(c["text"] for c in line), centre)
                     checked += 1

@@ -13,6 +13,9 @@ summary. Categories:
 - ``image-low-dpi``: card art below ``min_dpi`` (300) at its printed size is a warning, below
   ``error_dpi`` (150) an error.
 - ``outside-safe`` (warning): text reaching outside the safe area.
+- ``cut-tolerance`` (warning): a frame or text box closer to the trim than ``print.cut_tolerance``
+  (3 mm) without running into the bleed (:mod:`cardgen.layout.print_checks`).
+- ``small-text`` (warning): card text below 6 pt where the template's min_size does not say so.
 - ``missing-file`` / ``image`` problems (error): art that does not exist or cannot be opened.
 - ``validation``: the validator's errors and warnings; ``deck_math``: its sums per player count.
 """
@@ -31,6 +34,8 @@ CATEGORY = {
     "missing-glyph": "characters the font cannot draw",
     "image-low-dpi": "images below print resolution",
     "outside-safe": "content outside the safe area",
+    "cut-tolerance": "frames or text boxes near the trim",
+    "small-text": "text below 6 pt",
     "missing-file": "missing files",
     "image-too-large": "images that cannot be opened",
     "bad-image": "images that cannot be opened",

@@ -77,7 +77,7 @@ rulebook:
 description: A numbered card.
 background: "#fbf8f0"
 elements:
-  - {kind: rect, name: frame, box: [3, 3, 57, 82], stroke: "#23395b", stroke_width: 1, radius: 3}
+  - {kind: rect, name: frame, box: [3.5, 3.5, 56, 81], stroke: "#23395b", stroke_width: 1, radius: 3}
   - {kind: text, name: corner, box: [6, 5, 16, 12], text: "{{ card.number }}", font: number, size: 24, color: "#23395b"}
   - {kind: text, name: number, box: [6, 24, 51, 40], text: "{{ card.number }}", font: number, size: 72, min_size: 40, align: center, valign: middle, color: "#23395b"}
   - {kind: text, name: title, box: [6, 74, 51, 8], text: "{{ game.title }}", font: body, size: 8, align: center, valign: bottom, color: "#6b5a44"}

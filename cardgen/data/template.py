@@ -83,13 +83,14 @@ class TextElement(_Element):
     align: Literal["left", "center", "right"] = Field("left", description="Horizontal alignment.")
     valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")
     color: Colour = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
+    rotate: Literal[0, 180] = Field(0, description="`180`: the text is turned upside down about the box's centre — a second corner index read from across the table (lay it out as for the top-left corner: `align: left`, `valign: top` land at the bottom right).")
 
 
 class IconElement(_Element):
     """`icon`: one vector icon, as large as the box allows, centred."""
 
     kind: Literal["icon"] = Field(description="What the box draws.")
-    icon: str | None = Field(None, description="Icon name (`pon`, `chi`, `ron`, `tsumo`, `kan`, `power`, `power_empty`) or an expression giving one.")
+    icon: str | None = Field(None, description="Icon name (`pon`, `chi`, `ron`, `tsumo`, `kan`, `power`, `power_empty`, `stick_dot`) or an expression giving one.")
 
 
 class IconsElement(_Element):

@@ -152,7 +152,8 @@ class BoxPlanner:
         comp = game.component(cid)
         w, h = piece_size_mm(game, comp.size)
         m = game.manifest
-        self.frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe))
+        self.frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe),
+                           parse_length(m.print.cut_tolerance))
         self.base = context(game, {}, table_context(game))
         self.rows = {r.id: r for r in game.tables.get(cid, [])}
         self.keys = _element_keys(self.template) if self.template is not None else []

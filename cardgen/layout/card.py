@@ -11,7 +11,8 @@ from jinja2.exceptions import SecurityError
 
 from cardgen.core.errors import CardgenError, CardRef, Problem, Severity, card_problem
 from cardgen.layout.icon_names import unknown_icon
-from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text
+from cardgen.layout.print_checks import cut_tolerance_message, small_text_message
+from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text, TurnedText
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.core.sandbox import LimitError
 from cardgen.data.template import (CircleElement, Element, IconElement, IconsElement, ImageElement, LineElement,
@@ -46,6 +47,7 @@ class Frame:
     height: float
     bleed: float
     safe: float
+    cut_tolerance: float = 3 * MM  #: frames and text boxes keep this far from the trim, or reach it
 
 
 @dataclass
@@ -121,7 +123,14 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                 findings.append(card_problem("error", card, name, f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
                                             "template-expr", *template.source(index)))
                 continue
-            PLANNERS[el.kind](el, _box(el, frame), name, face)
+            box = _box(el, frame)
+            PLANNERS[el.kind](el, box, name, face)
+            if el.kind in ("rect", "circle", "text") and (el.kind == "text" or getattr(el, "stroke", None)):
+                stroke = getattr(el, "stroke_width", 0.0) if el.kind != "text" else 0.0
+                msg = cut_tolerance_message(box, frame.width, frame.height, stroke, frame.cut_tolerance)
+                if msg:
+                    findings.append(card_problem("warning", card, name, f"the {el.kind} box {msg}", "cut-tolerance",
+                                                 *template.source(index)))
         except CardgenError as exc:  # from resolve_file: the card row names the file
             for p in exc.problems:
                 findings.append(card_problem("error", card, name, p.message, p.code or "file"))
@@ -289,7 +298,11 @@ def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: floa
     elif fitted.shrunk:
         findings.append(card_problem("warning", card, name,
                                     f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
+    small = small_text_message(fitted.size, el.min_size)
+    if small:
+        findings.append(card_problem("warning", card, name, small, "small-text"))
     s = fitted.size
+    first = len(ops)
     block = s * ascent + (len(fitted.lines) - 1) * fitted.leading
     top = Y + H
     if el.valign == "middle":
@@ -312,8 +325,20 @@ def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: floa
             else:
                 ops.append(Text(x, base, value, el.font, s, el.color))
                 x += measure(value, el.font, s)
+    if el.rotate == 180:  # turned about the box centre: read from across the table
+        ops[first:] = [_turned(op, X + W / 2, Y + H / 2) for op in ops[first:]]
     if not fitted.fits:  # a forced build prints the card: the proof shows where the text does not fit
         ops.extend(overflow_mark(X, Y, W, H))
+
+
+def _turned(op, cx: float, cy: float):
+    """``op`` turned 180° about ``(cx, cy)`` (pt): text becomes :class:`TurnedText` anchored at
+    the mirrored baseline start; an inline icon's square moves to its mirrored place."""
+    if isinstance(op, Text):
+        return TurnedText(2 * cx - op.x, 2 * cy - op.y, op.text, op.font, op.size, op.color, 180.0)
+    if isinstance(op, Icon):
+        return Icon(op.name, 2 * cx - op.x - op.size, 2 * cy - op.y - op.size, op.size)
+    return op
 
 
 OVERFLOW_COLOR = "#e0001b"  #: dashes of the outline around a text box whose text does not fit

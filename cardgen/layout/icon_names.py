@@ -8,7 +8,7 @@ import difflib
 #: Call icons, each also as ``<name>_off`` (the call is not available on this card).
 CALL_ICONS = ("pon", "chi", "ron", "tsumo", "kan")
 #: Every built-in icon name.
-BUILTIN_ICONS: tuple[str, ...] = ("power", "power_empty") + CALL_ICONS + tuple(f"{n}_off" for n in CALL_ICONS)
+BUILTIN_ICONS: tuple[str, ...] = ("power", "power_empty", "stick_dot") + CALL_ICONS + tuple(f"{n}_off" for n in CALL_ICONS)
 
 
 def unknown_icon(name: str, known: tuple[str, ...] = BUILTIN_ICONS) -> str | None:

@@ -59,6 +59,22 @@ class Text:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnedText:
+    """A run of text turned by ``angle`` degrees (counter-clockwise) about its anchor ``x, y`` —
+    the start of its baseline, which after a 180° turn is the run's right end, glyphs hanging
+    upside down from it (a corner index read from across the table)."""
+
+    x: float
+    y: float
+    text: str
+    font: str  #: font role (see fonts/fonts.yaml)
+    size: float
+    color: str = "#000000"
+    angle: float = 180.0
+    op: str = "turned_text"
+
+
+@dataclass(frozen=True, slots=True)
 class Icon:
     """A built-in vector icon (``pon``, ``chi``, ``power``…) in the square ``x, y, size``."""
 
@@ -87,7 +103,7 @@ class Image:
     op: str = "image"
 
 
-Op = Union[Rect, Circle, Line, Text, Icon, Image]
+Op = Union[Rect, Circle, Line, Text, TurnedText, Icon, Image]
 
 
 @dataclass
@@ -121,4 +137,4 @@ def to_json(obj) -> object:
     return obj
 
 
-__all__ = ["Rect", "Circle", "Line", "Text", "Icon", "Image", "CardPlan", "to_json", "asdict"]
+__all__ = ["Rect", "Circle", "Line", "Text", "TurnedText", "Icon", "Image", "CardPlan", "to_json", "asdict"]

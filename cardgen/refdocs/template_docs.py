@@ -60,7 +60,7 @@ component is drawn from the same template with its own row of the card table.
 
 ## Icons and images
 
-- `kind: icon` draws one icon (`pon`, `chi`, `ron`, `tsumo`, `kan`, `power`, `power_empty`)
+- `kind: icon` draws one icon (`pon`, `chi`, `ron`, `tsumo`, `kan`, `power`, `power_empty`, `stick_dot`)
   as large as fits the box, centred. `icon` may be an expression (`"{{ card.call }}"`).
 - `kind: icons` draws `repeat` icons (an expression, e.g. `card.power`; at most 100), each as
   tall as the box, `gap` mm apart, placed by `align`.

@@ -4,7 +4,7 @@ from __future__ import annotations
 from reportlab.lib.colors import HexColor
 
 from cardgen.fonts.fontset import FontSet
-from cardgen.layout.ops import Circle, Icon, Image, Line, Rect, Text
+from cardgen.layout.ops import Circle, Icon, Image, Line, Rect, Text, TurnedText
 from cardgen.render.icons import draw_icon
 
 _colors: dict[str, object] = {}
@@ -41,6 +41,14 @@ def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
             c.setFillColor(color(op.color))
             c.setFont(fonts.name(op.font), op.size)
             c.drawString(op.x, op.y, op.text)
+        elif isinstance(op, TurnedText):
+            c.saveState()
+            c.translate(op.x, op.y)
+            c.rotate(op.angle)
+            c.setFillColor(color(op.color))
+            c.setFont(fonts.name(op.font), op.size)
+            c.drawString(0, 0, op.text)
+            c.restoreState()
         elif isinstance(op, Rect):
             stroke, fill = _paint(c, op)
             if not (stroke or fill):

@@ -3,6 +3,13 @@
 Each icon fills the square ``x, y, size`` (pt). The names are those of
 :data:`cardgen.layout.icon_names.BUILTIN_ICONS`; layout reports any other name as an error, and a
 forced proof draws it as a neutral labelled square so the typo shows instead of vanishing.
+
+Calls are told apart without colour (red and green are nearly the same grey, and colour-blind
+players cannot tell them apart): ポン is a rounded square, チー a circle, and each carries its own
+white symbol — three equal bars for ポン (three of a kind), three rising steps for チー (a run),
+a dot for ロン, an up-pointing triangle for ツモ, four bars for カン. The kana label is drawn
+instead of the symbol only where it prints at 6 pt or more (icons of about 5 mm and up), so no
+icon glyph is smaller than card text may be (:data:`cardgen.layout.print_checks.MIN_TEXT_PT`).
 """
 from __future__ import annotations
 
@@ -16,6 +23,50 @@ ICONS = {
     "tsumo": ("#8e44ad", "ツモ"),
     "kan": ("#7f5a12", "カン"),
 }
+CIRCLE = {"chi"}  #: calls drawn as a circle (the others as a rounded square)
+LABEL_MIN_PT = 6.0  #: the kana label is drawn only at this size or more (else the symbol)
+LABEL_RATIO = 0.42  #: label size / icon size
+
+# Symbols in unit coordinates of the icon square: bars (x, y, w, h) and polygons.
+_BARS = {
+    "pon": [(0.24, 0.26, 0.12, 0.48), (0.44, 0.26, 0.12, 0.48), (0.64, 0.26, 0.12, 0.48)],
+    "chi": [(0.25, 0.28, 0.13, 0.22), (0.435, 0.28, 0.13, 0.34), (0.62, 0.28, 0.13, 0.46)],
+    "kan": [(0.18, 0.27, 0.1, 0.46), (0.345, 0.27, 0.1, 0.46), (0.51, 0.27, 0.1, 0.46), (0.675, 0.27, 0.1, 0.46)],
+}
+
+
+def _shape(c, name: str, x: float, y: float, size: float, stroke: int, fill: int) -> None:
+    """The outline of call ``name``: a circle for チー, a rounded square for the others."""
+    if name in CIRCLE:
+        c.circle(x + size / 2, y + size / 2, size / 2, stroke=stroke, fill=fill)
+    else:
+        c.roundRect(x, y, size, size, size * 0.18, stroke=stroke, fill=fill)
+
+
+def _symbol(c, name: str, x: float, y: float, size: float) -> None:
+    """The call's symbol in the current fill colour (see the module doc)."""
+    for bx, by, bw, bh in _BARS.get(name, []):
+        c.rect(x + bx * size, y + by * size, bw * size, bh * size, stroke=0, fill=1)
+    if name == "ron":
+        c.circle(x + size / 2, y + size / 2, size * 0.16, stroke=0, fill=1)
+    elif name == "tsumo":
+        p = c.beginPath()
+        p.moveTo(x + 0.5 * size, y + 0.74 * size)
+        p.lineTo(x + 0.26 * size, y + 0.3 * size)
+        p.lineTo(x + 0.74 * size, y + 0.3 * size)
+        p.close()
+        c.drawPath(p, stroke=0, fill=1)
+
+
+def _mark(c, name: str, label: str, x: float, y: float, size: float, font_name: str) -> None:
+    """The label when it is legible at this size, else the symbol (current fill colour)."""
+    fs = size * LABEL_RATIO
+    if fs >= LABEL_MIN_PT or name not in _BARS and name not in ("ron", "tsumo"):
+        if fs >= LABEL_MIN_PT:
+            c.setFont(font_name, fs)
+            c.drawCentredString(x + size / 2, y + size / 2 - fs * 0.36, label)
+        return
+    _symbol(c, name, x, y, size)
 
 
 def draw_icon(canvas, name: str, x: float, y: float, size: float, font_name: str) -> None:
@@ -41,23 +92,24 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, font_name: str
         c.setDash(size * 0.12, size * 0.08)
         c.setLineWidth(max(0.3, size * 0.05))
         c.circle(x + size / 2, y + size / 2, size * 0.44, stroke=1, fill=0)
+    elif name == "stick_dot":
+        # a point stick's dot (点棒): a filled dark dot
+        c.setFillColor(HexColor("#222222"))
+        c.circle(x + size / 2, y + size / 2, size * 0.3, stroke=0, fill=1)
     elif name.endswith("_off") and name[:-4] in ICONS:
         # the call is not available on this card: a pale outline with a stroke through it
-        _fill, label = ICONS[name[:-4]]
+        base = name[:-4]
+        _fill, label = ICONS[base]
         c.setStrokeColor(HexColor("#b5ab9a"))
         c.setLineWidth(max(0.3, size * 0.04))
-        c.roundRect(x, y, size, size, size * 0.18, stroke=1, fill=0)
+        _shape(c, base, x, y, size, stroke=1, fill=0)
         c.setFillColor(HexColor("#b5ab9a"))
-        fs = size * 0.42
-        c.setFont(font_name, fs)
-        c.drawCentredString(x + size / 2, y + size / 2 - fs * 0.36, label)
+        _mark(c, base, label, x, y, size, font_name)
         c.line(x + size * 0.12, y + size * 0.12, x + size * 0.88, y + size * 0.88)
     else:
         fill, label = ICONS.get(name, ("#777777", name[:2]))
         c.setFillColor(HexColor(fill))
-        c.roundRect(x, y, size, size, size * 0.18, stroke=0, fill=1)
+        _shape(c, name, x, y, size, stroke=0, fill=1)
         c.setFillColor(HexColor("#ffffff"))
-        fs = size * 0.42
-        c.setFont(font_name, fs)
-        c.drawCentredString(x + size / 2, y + size / 2 - fs * 0.36, label)
+        _mark(c, name, label, x, y, size, font_name)
     c.restoreState()

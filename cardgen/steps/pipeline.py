@@ -106,7 +106,8 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     idx = next(i for i, c in enumerate(m.components) if c.id == cid)
     comp = m.components[idx]
     w, h = piece_size_mm(game, comp.size)
-    frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe))
+    frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe),
+                  parse_length(m.print.cut_tolerance))
     front_t = find_template(project, game, comp.template, ("components", idx, "template"))
     back_t = find_template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
     from cardgen.data.template import geometry_problems
@@ -231,6 +232,8 @@ _HINTS = {
     "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
     "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
     "outside-safe": "keep text at least the safe distance inside the trim",
+    "cut-tolerance": "move the box in (print.cut_tolerance in game.yaml sets the distance), or set bleed: true",
+    "small-text": "give the box more room or shorten the text; min_size below 6 pt says it is meant",
     "template-expr": "check the field names used in the template against the card table's columns",
     "template-sandbox": "templates may read card, game and design values only",
     "template-limit": "keep numbers, strings and loops small (README → Security lists the limits)",
