@@ -16,6 +16,6 @@ Players = Annotated[int, Field(ge=1, le=12)]
 #: :func:`cardgen.core.units.parse_length`.
 Length = Union[float, str]
 
-#: A colour: ``#rrggbb``; in card templates also an expression in ``{{ }}`` that gives one
+#: A colour: ``#rgb``, ``#rrggbb``, ``#rrggbbaa`` or a CSS name; in card templates also an expression in ``{{ }}`` that gives one
 #: (checked by :func:`cardgen.data.template.is_color`).
 Colour = str

@@ -39,7 +39,7 @@ class _Element(_T):
     show_if: str | None = Field(None, alias="if", description="Draw only when this expression is true, e.g. `card.pon`.")
 
 
-_FILL = "Fill colour, `#rrggbb` (or an expression in `{{ }}`, e.g. `{{ card.color }}`)."
+_FILL = "Fill colour: `#rgb`, `#rrggbb`, `#rrggbbaa` (opacity) or a CSS name such as `teal` (or an expression in `{{ }}`, e.g. `{{ card.color }}`)."
 _STROKE = "Outline colour (expression allowed, as for `fill`)."
 
 
@@ -195,23 +195,24 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
     return template
 
 
-_COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
 
 def is_color(value: str) -> bool:
-    """``#rrggbb`` (the one colour form the renderer draws as written)."""
-    return bool(_COLOR.match(value))
+    """``#rgb``, ``#rrggbb``, ``#rrggbbaa`` or a CSS colour name (:mod:`cardgen.core.colours`)."""
+    from cardgen.core.colours import parse_colour
+    return parse_colour(value) is not None
 
 
 def color_problem(value: str) -> str:
-    """The message for a colour that is not ``#rrggbb`` (see :func:`is_color`)."""
-    return f"{value!r} is not a colour; write #rrggbb, e.g. \"#1a2b3c\" (quoted: # starts a YAML comment)"
+    """The message for a colour that is none of those forms (see :func:`is_color`)."""
+    return (f"{value!r} is not a colour; write #rgb, #rrggbb, #rrggbbaa or a CSS colour name, e.g. \"#1a2b3c\" "
+            "or white (quote a # colour: # starts a YAML comment)")
 
 
 def _check_values(template: Template, src) -> None:
     """Sizes and literal colours that cannot be drawn, at their template lines: a box with no
     width or height, font sizes of 0, a min_size above the size, negative strokes, and colours
-    that are not ``#rrggbb`` (``red``, ``#12``). Raises CardgenError with every problem."""
+    that are none of ``#rgb``, ``#rrggbb``, ``#rrggbbaa``, a CSS name (``#12``, ``reddish``). Raises CardgenError with every problem."""
     problems = []
 
     def bad(i, key, message, hint):
@@ -228,8 +229,7 @@ def _check_values(template: Template, src) -> None:
         for key in ("fill", "stroke", "color"):
             v = getattr(el, key, None)
             if v is not None and "{" not in v and not is_color(v):
-                bad(i, key, color_problem(v), "colours are #rrggbb; an expression such as {{ card.color }} "
-                    "must give #rrggbb too")
+                bad(i, key, color_problem(v), "an expression such as {{ card.color }} must give a colour too")
         if el.kind == "text":
             if not 0 < el.size <= 500:
                 bad(i, "size", f"the font size {el.size:g} pt is out of range (more than 0, at most 500)", "e.g. size: 9")

@@ -36,7 +36,7 @@ component is drawn from the same template with its own row of the card table.
   version, players…), `design` (the manifest's `design:` constants), `tables` (every component's
   card rows by id, e.g. `tables.yaku`). Nothing else: no files, no Python; a misspelt name is an
   error naming the template line.
-- **Colours per card**: `fill: "{{ card.color }}"` reads a colour column (`#rrggbb`); the same
+- **Colours per card**: `fill: "{{ card.color }}"` reads a colour column (`#rgb`, `#rrggbb`, `#rrggbbaa` or a CSS name such as `teal`); the same
   works for `stroke`, `color` and `background`.
 - **Repeating text**: `{% for y in tables.yaku if not y.bonus %}{{ y.name }}\\n{% endfor %}`
   writes one line per row; `\\n` (typed as backslash-n in YAML or a spreadsheet cell) breaks a line.

@@ -1,7 +1,7 @@
 """Translate plan ops onto a reportlab canvas (the only place ops become PDF operators)."""
 from __future__ import annotations
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color
 
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import Circle, Icon, Image, Line, Rect, Text, TurnedText
@@ -11,10 +11,17 @@ _colors: dict[str, object] = {}
 
 
 def color(value: str):
-    """``#rrggbb`` → reportlab colour (cached)."""
+    """``#rgb`` / ``#rrggbb`` / ``#rrggbbaa`` / a CSS name → reportlab colour with its opacity
+    (cached; :func:`cardgen.core.colours.parse_colour`). Raises ValueError for anything else
+    (the template checks refuse such colours before drawing)."""
     c = _colors.get(value)
     if c is None:
-        c = _colors[value] = HexColor(value)
+        from cardgen.core.colours import parse_colour
+        rgba = parse_colour(value)
+        if rgba is None:
+            raise ValueError(f"{value!r} is not a colour")
+        r, g, b, a = rgba
+        c = _colors[value] = Color(r / 255, g / 255, b / 255, alpha=a / 255)
     return c
 
 
