@@ -240,3 +240,13 @@ def test_toc_without_headings_prints_no_placeholder(tmp_path):
         text = "".join(p.extract_text() for p in doc.pages)
         assert len(doc.pages) == 1
     assert "Placeholder" not in text and "目次" not in text and "本文だけの規則です" in text
+
+
+def test_tenjanpai_has_ruby_on_the_mahjong_terms(tmp_path):
+    game, report = load_and_validate(ROOT / "card_data" / "tenjanpai")
+    pdf = tmp_path / "t.pdf"
+    write_rulebook(game, report, fonts_for(game), pdf)
+    with pdfplumber.open(pdf) as doc:
+        ruby = "".join(c["text"] for p in doc.pages for c in p.chars if abs(c["size"] - BODY / 2) < 0.01)
+    for reading in ("テンパイ", "ホーラ", "チーチャ", "ワンパイ"):
+        assert reading in ruby
