@@ -1,4 +1,10 @@
-"""``python -m cardgen`` runs the command line."""
-from cardgen.cli.commands import main
+"""``python -m cardgen`` runs the command line (Ctrl-C while it starts ends it quietly, exit 130)."""
+import sys
 
-main()
+try:
+    from cardgen.cli.commands import main
+except KeyboardInterrupt:  # pragma: no cover - Ctrl-C while the modules load
+    sys.exit(130)
+
+if __name__ == "__main__":
+    main()

@@ -97,17 +97,22 @@ def games_to_build(game_dirs: Sequence[Path], card_data: Path) -> list[Path]:
 
 
 def build_games(game_dirs: Sequence[Path], out_root: Path | str = "output",
-                bars: Callable[[], ContextManager] | None = None,
+                bars: Callable[[], ContextManager] | None = None, run: Callable[..., "BuildResult"] | None = None,
                 **build) -> Iterator[tuple[Path, "BuildResult | CardgenError"]]:
     """Build each game in turn with :func:`build_game` (``build``: its keyword arguments), yielding
     ``(game folder, result)``, the result being the :class:`CardgenError` of a game that failed: one
     failing game does not stop the others. ``bars()`` (optional) gives a context manager per game
-    whose value is passed as ``progress``."""
+    whose value is passed as ``progress``. ``run(game_dir, out_root, **build)`` (optional) builds
+    one game instead of :func:`build_game` (the CLI runs it under the build budget,
+    :mod:`cardgen.core.budget`)."""
     for d in game_dirs:
         result: BuildResult | CardgenError
         try:
-            with bars() if bars is not None else nullcontext() as progress:
-                result = build_game(d, out_root, progress=progress, **build)
+            if run is not None:
+                result = run(d, out_root, **build)
+            else:
+                with bars() if bars is not None else nullcontext() as progress:
+                    result = build_game(d, out_root, progress=progress, **build)
         except CardgenError as exc:
             result = exc
         yield d, result
@@ -119,6 +124,20 @@ def _plans(game, fonts) -> list[ComponentPlans]:
 
 #: The export steps (per-card images and print-shop files), in build order.
 EXPORT_STEPS = tuple(name for name in STEPS if name in ("png", "tts", "shop"))
+
+
+def _check_out_dir(game, out_dir: Path) -> None:
+    """Refuse an output folder inside the game folder, or one holding it (the swap of
+    :class:`AtomicOutput` would replace the game's own files). Raises UsageError."""
+    from cardgen.core.boundary import inside
+    from cardgen.core.errors import UsageError, rel
+
+    g, o = Path(game.root).resolve(), Path(out_dir).resolve()
+    if inside(o, g) or inside(g, o):
+        how = "is inside" if o != g and inside(o, g) else "would be, or hold,"
+        raise UsageError(Problem("--out", None, "", f"the output folder {rel(out_dir)} {how} the game folder "
+                                 f"{rel(game.root)}",
+                                 "write outputs outside the game folder, e.g. --out output", code="out-in-game"))
 
 
 def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
@@ -178,6 +197,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             game.manifest_file, None, "", f"{game.id}: {len(chk.warnings)} warning(s) with --strict, nothing was written",
             "fix the warnings above, or build without --strict", code="strict-failed")])
     out_dir = Path(out_root) / game.id
+    _check_out_dir(game, out_dir)
     clean_stale_temps(out_dir.parent)
     result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)
     written: dict[str, list[str]] = {}  # step → files it wrote (relative), for the output manifest

@@ -8,11 +8,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from jinja2 import TemplateSyntaxError
-from jinja2.exceptions import SecurityError, UndefinedError
 
 from cardgen.check.design_rules import check_design_rules, rule_env
 from cardgen.core.errors import Problem, ProblemList
+from cardgen.core.sandbox import evaluation, expression_error
 from cardgen.data.game import CardRow, Game
 
 
@@ -96,9 +95,13 @@ def _derive(game: Game, pc, base: tuple, problems: ProblemList) -> tuple[dict[st
     env = rule_env()
     for key, expr in formulas.items():
         try:
-            value = env.compile_expression(expr, undefined_to_none=False)(players=pc.players, design=m.design)
-        except (TemplateSyntaxError, UndefinedError, SecurityError, TypeError, ValueError, ZeroDivisionError) as exc:
-            problems.add(game.problem(("setup", "derive", key), f"the expression {expr!r} cannot be evaluated: {exc}",
+            with evaluation(f"{game.manifest_file}:{game.line('setup', 'derive', key)}", f"setup → derive → {key}"):
+                value = env.compile_expression(expr, undefined_to_none=False)(players=pc.players, design=m.design)
+        except MemoryError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the expression is the designer's: any failure is a message
+            problems.add(game.problem(("setup", "derive", key),
+                                      f"the expression {expr[:200]!r} cannot be evaluated: {expression_error(exc)}",
                                       "use `players`, `design.NAME`, numbers and + − × ÷, e.g. `players - 1`",
                                       code="derive-eval"))
             ok = False
@@ -206,11 +209,17 @@ def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
 def _blank_rules(game: Game, problems: ProblemList) -> None:
     """A warning per rules file (``rules/*.md``) holding only whitespace: it adds nothing to the
     rulebook, usually by mistake. (When every file is empty the rulebook step fails instead.)"""
-    from cardgen.core.errors import rel
-    from cardgen.data.rulebook_sources import blank_rule_files
+    from cardgen.core.errors import CardgenError, rel
+    from cardgen.data.rulebook_sources import blank_rule_files, rule_files
 
     rules_dir = game.root / "rules"
     if not rules_dir.is_dir():
+        return
+    try:
+        rule_files(rules_dir, game.root)
+    except CardgenError as exc:  # a rules folder or file leading outside the game folder
+        for p in exc.problems:
+            problems.add(p)
         return
     for f in blank_rule_files(rules_dir):
         problems.warning(rel(f), None, "rulebook", f"the rules file {f.name} is empty: it adds nothing to the rulebook",

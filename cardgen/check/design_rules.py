@@ -11,13 +11,13 @@ from __future__ import annotations
 from statistics import mean
 from typing import Any
 
-from jinja2 import TemplateError, TemplateSyntaxError, Undefined
+from jinja2 import TemplateSyntaxError, Undefined
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.core.errors import ProblemList
 from cardgen.check.multiset import any_fits, hands, unformable
-from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, time_budget
+from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, evaluation, expression_error
 from cardgen.data.game import CardRow, Game
 
 
@@ -103,6 +103,10 @@ RULE_HELPERS = {
 }
 
 
+#: Longest ``explain`` text shown in one message (characters).
+MAX_EXPLAIN = 300
+
+
 def _row_context(row: CardRow) -> dict[str, Any]:
     d = dict(row.values)
     d["_copies"] = row.quantity
@@ -141,11 +145,14 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
                 return ""
             value = explain(**ctx)
             if isinstance(value, (list, tuple)):
-                value = "; ".join(map(str, value))
-            return f": {value}" if value not in (None, "") else ""
+                value = "; ".join(map(str, value[:20])) + ("; …" if len(value) > 20 else "")
+            value = "" if value is None else str(value)
+            if len(value) > MAX_EXPLAIN:
+                value = value[:MAX_EXPLAIN] + f"… ({len(value):,} characters, cut)"
+            return f": {value}" if value else ""
 
         try:
-            with time_budget(f"the design rule {rule.id!r}"):
+            with evaluation(f"{src.file}:{src.line(('design_rules', i))}", f"the design rule {rule.id!r}"):
                 if rule.scope == "deck":
                     ctx = {"cards": tables.get(rule.deck, []), "tables": tables, "design": design}
                     if not check(**ctx):
@@ -173,6 +180,8 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
             at_rule(f"the rule uses something design rules may not touch: {exc}",
                     "a rule reads card.COLUMN, cards, tables.COMPONENT, design.NAME and the helpers "
                     + ", ".join(RULE_HELPERS) + "; nothing else is reachable", code="rule-sandbox")
+        except MemoryError:
+            raise
         except Exception as exc:  # the expression is the designer's: any failure is a problem with the rule
             at_rule(f"the rule cannot be evaluated: {_exc_text(exc)}",
                     "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
@@ -205,8 +214,5 @@ def _shown(value: Any) -> str:
 
 
 def _exc_text(exc: Exception) -> str:
-    """An evaluation failure in words; the exception type is named where the text alone is unclear."""
-    text = str(exc).strip() or type(exc).__name__
-    if isinstance(exc, (TemplateError, TypeError, ValueError)):
-        return text
-    return f"{type(exc).__name__}: {text}"
+    """An evaluation failure in words (:func:`cardgen.core.sandbox.expression_error`)."""
+    return expression_error(exc)

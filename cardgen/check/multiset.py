@@ -15,6 +15,7 @@ Example: ``おまんこ [おうまちこ]2`` is OMANKO with a pair of any tile b
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from itertools import combinations, product
@@ -22,22 +23,36 @@ from itertools import combinations, product
 _PART = re.compile(r"\[(?P<set>[^\]]+)\](?P<setn>\d*)|\{(?P<alts>[^}]+)\}(?P<dist>!?)(?P<altn>\d*)|(?P<lit>[^\s+\[\]{}]+)")
 
 
+#: Largest hand (tiles) and largest number of hands one pattern may stand for.
+MAX_TILES = 1_000
+MAX_HANDS = 100_000
+
+
+def _count(digits: str) -> int:
+    """A repeat count of a pattern (``ち2`` → 2), refused above :data:`MAX_TILES` (ValueError)."""
+    if len(digits) > 4 or int(digits) > MAX_TILES:
+        raise ValueError(f"the repeat count {digits[:12]} is too large (a hand has at most {MAX_TILES:,} tiles)")
+    return int(digits)
+
+
 def _literal(text: str) -> str:
     out: list[str] = []
     for m in re.finditer(r"(\D)(\d*)", text):
-        out.append(m.group(1) * (int(m.group(2)) if m.group(2) else 1))
+        out.append(m.group(1) * (_count(m.group(2)) if m.group(2) else 1))
     return "".join(out)
 
 
 def _options(part: re.Match) -> list[str]:
     """Every concrete tile run one pattern part can stand for."""
     if part.group("set") is not None:
-        n = int(part.group("setn") or 1)
+        n = _count(part.group("setn") or "1")
         return [ch * n for ch in dict.fromkeys(part.group("set"))]
     if part.group("alts") is not None:
         alts = [_literal(a.strip()) for a in part.group("alts").split("|") if a.strip()]
-        n = int(part.group("altn") or 1)
+        n = _count(part.group("altn") or "1")
         if part.group("dist"):
+            if math.comb(len(alts), n) > MAX_HANDS:
+                raise ValueError(f"{{…}}!{n} over {len(alts)} words stands for more than {MAX_HANDS:,} hands")
             return ["".join(c) for c in combinations(alts, n)]
         return [a * n for a in alts]
     return [_literal(part.group("lit"))]
@@ -47,7 +62,8 @@ def hands(pattern: str) -> list[str]:
     """Concrete hands (tile strings) of ``pattern``, one per distinct multiset, in pattern order.
 
     Raises:
-        ValueError: the pattern has text that is not a part (e.g. an unclosed ``[``).
+        ValueError: the pattern has text that is not a part (e.g. an unclosed ``[``), or stands for
+            hands longer than :data:`MAX_TILES` tiles or more than :data:`MAX_HANDS` hands.
     """
     parts = []
     pos = 0
@@ -60,6 +76,13 @@ def hands(pattern: str) -> list[str]:
         pos = m.end()
     if text[pos:].strip(" +\t"):
         raise ValueError(f"cannot read {text[pos:]!r} in the tile pattern {pattern!r}")
+    total, tiles = 1, 0
+    for options in parts:
+        total *= len(options)
+        tiles += max((len(o) for o in options), default=0)
+        if total > MAX_HANDS or tiles > MAX_TILES:
+            raise ValueError(f"the tile pattern {pattern[:40]!r} stands for too many or too long hands "
+                             f"(at most {MAX_HANDS:,} hands of {MAX_TILES:,} tiles)")
     seen: set[tuple] = set()
     out = []
     for combo in product(*parts):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.presets import card_mm
 from cardgen.check.deck_math import Report, validate
 from cardgen.data.game import Game, load_game
@@ -69,8 +69,13 @@ def find_template(project: Project, game: Game, name: str, line_path: tuple) -> 
     Raises:
         CardgenError: missing template (naming the manifest line that asks for it), template problems.
     """
+    from cardgen.core.boundary import confine
+    from cardgen.data.template import plain_name
+
     for d in project.template_dirs:
-        if (d / f"{name}.yaml").is_file():
+        if plain_name(name) and (d / f"{name}.yaml").is_file():
+            confine(rel(d / f"{name}.yaml"), project.allowed(), game.manifest_file, game.line(*line_path),
+                    "template", what="the card template")
             return load_template(d, name, game.manifest_file, game.line(*line_path))
     base = project.template_dirs[0] if project.template_dirs else project.root / "templates" / "cards"
     try:

@@ -12,17 +12,36 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli.options import (calibration_options, export_options, exports_of, out_option, out_options,
-                                 quiet_option, sheet_options, sheet_options_of)
+from cardgen.cli.options import (budget_of, budget_options, calibration_options, export_options, exports_of,
+                                 out_option, out_options, quiet_option, sheet_options, sheet_options_of)
 from cardgen.cli.output import fail, print_files, print_preflight, print_report
 from cardgen.cli.insight import register as register_insight
 from cardgen.core.errors import CardgenError
 
 
 
-def _bars():
+def _quiet() -> bool:
+    return click.get_current_context().meta.get("cardgen.quiet", False)
+
+
+def _limited(fn, *args, game: Path, **kwargs):
+    """``fn(*args, **kwargs)`` in a child process under the command's budget (:mod:`cardgen.core.budget`)."""
+    from cardgen.core.budget import run_limited
+    return run_limited(fn, *args, budget=budget_of(click.get_current_context()), game=str(game), **kwargs)
+
+
+def _build_one(game_dir: Path, out: Path, **build):
+    """One game of ``cardgen build`` (:func:`cardgen.api.build_games`' ``run``): under the budget."""
+    return _limited(_build_with_bars, game_dir, out, _quiet(), game=game_dir, **build)
+
+
+def _build_with_bars(game_dir: Path, out: Path, quiet: bool, **build):
+    """:func:`cardgen.api.build_game` with progress bars (runs in the budgeted child)."""
+    from cardgen.api import build_game
     from cardgen.cli.progress import bars
-    return bars(click.get_current_context().meta.get("cardgen.quiet", False))
+
+    with bars(quiet) as progress:
+        return build_game(game_dir, out, progress=progress, **build)
 
 
 def _print_findings(res) -> None:
@@ -44,10 +63,7 @@ def _print_findings(res) -> None:
 def _run(game_dir: Path, out: Path, **build) -> None:
     """Build some steps of one game (``build`` goes to :func:`cardgen.api.build_game`) and list
     what was written. A CardgenError reaches :class:`_Group`, which prints it."""
-    from cardgen.api import build_game
-
-    with _bars() as progress:
-        res = build_game(game_dir, out, progress=progress, **build)
+    res = _limited(_build_with_bars, game_dir, out, _quiet(), game=game_dir, **build)
     _print_findings(res)
     print_files(res.files, res.removed, res.out_dir)
     for note in res.notes:
@@ -70,6 +86,9 @@ class _Group(click.Group):
             fail(exc)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except KeyboardInterrupt:
+            click.echo("cardgen: interrupted; output folders keep their previous files", err=True)
+            sys.exit(130)
         except OSError as exc:
             if os.environ.get("CARDGEN_DEBUG") == "1":
                 raise
@@ -88,14 +107,20 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardgen")
-def cli() -> None:
+@click.option("--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="The project root whose templates/ and fonts/ games may use [default: the folder cardgen "
+                   "runs in, or the cardgen checkout].")
+def cli(project: Path | None) -> None:
     """cardgen — print sheets, rulebooks and validation for card games kept as data.
 
     A game is a folder (card_data/<game>/) with game.yaml and its card tables.
     """
+    from cardgen.core.boundary import set_project
+    set_project(project)
 
 
 @cli.command(short_help="Every check a build makes, short of drawing.")
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Report format.")
@@ -105,7 +130,7 @@ def validate(game_dir: Path, fmt: str) -> None:
     resolution), print geometry and the rules text — the same problems, at the same file:line."""
     from cardgen.steps.game_check import check_game  # no PDF drawing
 
-    report = check_game(game_dir).merged_report()
+    report = _limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
@@ -115,6 +140,7 @@ def validate(game_dir: Path, fmt: str) -> None:
 
 @cli.command(short_help="Print sheets PDF: imposed cards, bleed, crop marks, backs.")
 @quiet_option
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @sheet_options
 @click.option("--force", is_flag=True, help="Write even when validation fails (every card face is marked DRAFT).")
@@ -131,7 +157,8 @@ def sheets(game_dir: Path, out: Path, force: bool, since: str | None, cards: str
     from cardgen.api import reprint_sheets
 
     ids = [c.strip() for c in (cards or "").split(",") if c.strip()] or None
-    res = reprint_sheets(game_dir, out, sheet_options_of(**kw), since=since, cards=ids, force=force)
+    res = _limited(reprint_sheets, game_dir, out, sheet_options_of(**kw), since=since, cards=ids, force=force,
+                   game=game_dir)
     if res.cards:
         shown = ", ".join(f"{cid} {rid}" + (f" ×{n}" if n > 1 else "") for cid, rid, n in res.cards)
         click.echo(f"reprint: {sum(n for *_, n in res.cards)} cards ({shown}) on {res.pages} pages")
@@ -142,6 +169,7 @@ def sheets(game_dir: Path, out: Path, force: bool, since: str | None, cards: str
 
 @cli.command(short_help="Duplex test sheet: measure how far the backs shift.")
 @quiet_option
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @calibration_options
 def calibration(game_dir: Path, out: Path, **kw) -> None:
@@ -151,6 +179,7 @@ def calibration(game_dir: Path, out: Path, **kw) -> None:
 
 @cli.command(short_help="One PNG per physical card (300 dpi).")
 @quiet_option
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_options
 @export_options
@@ -164,6 +193,7 @@ def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs
 
 @cli.command(short_help="Tabletop Simulator deck sheets and decks.json.")
 @quiet_option
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
@@ -174,6 +204,7 @@ def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
 
 @cli.command(short_help="Print-shop PDFs: one card per page with TrimBox/BleedBox.")
 @quiet_option
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_options
 @click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
@@ -185,6 +216,7 @@ def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
 
 @cli.command(short_help="Rulebook PDF from the rules Markdown and the data.")
 @quiet_option
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
               help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
@@ -197,6 +229,7 @@ def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
 
 @cli.command(short_help="Validate and build every output (all games by default).")
 @quiet_option
+@budget_options
 @click.argument("game_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @sheet_options
 @export_options
@@ -210,11 +243,14 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
     from cardgen.api import build_games, games_to_build
     from cardgen.steps.registry import STEPS
+    from cardgen.core.errors import UsageError
 
     failed = 0
-    for _game, res in build_games(games_to_build(game_dirs, card_data), out, bars=_bars,
+    for _game, res in build_games(games_to_build(game_dirs, card_data), out, run=_build_one,
                                   options=sheet_options_of(**kw), force=force, steps=tuple(STEPS), strict=strict,
                                   exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))):
+        if isinstance(res, UsageError):  # e.g. --out inside the game folder: the same for every game
+            fail(res)
         if isinstance(res, CardgenError):
             click.echo(res.format(), err=True)
             failed += 1
@@ -228,6 +264,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
 
 @cli.command(short_help="Rebuild on every save and show the validator's findings.")
 @quiet_option
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_option
 def watch(game_dir: Path, out: Path) -> None:
@@ -246,9 +283,18 @@ def watch(game_dir: Path, out: Path) -> None:
         elif kind == "error":
             click.echo(payload.format(), err=True)
 
+    from cardgen.api import validate_game
+
+    quiet = _quiet()
+
+    def validate(d):
+        return _limited(validate_game, d, game=game_dir)
+
+    def build(d, out_root, steps, progress=None):
+        return _limited(_build_with_bars, d, out_root, quiet, game=game_dir, steps=steps)
+
     click.echo(f"watching {game_dir} (Ctrl-C to stop)")
-    with _bars() as progress:
-        run_watch(game_dir, out, show, progress=progress)
+    run_watch(game_dir, out, show, validate=validate, build=build)
 
 
 @cli.command("diff", short_help="What changed between two drafts: cards, faces, rules.")
@@ -260,6 +306,7 @@ def watch(game_dir: Path, out: Path) -> None:
               help="Terminal summary, or the whole report as JSON.")
 @click.option("--no-pdf", is_flag=True, help="Do not write OUT/<game>/diff.pdf.")
 @out_option
+@budget_options
 def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, out: Path) -> None:
     """Say what changed from one draft of a game to the next: cards added, removed, renamed and
     changed field by field, which faces look different (and which boxes), deck math per player
@@ -267,7 +314,7 @@ def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, o
     OUT/<game>/diff.pdf showing each changed face old beside new at real size."""
     from cardgen.api import diff_drafts
 
-    res = diff_drafts(old, new, rev, out, pdf=not no_pdf)
+    res = _limited(diff_drafts, old, new, rev, out, pdf=not no_pdf, game=new or old)
     if fmt == "json":
         click.echo(json.dumps(res.data, ensure_ascii=False, indent=2))
         return
@@ -311,8 +358,22 @@ register_insight(cli)  # cardgen odds, cardgen simulate (cardgen/cli/insight.py)
 
 
 def main() -> None:
-    """Console entry point."""
-    cli(prog_name="cardgen")
+    """Console entry point. Ctrl-C at any moment (also while click reads the arguments) ends
+    with one line and exit 130; the build's child process and workers are stopped first
+    (:func:`cardgen.core.budget.run_limited`)."""
+    try:
+        try:
+            cli.main(prog_name="cardgen", standalone_mode=False)
+        except click.exceptions.Abort:
+            raise KeyboardInterrupt from None
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("cardgen: interrupted; output folders keep their previous files", err=True)
+        sys.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -119,3 +119,27 @@ def quiet_option(f):
         ctx.meta["cardgen.quiet"] = value
     return click.option("--quiet", "-q", is_flag=True, expose_value=False, callback=store,
                         help="No progress bars (off anyway when output is not a terminal).")(f)
+
+
+def budget_options(f):
+    """``--memory-limit MB`` and ``--cpu-limit SECONDS``: the operating-system budget of each
+    game's build (:mod:`cardgen.core.budget`), kept in the click context for :func:`budget_of`."""
+    from cardgen.core.budget import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MIN_CPU_S, MIN_MEMORY_MB
+
+    def store(key):
+        def cb(ctx, _param, value):
+            ctx.meta[key] = value
+        return cb
+    f = click.option("--memory-limit", type=click.IntRange(min=MIN_MEMORY_MB), default=DEFAULT_MEMORY_MB,
+                     show_default=True, metavar="MB", expose_value=False, callback=store("cardgen.memory"),
+                     help="Memory (address space) one game's build may use; past it the build stops cleanly.")(f)
+    f = click.option("--cpu-limit", type=click.IntRange(min=MIN_CPU_S), default=DEFAULT_CPU_S, show_default=True,
+                     metavar="SECONDS", expose_value=False, callback=store("cardgen.cpu"),
+                     help="CPU time one game's build may use; past it the build stops cleanly.")(f)
+    return f
+
+
+def budget_of(ctx: click.Context):
+    """The :class:`cardgen.core.budget.Budget` the command was given (defaults when it has no flags)."""
+    from cardgen.core.budget import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, Budget
+    return Budget(ctx.meta.get("cardgen.memory", DEFAULT_MEMORY_MB), ctx.meta.get("cardgen.cpu", DEFAULT_CPU_S))

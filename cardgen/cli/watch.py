@@ -94,33 +94,45 @@ def watch_paths(game_dir: Path, project_root: Path) -> list[Path]:
 
 
 def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None],
-          stop: threading.Event | None = None, debounce_ms: int = 300, progress=None, initial: bool = True) -> None:
+          stop: threading.Event | None = None, debounce_ms: int = 300, progress=None, initial: bool = True,
+          validate: Callable | None = None, build: Callable | None = None) -> None:
     """Validate and build ``game_dir`` now (``initial``) and again after each batch of saves.
 
     ``on_event(kind, payload)`` reports: ``("changed", [paths])``, ``("report", Report)``,
     ``("built", BuildResult)``, ``("error", CardgenError)``. Runs until ``stop`` is set (or
-    Ctrl-C). Validation errors skip the build (the findings are reported).
+    Ctrl-C). Validation errors skip the build (the findings are reported). No error ends the
+    watch: an unexpected one (a bug) is reported as an ``error`` event too.
+
+    ``validate(game_dir)`` and ``build(game_dir, out_root, steps=…, progress=…)`` default to
+    :func:`cardgen.api.validate_game` and :func:`cardgen.api.build_game`; the CLI passes versions
+    that run under the build budget (:mod:`cardgen.core.budget`).
     """
     from watchfiles import watch as fs_watch
 
     from cardgen.api import build_game, validate_game
-    from cardgen.core.errors import CardgenError
+    from cardgen.core.errors import CardgenError, Problem
     from cardgen.data.project import Project
 
+    validate = validate or validate_game
+    build_fn = build or build_game
     game_dir = Path(game_dir).resolve()
     root = Project.for_game(game_dir).root
 
     def run(steps: set[str]) -> None:
-        report = validate_game(game_dir)
-        on_event("report", report)
-        build = tuple(s for s in ("sheets", "rulebook") if s in steps)
-        build += stale_exports(steps, Path(out_root) / report.game) if report.game else ()
-        if not build or report.errors:
-            return
         try:
-            on_event("built", build_game(game_dir, out_root, steps=build, progress=progress))
+            report = validate(game_dir)
+            on_event("report", report)
+            todo = tuple(s for s in ("sheets", "rulebook") if s in steps)
+            todo += stale_exports(steps, Path(out_root) / report.game) if report.game else ()
+            if not todo or report.errors:
+                return
+            on_event("built", build_fn(game_dir, out_root, steps=todo, progress=progress))
         except CardgenError as exc:
             on_event("error", exc)
+        except Exception as exc:  # noqa: BLE001 - a bug must not end the watch: show it, go on
+            on_event("error", CardgenError(Problem(
+                "", None, "", f"internal error: {type(exc).__name__}: {exc}",
+                "this is a bug in cardgen, please report it; the watch goes on", code="internal")))
 
     if initial:
         run({"validate", "sheets", "rulebook"})

@@ -6,6 +6,7 @@ as a :class:`Problem` with a source location, and raised together as one
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Literal, get_args
@@ -129,6 +130,10 @@ class CardgenError(Exception):
         self.problems: list[Problem] = list(problems)
         super().__init__(self.format())
 
+    def __reduce__(self):
+        """Pickled with its problems (a build runs in a child process, :mod:`cardgen.core.budget`)."""
+        return (self.__class__, (self.problems,))
+
     def format(self) -> str:
         """Every problem's message block (:meth:`Problem.format`), one after another."""
         return "\n".join(p.format() for p in self.problems)
@@ -141,11 +146,17 @@ class UsageError(CardgenError):
 
 
 def rel(path: Path | str, base: Path | None = None) -> str:
-    """``path`` as a short string: relative to ``base`` (or the working folder) when inside it."""
+    """``path`` as a short string: relative to ``base`` (or the working folder) when inside it.
+    A symlink is named as written, never by where it points (a game's link must not show what
+    lies outside the game folder)."""
     p = Path(path)
     for b in ([base] if base else []) + [Path.cwd()]:
         try:
-            return str(p.resolve().relative_to(b.resolve()))
+            return str(Path(os.path.abspath(p)).relative_to(os.path.abspath(b)))
+        except ValueError:
+            pass
+        try:
+            return str((p.absolute().parent.resolve() / p.name).relative_to(Path(b).resolve()))
         except (ValueError, OSError):
             continue
     return str(p)

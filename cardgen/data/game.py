@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -90,10 +91,13 @@ def safe_path(root: Path, name: str, file: str, line: int | None, path: str) -> 
     try:
         resolved = full.resolve()
         resolved.relative_to(root.resolve())
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         raise CardgenError(Problem(file, line, path, f"the path {name!r} leads outside the game folder (a link?)",
                                    "copy the file into the game folder instead of linking to it",
                                    code="path-escape"))
+    if resolved.exists() and not resolved.is_file():
+        raise CardgenError(Problem(file, line, path, f"the path {name!r} is not a regular file",
+                                   "name a file (not a folder, pipe or device)", code="not-a-file"))
     return full
 
 
@@ -146,6 +150,10 @@ _FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９－．", "01234
 
 #: Copies of one row cardgen accepts (a typo like 40000 would otherwise lay out 40,000 cards).
 MAX_COPIES = 10_000
+#: Physical cards of one component cardgen accepts (rows × copies): 10 million would need gigabytes.
+MAX_PIECES = 100_000
+#: Longest card id (characters): it is part of the card's PNG file name (at most 255 bytes).
+MAX_ID_CHARS = 60
 
 
 def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, problems: ProblemList) -> list[CardRow]:
@@ -177,6 +185,7 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
         numbers = list(range(1, len(raw_rows) + 1))
     rows: list[CardRow] = []
     ids: dict[str, int | None] = {}
+    ids_as_written: set = set()
     missing_cols: set[str] = set()
     header_line = 1 if isinstance(comp.cards, str) else None
     for i, raw in enumerate(raw_rows):
@@ -209,17 +218,27 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
                                    f"add a {col!r} column to the table or remove it from `fields`",
                                    code="missing-column")
         rid = values.get("id")
+        same = unicodedata.normalize("NFC", str(rid)) if rid else rid  # は+゛ (NFD) and ば (NFC) are one id
         if not rid:
             ok = False
             problems.error(file, line, f"{comp.id} → row {rowno} → id", "the card has no id",
                            "give every row a unique `id`", code="missing-id")
-        elif rid in ids:
+        elif len(str(rid)) > MAX_ID_CHARS:
             ok = False
             problems.error(file, line, f"{comp.id} → row {rowno} → id",
-                           f"the id {rid!r} is used twice (first on line {ids[rid]})",
+                           f"the id is {len(str(rid)):,} characters long, more than {MAX_ID_CHARS} (it names the "
+                           "card's PNG file)", "use a short id such as b7-pon; the card's text goes in its own "
+                           "column", code="long-id")
+        elif same in ids:
+            ok = False
+            problems.error(file, line, f"{comp.id} → row {rowno} → id",
+                           f"the id {rid!r} is used twice (first on line {ids[same]})"
+                           + ("" if same == rid and rid in ids_as_written else
+                              "; the two are written with different Unicode forms (NFC / NFD) of the same text"),
                            "give every row a unique id", code="duplicate-id")
         else:
-            ids[rid] = line
+            ids[same] = line
+            ids_as_written.add(rid)
         qty = values.get(comp.quantity, 1)
         qpath = f"{comp.id} → row {rowno} → {comp.quantity}"
         if comp.quantity in values and (isinstance(qty, bool) or not isinstance(qty, int)):
@@ -240,6 +259,12 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
                            code="bad-count")
         if ok:
             rows.append(CardRow(values, int(qty), file, line))
+    total = sum(r.quantity for r in rows)
+    if total > MAX_PIECES:
+        problems.error(rows[0].file, None, f"{comp.id}", f"the table gives {total:,} cards, more than cardgen "
+                       f"prints for one component ({MAX_PIECES:,})", "check the copies column; a card game has "
+                       "hundreds of cards, not hundreds of thousands", code="too-many-cards")
+        return []
     return rows
 
 

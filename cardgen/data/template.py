@@ -169,7 +169,7 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
     Raises:
         CardgenError: missing file (naming the manifest line that asks for it), YAML or schema problems.
     """
-    if not _NAME.match(name or ""):
+    if not plain_name(name):
         raise CardgenError(Problem(referenced_from or "", line, "template",
                                    f"the template name {name!r} is not a plain name",
                                    "name a file in templates/cards/ without `.yaml`, folders or `..`, e.g. `battle`",
@@ -297,7 +297,12 @@ def _check_expressions(template: Template, src) -> None:
         raise CardgenError(problems)
 
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+
+def plain_name(name: object) -> bool:
+    """Whether ``name`` is a plain template name (letters, digits, ``_ . -``; no folders, no ``..``)."""
+    return isinstance(name, str) and bool(_NAME.match(name)) and ".." not in name
 
 
 def render_text(source: str, ctx: dict[str, Any]) -> str:

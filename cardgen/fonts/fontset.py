@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
 
@@ -91,7 +90,7 @@ def _register(source: Path, index: int) -> tuple[str, Path]:
         elif tag in (b"\x00\x01\x00\x00", b"true"):
             embedded, sub = source, index
         else:
-            raise ValueError(f"not a TrueType/OpenType font (starts with {tag!r})")
+            raise ValueError("not a TrueType/OpenType font")
         rl = RLTTFont("_cardgen_tmp", str(embedded), subfontIndex=sub)
         ps = rl.face.name.decode("latin-1") if isinstance(rl.face.name, bytes) else str(rl.face.name)
         name = ps
@@ -169,27 +168,20 @@ class _Where:
 
 
 def _read_config(cfg: Path, label: str) -> tuple[dict, dict[str, int]]:
-    """fonts.yaml → (role → value, role → line). Missing file → built-in defaults."""
+    """fonts.yaml → (role → value, role → line). Missing file → built-in defaults. Read with the
+    one capped YAML loader (:func:`cardgen.load.load_yaml`: size cap, no aliases or tags)."""
+    from cardgen.data.yaml_source import load_yaml
+
     if not cfg.is_file():
         return dict(DEFAULT_ROLES), {}
-    try:
-        text = cfg.read_text(encoding="utf-8-sig")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        raise CardgenError(Problem(label, mark.line + 1 if mark else None, "",
-                                   f"not valid YAML: {exc.problem}", code="yaml")) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CardgenError(Problem(label, None, "", f"cannot read: {exc}", code="unreadable")) from None
-    if data is None:
+    loaded = load_yaml(cfg, label)
+    data = loaded.data
+    if data is None or data == {}:
         return dict(DEFAULT_ROLES), {}
     if not isinstance(data, dict):
         raise CardgenError(Problem(label, 1, "", "expected a mapping of role → font",
                                    "e.g. `body: IPAexGothic`", code="font-config"))
-    lines = {}
-    if isinstance(node, yaml.MappingNode):
-        lines = {str(k.value): k.start_mark.line + 1 for k, _v in node.value}
+    lines = {str(k): loaded.source.lines.get((k,), 1) for k in data}
     return {**DEFAULT_ROLES, **{str(k): v for k, v in data.items()}}, lines
 
 
@@ -270,7 +262,7 @@ def _lookup(role: str, value: Any, where: _Where, base: Path, contain: Path | No
 
 def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Path | None = None,
                  *, manifest: str | Path | None = None,
-                 override_lines: Mapping[str, int] | None = None) -> FontSet:
+                 override_lines: Mapping[str, int] | None = None, trusted_config: bool = True) -> FontSet:
     """Read ``project_root/fonts/fonts.yaml``, apply ``overrides``, resolve and register every role.
 
     Args:
@@ -281,6 +273,8 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
         base_dir: the game folder (default: ``project_root``).
         manifest: file named in problems about ``overrides`` (default ``base_dir/game.yaml``).
         override_lines: role → line number of that role in ``manifest``, for messages.
+        trusted_config: False when ``project_root`` is the game folder itself (its
+            ``fonts/fonts.yaml`` is then the game's, and its paths must stay inside the folder).
 
     Returns:
         a :class:`FontSet`; its ``problems`` lists warnings (e.g. ``body`` has no Japanese glyphs).
@@ -293,19 +287,20 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
     project_root = Path(project_root)
     fonts_dir = project_root / "fonts"
     cfg = fonts_dir / "fonts.yaml"
-    cfg_label = rel(cfg, project_root)
+    cfg_label = rel(cfg, project_root) if trusted_config else rel(cfg)
     base = Path(base_dir) if base_dir is not None else project_root
     man_label = str(manifest) if manifest is not None else rel(base / "game.yaml", project_root)
 
     roles, lines = _read_config(cfg, cfg_label)
     where = {r: _Where(cfg_label, lines.get(r), r) for r in roles}
-    sources = {r: (v, fonts_dir, None) for r, v in roles.items()}
+    config_contain = None if trusted_config else project_root
+    sources = {r: (v, fonts_dir, config_contain) for r, v in roles.items()}
     for r, v in (overrides or {}).items():
         r = str(r)
         sources[r] = (v, base, base)
         where[r] = _Where(man_label, (override_lines or {}).get(r), f"fonts → {r}")
 
-    project_index = folder_index(fonts_dir)
+    project_index = folder_index(fonts_dir, config_contain)
     game_index = folder_index(base, base) if overrides and base.resolve() != fonts_dir.resolve() else None
     problems = ProblemList()
     faces: dict[str, FontFace] = {}
@@ -319,8 +314,9 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
             name, embedded = _register(path, index)
         except Exception as exc:  # reportlab TTFError, fontTools errors, struct/OS errors
             w = where[role]
+            why = str(exc) if type(exc) is ValueError else "not a font file cardgen can read"  # never its bytes
             problems.error(w.file, w.line, w.path,
-                           f"font file for role '{role}' is unreadable or not supported: {path}: {exc}",
+                           f"font file for role '{role}' is unreadable or not supported: {rel(path)}: {why}",
                            "use a .ttf, .ttc or .otf file that allows embedding", "font-unreadable")
             continue
         faces[role] = FontFace(role, path, index, name, embedded)
@@ -342,4 +338,4 @@ def fonts_for(game: Game) -> FontSet:
     project = Project.for_game(game.root)
     lines = {role: game.line("fonts", role) for role in game.manifest.fonts}
     return load_fontset(project.root, dict(game.manifest.fonts) or None, game.root,
-                        manifest=game.manifest_file, override_lines=lines)
+                        manifest=game.manifest_file, override_lines=lines, trusted_config=project.trusted_config)

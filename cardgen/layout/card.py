@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -14,7 +15,7 @@ from cardgen.layout.icon_names import unknown_icon
 from cardgen.layout.print_checks import cut_tolerance_message, small_text_message
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text, TurnedText
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
-from cardgen.core.sandbox import LimitError
+from cardgen.core.sandbox import LimitError, evaluation, expression_error, is_plain
 from cardgen.data.template import (CircleElement, Element, IconElement, IconsElement, ImageElement, LineElement,
                                    RectElement, Template, TextElement, color_problem, eval_expr, is_color,
                                    render_text)
@@ -113,24 +114,25 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     for index, el in enumerate(template.elements):
         name = el.name or el.kind
         try:
-            if el.show_if is not None and not eval_expr(el.show_if, ctx):
-                continue
-            colours = {k: v for k in ("fill", "stroke", "color") if (v := getattr(el, k, None)) is not None}
-            if any("{" in v for v in colours.values()):  # per-card colours, e.g. "{{ card.color }}"
-                el = el.model_copy(update={k: render_text(v, ctx).strip() for k, v in colours.items() if "{" in v})
-            wrong = [(k, v) for k in colours if not is_color(v := getattr(el, k))]
-            if wrong:  # a per-card colour expression gave something else (the template check caught literals)
-                findings.append(card_problem("error", card, name, f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
-                                            "template-expr", *template.source(index)))
-                continue
-            box = _box(el, frame)
-            PLANNERS[el.kind](el, box, name, face)
-            if el.kind in ("rect", "circle", "text") and (el.kind == "text" or getattr(el, "stroke", None)):
-                stroke = getattr(el, "stroke_width", 0.0) if el.kind != "text" else 0.0
-                msg = cut_tolerance_message(box, frame.width, frame.height, stroke, frame.cut_tolerance)
-                if msg:
-                    findings.append(card_problem("warning", card, name, f"the {el.kind} box {msg}", "cut-tolerance",
-                                                 *template.source(index)))
+            with _guard(template, index, el):
+                if el.show_if is not None and not eval_expr(el.show_if, ctx):
+                    continue
+                colours = {k: v for k in ("fill", "stroke", "color") if (v := getattr(el, k, None)) is not None}
+                if any("{" in v for v in colours.values()):  # per-card colours, e.g. "{{ card.color }}"
+                    el = el.model_copy(update={k: render_text(v, ctx).strip() for k, v in colours.items() if "{" in v})
+                wrong = [(k, v) for k in colours if not is_color(v := getattr(el, k))]
+                if wrong:  # a per-card colour expression gave something else (the template check caught literals)
+                    findings.append(card_problem("error", card, name, f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
+                                                "template-expr", *template.source(index)))
+                    continue
+                box = _box(el, frame)
+                PLANNERS[el.kind](el, box, name, face)
+                if el.kind in ("rect", "circle", "text") and (el.kind == "text" or getattr(el, "stroke", None)):
+                    stroke = getattr(el, "stroke_width", 0.0) if el.kind != "text" else 0.0
+                    msg = cut_tolerance_message(box, frame.width, frame.height, stroke, frame.cut_tolerance)
+                    if msg:
+                        findings.append(card_problem("warning", card, name, f"the {el.kind} box {msg}", "cut-tolerance",
+                                                     *template.source(index)))
         except CardgenError as exc:  # from resolve_file: the card row names the file
             for p in exc.problems:
                 findings.append(card_problem("error", card, name, p.message, p.code or "file"))
@@ -140,8 +142,8 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         except SecurityError as exc:
             findings.append(card_problem("error", card, name, f"the template expression is not allowed: {exc}",
                                         "template-sandbox", *template.source(index)))
-        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
-            msg = str(exc) if isinstance(exc, TemplateError) else f"{type(exc).__name__}: {exc}"
+        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
+            msg = expression_error(exc)
             findings.append(card_problem("error", card, name, f"template expression failed: {msg}", "template-expr",
                                         *template.source(index)))
     key = hashlib.sha1(json.dumps([id(template), ctx.get("card")], sort_keys=True, default=str).encode()).hexdigest()
@@ -262,6 +264,25 @@ def _plan_text_element(el: TextElement, box, name: str, face: _Face) -> None:
             face.found("error", name, f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
                        + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph")
     _plan_text(el, text, X, Y, W, H, face.frame, face.measure, face.ascent, face.card, name, face.ops, face.findings)
+
+
+_PLAIN_ELEMENTS: dict[tuple, bool] = {}
+
+
+def _guard(template: Template, index: int, el):
+    """The per-call guard of one element's expressions (:func:`cardgen.core.sandbox.evaluation`: time,
+    size allowance, ``file:line`` for the build budget), or nothing when they only read values."""
+    sources = tuple(getattr(el, k, None) for k in ("text", "file", "icon", "fill", "stroke", "color", "show_if", "repeat"))
+    plain = _PLAIN_ELEMENTS.get(sources)
+    if plain is None:
+        plain = _PLAIN_ELEMENTS[sources] = (all(is_plain(v) for v in sources[:6] if isinstance(v, str))
+                                            and sources[6] is None and sources[7] is None)
+        if len(_PLAIN_ELEMENTS) > 4096:
+            _PLAIN_ELEMENTS.clear()
+    if plain:
+        return nullcontext()
+    file, line = template.source(index)
+    return evaluation(f"{file}:{line}" if line else file, f"the expressions of element {el.name or el.kind!r}")
 
 
 _FIT_CACHE: dict[tuple, Fitted] = {}

@@ -192,9 +192,16 @@ class Fitted:
     shrunk: bool  #: the size had to go below the template's preferred size
 
 
+#: Sizes tried one by one in a text box; a wider range is searched by halving (a cap on the
+#: layout work of one box: ``size: 500, min_size: 1`` would otherwise try 998 sizes).
+MAX_FIT_ATTEMPTS = 24
+
+
 def fit_text(text: str, width: float, height: float, font: str, size: float, min_size: float,
              measure: Measure, leading: float = 1.35, step: float = 0.5) -> Fitted:
-    """Largest size in ``[min_size, size]`` (steps of ``step`` pt) at which ``text`` fits the box.
+    """Largest size in ``[min_size, size]`` (steps of ``step`` pt) at which ``text`` fits the box:
+    each size in turn from ``size`` down, or, when the range holds more than
+    :data:`MAX_FIT_ATTEMPTS` steps, by halving it (at most about 20 line breakings).
 
     Args:
         width, height: box in pt. size, min_size: font sizes in pt. leading: line height as a
@@ -203,16 +210,42 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
     Returns:
         :class:`Fitted`; ``fits`` is False when even ``min_size`` overflows (the caller reports it).
     """
-    s = size
-    last = None
-    while s >= min_size - 1e-9:
+    def attempt(s: float) -> Fitted:
         lines = break_lines(text, width, font, s, measure)
         total = s + (len(lines) - 1) * s * leading
         if total <= height + EPS and all(ln.width <= width + EPS for ln in lines):
             return Fitted(s, lines, s * leading, True, s < size - 1e-9)
-        last = Fitted(s, lines, s * leading, False, True)
+        return Fitted(s, lines, s * leading, False, True)
+
+    grid = []
+    s = size
+    while s >= min_size - 1e-9 and len(grid) <= 100_000:
+        grid.append(s)
         s = round(s - step, 3)
-    return last or Fitted(size, break_lines(text, width, font, size, measure), size * leading, False, False)
+    if not grid:
+        return Fitted(size, break_lines(text, width, font, size, measure), size * leading, False, False)
+    if len(grid) <= MAX_FIT_ATTEMPTS:  # the usual box (10 pt down to 6 pt): every size in turn
+        for s in grid:
+            got = attempt(s)
+            if got.fits:
+                return got
+        return got
+    # a wide range (500 pt down to 1 pt): the largest fitting size by halving, at most ~20 attempts
+    first = attempt(grid[0])
+    if first.fits:
+        return first
+    best = attempt(grid[-1])
+    if not best.fits:
+        return best
+    lo, hi = 0, len(grid) - 1  # grid[lo] overflows, grid[hi] fits
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        got = attempt(grid[mid])
+        if got.fits:
+            hi, best = mid, got
+        else:
+            lo = mid
+    return best
 
 
 def line_text(line: LaidLine) -> str:

@@ -24,6 +24,10 @@ from PIL import Image as PILImage, ImageOps, UnidentifiedImageError
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.layout.ops import Image
 
+#: The image formats cardgen opens (Pillow plugin names). Anything else — EPS, which would run
+#: Ghostscript, PSD, TIFF, ICO… — is refused from its header, whatever the file is called.
+FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
+
 #: Largest image (width × height in pixels) cardgen opens; None → ``PIL.Image.MAX_IMAGE_PIXELS``.
 MAX_PIXELS: int | None = None
 
@@ -47,12 +51,13 @@ def _open(path: str | Path) -> PILImage.Image:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
-            im = PILImage.open(p)
+            im = PILImage.open(p, formats=FORMATS)
     except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
         w, h = _header_size(p)
         im = None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
-        raise _err(p, f"the image {rel(p)} cannot be read: {exc}", "save it as PNG or JPEG", "bad-image")
+        why = "it is not a PNG, JPEG, WebP or GIF file" if isinstance(exc, UnidentifiedImageError) else exc
+        raise _err(p, f"the image {rel(p)} cannot be read: {why}", "save it as PNG or JPEG", "bad-image")
     else:
         w, h = im.size
     if im is None or w * h > _limit():
@@ -69,7 +74,7 @@ def _header_size(p: Path) -> tuple[int, int]:
     with _HEADER_LOCK:
         saved, PILImage.MAX_IMAGE_PIXELS = PILImage.MAX_IMAGE_PIXELS, None
         try:
-            with PILImage.open(p) as im:
+            with PILImage.open(p, formats=FORMATS) as im:
                 return im.size
         finally:
             PILImage.MAX_IMAGE_PIXELS = saved

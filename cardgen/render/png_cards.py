@@ -69,7 +69,10 @@ _WORKER: dict = {}
 
 
 def _init_worker(game_dir: str) -> None:
+    from cardgen.core.budget import worker_init
     from cardgen.fonts.fontset import fonts_for
+
+    worker_init()
     from cardgen.render.images import ImageCache
     from cardgen.data.game import load_game
 
@@ -103,8 +106,9 @@ def _pool(jobs: int, n: int, fonts: FontSet, game_dir: Path) -> ProcessPoolExecu
 
     if mp.get_start_method() == "fork":
         from cardgen.render.images import ImageCache
+        from cardgen.core.budget import worker_init
         _WORKER.update(fonts=fonts, images=ImageCache())
-        return ProcessPoolExecutor(max_workers=min(jobs, n))
+        return ProcessPoolExecutor(max_workers=min(jobs, n), initializer=worker_init)
     return ProcessPoolExecutor(max_workers=min(jobs, n), initializer=_init_worker, initargs=(str(game_dir),))
 
 

@@ -52,7 +52,7 @@ from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.core.numfmt import num
 from cardgen.data.rulebook_sources import MAX_RULES_BYTES
 from cardgen.check.deck_math import Report
-from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, time_budget
+from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, evaluation, expression_error
 from cardgen.rulebook.odds_tables import odds_table_helper
 from cardgen.rulebook.table_registry import TABLES, RulebookData, TableBuilder, UNITS, md_table, missing
 from cardgen.data.game import Game
@@ -154,10 +154,16 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
     for name, expr in m.rulebook.values.items():
         line = game.line("rulebook", "values", name)
         try:
-            ctx[name] = env.compile_expression(expr, undefined_to_none=False)(**ctx)
-        except (TemplateError, SecurityError, TypeError, KeyError) as exc:
+            with evaluation(f"{game.manifest_file}:{line}", f"the rulebook value {name!r}"):
+                ctx[name] = env.compile_expression(expr, undefined_to_none=False)(**ctx)
+        except MemoryError:
+            raise
+        except LimitError as exc:
             raise CardgenError(Problem(game.manifest_file, line, f"rulebook → values → {name}",
-                                       f"cannot evaluate {expr!r}: {exc}",
+                                       f"too much asked: {exc}", LIMIT_HINT, code="rulebook-value-limit"))
+        except Exception as exc:  # noqa: BLE001 - the expression is the designer's: any failure is a message
+            raise CardgenError(Problem(game.manifest_file, line, f"rulebook → values → {name}",
+                                       f"cannot evaluate {expr[:200]!r}: {expression_error(exc)}",
                                        "name only things the rulebook context has: " + ", ".join(sorted(ctx)),
                                        code="rulebook-value"))
     return ctx
@@ -195,12 +201,17 @@ def read_rules(path: Path) -> str:
         CardgenError: not UTF-8, larger than :data:`MAX_RULES_BYTES`, or unreadable.
     """
     path = Path(path)
-    size = path.stat().st_size
+    try:
+        size = path.stat().st_size
+        data = path.read_bytes() if size <= MAX_RULES_BYTES else b""
+    except OSError as exc:
+        raise CardgenError(Problem(rel(path), None, "rulebook", f"cannot read the rules file: {exc.strerror or exc}",
+                                   "check that the file exists and that you may read it (its permissions)",
+                                   code="unreadable"))
     if size > MAX_RULES_BYTES:
         raise CardgenError(Problem(rel(path), None, "rulebook", f"the rules file is {size:,} bytes, more than the "
                                    f"limit of {MAX_RULES_BYTES:,}", "split the rules or shorten them; generated "
                                    "tables belong in the data, not typed out", code="rules-too-large"))
-    data = path.read_bytes()
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -224,7 +235,7 @@ def render_rules(path: Path, ctx: dict[str, Any]) -> str:
     try:
         code = env.compile(source, name=path.name, filename=fname)
         tmpl = env.template_class.from_code(env, code, env.make_globals(None))
-        with time_budget(f"rendering {path.name}"):
+        with evaluation(rel(path), f"rendering {path.name}"):
             text = tmpl.render(**ctx)
         if len(text) > MAX_RULES_BYTES:
             raise CardgenError(Problem(rel(path), None, "rulebook", f"the rendered rules text has {len(text):,} "

@@ -96,9 +96,20 @@ class PageDesign(_M):
 BUILTIN_DESIGN = Path(__file__).resolve().parent.parent / "presets" / "rulebook-default.yaml"
 
 
-def load_design(dirs: list[Path], name: str) -> tuple[PageDesign, Path]:
+def load_design(dirs: list[Path], name: str, allowed: list[Path] | None = None,
+                where: tuple[str, int | None] = ("", None)) -> tuple[PageDesign, Path]:
     """Find ``<name>.yaml`` in ``dirs`` (first hit; for ``default``, the built-in design last)
-    and read it. Raises CardgenError."""
+    and read it. ``name`` must be a plain name; with ``allowed``, the file found must lie in one
+    of those folders (:func:`cardgen.core.boundary.confine`, symlinks followed). ``where`` is the
+    manifest's ``file, line`` of ``rulebook.template``. Raises CardgenError."""
+    from cardgen.core.boundary import confine
+    from cardgen.data.template import plain_name
+
+    if not plain_name(name):
+        raise CardgenError(Problem(where[0], where[1], "rulebook → template",
+                                   f"the page design name {str(name)[:80]!r} is not a plain name",
+                                   "name a file in templates/rulebook/ without `.yaml`, folders or `..`, e.g. `a5`",
+                                   code="path-escape"))
     if name == "default":
         dirs = [*dirs, BUILTIN_DESIGN.parent]
         name_for = {BUILTIN_DESIGN.parent: BUILTIN_DESIGN.stem}
@@ -107,7 +118,9 @@ def load_design(dirs: list[Path], name: str) -> tuple[PageDesign, Path]:
     for d in dirs:
         path = Path(d) / f"{name_for.get(Path(d), name)}.yaml"
         if path.is_file():
-            loaded = load_yaml(path)
+            if allowed is not None and Path(d) != BUILTIN_DESIGN.parent:
+                confine(path, allowed, where[0], where[1], "rulebook → template", what="the page design")
+            loaded = load_yaml(path, rel(path))
             try:
                 return PageDesign.model_validate(loaded.data or {}), path
             except ValidationError as exc:

@@ -12,12 +12,16 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from cardgen.core.errors import CardgenError, Problem
 from cardgen.fonts.fontset import FontSet
 from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files, render_faces
 from cardgen.data.game import Game
 from cardgen.core.units import MM
 
 SIDES = ("front", "back", "both")
+#: Largest card face cardgen rasterises (width × height in pixels): about 800 MB while it is
+#: drawn, encoded and written. A 63 × 88 mm card at 1200 dpi is 17 megapixels.
+MAX_FACE_PIXELS = 100_000_000
 
 
 @dataclass
@@ -78,6 +82,12 @@ def write_pngs(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
                     continue
                 bl = plan.bleed if opts.bleed else 0.0
                 size = (px((plan.width + 2 * bl) / MM, opts.dpi), px((plan.height + 2 * bl) / MM, opts.dpi))
+                if size[0] * size[1] > MAX_FACE_PIXELS:
+                    raise CardgenError(Problem(
+                        game.manifest_file, None, f"components → {p.component}",
+                        f"one card face at {opts.dpi:g} dpi would be {size[0]:,} × {size[1]:,} pixels, more than "
+                        f"the limit of {MAX_FACE_PIXELS:,} per face", "use a lower --dpi (300 is print quality) or "
+                        "a smaller card size", code="face-too-large"))
                 tasks.append(FaceTask(plan, scale, size, opts.bleed, opts.dpi))
                 names.append(card_file(p.component, i, card.row.id, is_back))
     uniq, where = _distinct(tasks)
@@ -135,7 +145,7 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
     uniq, where = _distinct(tasks)
     tick = progress("tts", len(uniq)) if progress else None
     data = render_faces(uniq, fonts, game.root, opts.jobs, on_done=tick)
-    cells = [PILImage.open(io.BytesIO(d)).convert("RGB") for d in data]
+    cells = [PILImage.open(io.BytesIO(d), formats=["PNG"]).convert("RGB") for d in data]
 
     def cell_img(task_index: int):
         return cells[where[task_index]]

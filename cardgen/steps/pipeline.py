@@ -357,7 +357,8 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
         raise CardgenError(Problem("", None, "--paper", f"unknown paper {paper!r}", "use a5, a4, b5 or letter",
                                    code="unknown-paper"))
     design, _ = load_design([d for d in (game.root / "templates" / "rulebook", project.root / "templates" / "rulebook")
-                             if d.is_dir()], settings.template)
+                             if d.is_dir()], settings.template, project.allowed(),
+                            (game.manifest_file, game.line("rulebook", "template")))
 
     def missing_chars(role: str, text: str) -> list[str]:
         return fonts.missing_chars(role, text)

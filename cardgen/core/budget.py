@@ -1,0 +1,253 @@
+"""A budget for a whole build, enforced by the operating system.
+
+Everything cardgen does with a game folder from someone else (load, validate, lay out, render)
+runs in a child process started by :func:`run_limited`, under ``resource.setrlimit`` limits on
+address space (``RLIMIT_AS``, memory) and CPU time (``RLIMIT_CPU``). Whatever an expression, a
+font file or a card table makes the code do, the child cannot take more than the budget: an
+allocation past the memory limit fails (``MemoryError``, or the child dies), and past the CPU
+limit the kernel sends ``SIGXCPU`` (turned into a clean stop here) and then ``SIGKILL``
+:data:`HARD_GRACE_S` seconds later (CPU seconds: a stop that C code delays cannot outlast it). The parent reports either as one problem naming the game,
+the limit and, where known, the ``file:line`` being evaluated (:func:`evaluating` records it in a
+page of memory the parent can still read after the child was killed).
+
+The cheap per-call guards of :mod:`cardgen.core.sandbox` stay for good messages; this budget is the
+guarantee. The child runs in its own process group, so Ctrl-C reaches only the parent, which
+kills the child's whole group (PNG workers included) at once: no worker tracebacks, no hang.
+"""
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import pickle
+import resource
+import signal
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from cardgen.core.errors import CardgenError, Problem
+
+#: Default memory budget of one game's build (address space of the build process), in MB.
+DEFAULT_MEMORY_MB = 4096
+#: Default CPU budget of one game's build (CPU seconds of the build process), in seconds.
+DEFAULT_CPU_S = 120
+#: Seconds between the CPU limit's clean stop (SIGXCPU) and the kernel's SIGKILL.
+HARD_GRACE_S = 5
+#: Smallest budgets the flags accept (below them Python and the fonts do not even load).
+MIN_MEMORY_MB = 256
+MIN_CPU_S = 1
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one game's build: ``memory_mb`` (address space, MB), ``cpu_s`` (CPU seconds),
+    ``grace_s`` (seconds between the clean stop and the kernel's kill)."""
+
+    memory_mb: int = DEFAULT_MEMORY_MB
+    cpu_s: int = DEFAULT_CPU_S
+    grace_s: int = HARD_GRACE_S
+
+
+class BudgetStop(BaseException):
+    """Raised in the child when its CPU budget is spent (SIGXCPU). A BaseException, so no
+    ``except Exception`` on the way turns it into an ordinary message."""
+
+
+# --- where the build is: a shared page the parent reads after the child ended -------------
+
+_PAGE_SIZE = 1024
+_PAGE = mmap.mmap(-1, _PAGE_SIZE)  # anonymous and shared: forked children write, the parent reads
+
+
+def _write(text: str) -> None:
+    data = text.encode("utf-8", "replace")[: _PAGE_SIZE - 2]
+    _PAGE[:2] = len(data).to_bytes(2, "big")
+    _PAGE[2:2 + len(data)] = data
+
+
+def current() -> str:
+    """What the build is evaluating now (``file:line``), or ""."""
+    n = int.from_bytes(_PAGE[:2], "big")
+    return _PAGE[2:2 + n].decode("utf-8", "replace")
+
+
+@contextmanager
+def evaluating(where: str) -> Iterator[None]:
+    """Record ``where`` (``file:line`` of an expression, a template, a table) for the duration of
+    the block, so a budget stop can name it. Cheap (a memory copy); nests."""
+    before = current()
+    _write(where)
+    try:
+        yield
+    except (MemoryError, RecursionError, BudgetStop):
+        raise  # the build stops here: keep ``where`` for the parent's message
+    except BaseException:
+        _write(before)
+        raise
+    _write(before)
+
+
+# --- the child ----------------------------------------------------------------------------
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG); a no-op elsewhere."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
+def worker_init() -> None:
+    """Initializer for worker processes of a build (PNG rendering): die with the build process,
+    and leave Ctrl-C to the parent (no worker tracebacks)."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _limit(kind: int, soft: int, hard: int) -> None:
+    _old_soft, old_hard = resource.getrlimit(kind)
+    if old_hard != resource.RLIM_INFINITY:
+        soft, hard = min(soft, old_hard), min(hard, old_hard)
+    resource.setrlimit(kind, (soft, hard))
+
+
+def _apply(budget: Budget) -> None:
+    mem = budget.memory_mb * 1024 * 1024
+    _limit(resource.RLIMIT_AS, mem, mem)
+    _limit(resource.RLIMIT_CPU, budget.cpu_s, budget.cpu_s + budget.grace_s)
+
+    def spent(_signum, _frame):
+        signal.signal(signal.SIGXCPU, signal.SIG_IGN)  # once; the kernel kills at the hard limit
+        raise BudgetStop()
+    signal.signal(signal.SIGXCPU, spent)
+
+
+def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int) -> None:
+    """Run ``fn`` under ``budget`` and send ``(kind, value)`` through ``w``; never returns."""
+    status = 0
+    try:
+        os.setpgid(0, 0)  # own process group: Ctrl-C goes to the parent, which stops us all
+        _die_with_parent()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _apply(budget)
+        try:
+            out: tuple = ("ok", fn(*args, **kwargs))
+        except MemoryError:
+            out = ("memory", None)
+        except RecursionError:
+            out = ("recursion", None)
+        except BudgetStop:
+            out = ("cpu", None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the parent as it was
+            out = ("raise", exc)
+        try:
+            data = pickle.dumps(out)
+        except Exception as exc:  # noqa: BLE001 - an unpicklable exception: keep its words
+            data = pickle.dumps(("raise", RuntimeError(f"{type(out[1]).__name__}: {out[1]}")))
+            del exc
+        view = memoryview(data)
+        while view:
+            view = view[os.write(w, view):]
+    except BaseException:  # noqa: BLE001 - nothing may escape into the parent's code
+        status = 70
+    finally:
+        os._exit(status)
+
+
+def _read_all(r: int) -> bytes:
+    chunks = []
+    while True:
+        b = os.read(r, 1 << 16)
+        if not b:
+            return b"".join(chunks)
+        chunks.append(b)
+
+
+def _stop_group(pid: int, reaped: bool = False) -> None:
+    """SIGKILL the child's process group (its workers), and the child itself unless reaped."""
+    targets = [lambda: os.killpg(pid, signal.SIGKILL)] + ([] if reaped else [lambda: os.kill(pid, signal.SIGKILL)])
+    for target in targets:
+        try:
+            target()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def run_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, game: str = "", **kwargs) -> Any:
+    """``fn(*args, **kwargs)`` in a forked child under ``budget``; returns its value.
+
+    The value and any exception travel back pickled (a :class:`CardgenError` arrives as it was
+    raised, so the caller prints it as usual). ``game`` names the game in budget messages.
+
+    Raises:
+        CardgenError: the child ran out of memory or CPU time, recursed too deeply, or died
+            (naming ``game``, the limit and the ``file:line`` being evaluated when known).
+        KeyboardInterrupt: Ctrl-C in the parent; the child and its workers are killed first.
+        whatever ``fn`` raised.
+    """
+    budget = budget or Budget()
+    if not hasattr(os, "fork"):  # pragma: no cover - not POSIX: no OS budget, run here
+        return fn(*args, **kwargs)
+    _write("")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child (measured by its effects)
+        os.close(r)
+        _child(fn, args, kwargs, budget, w)
+    os.close(w)
+    try:
+        try:
+            os.setpgid(pid, pid)  # also here: no race with a Ctrl-C before the child did it
+        except OSError:
+            pass
+        data = _read_all(r)
+        _, status = os.waitpid(pid, 0)
+    except BaseException:  # Ctrl-C (or anything) while waiting: stop the child's whole group
+        _stop_group(pid)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+        raise
+    finally:
+        os.close(r)
+    _stop_group(pid, reaped=True)  # workers the child left behind
+    where = current()
+    if data:
+        try:
+            kind, value = pickle.loads(data)
+        except Exception:  # noqa: BLE001 - a truncated message: the child died writing it
+            kind, value = "died", None
+    else:
+        kind, value = "died", None
+    if kind == "ok":
+        return value
+    if kind == "raise":
+        raise value
+    raise CardgenError(_stopped(kind, status, budget, game, where))
+
+
+def _stopped(kind: str, status: int, budget: Budget, game: str, where: str) -> Problem:
+    at = f" while evaluating {where}" if where else ""
+    if kind == "died" and os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGKILL, signal.SIGXCPU):
+        kind = "cpu"  # the kernel's hard CPU limit (or the OOM killer): name the CPU budget, it is the usual one
+    if kind == "memory":
+        return Problem(game, None, "", f"the build needed more than {budget.memory_mb:,} MB of memory and was "
+                       f"stopped{at}", "an expression, a card table or a card size asks for far too much; fix it, "
+                       "or raise the budget with --memory-limit MB", code="memory-limit")
+    if kind == "cpu":
+        return Problem(game, None, "", f"the build used more than {budget.cpu_s:,} seconds of CPU time and was "
+                       f"stopped{at}", "a loop, an expression or a text box takes far too long; fix it, or raise "
+                       "the budget with --cpu-limit SECONDS", code="cpu-limit")
+    if kind == "recursion":
+        return Problem(game, None, "", f"the build recursed too deeply and was stopped{at}",
+                       "a macro or an expression that calls itself without end?", code="recursion-limit")
+    how = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}")
+    return Problem(game, None, "", f"the build process ended unexpectedly ({how}){at}",
+                   f"the budget is {budget.memory_mb:,} MB and {budget.cpu_s:,} s CPU (--memory-limit, --cpu-limit); "
+                   "if this repeats with a small game, it is a bug in cardgen: please report it", code="build-died")
