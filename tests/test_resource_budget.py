@@ -143,8 +143,8 @@ def test_default_memory_budget_holds(tmp_path):
 
 def test_lower_memory_budget_by_flag(tmp_path):
     game = attack_game(tmp_path, text=GROW)
-    code, out, _took = run_cli("validate", str(game), cwd=tmp_path)
-    assert code == 0, out  # validation does not lay out cards
+    code, out, _took = run_cli("validate", str(game), "--memory-limit", "1024", cwd=tmp_path)
+    assert code == 1 and "needed more than 1,024 MB of memory" in out, out  # validate lays out every face too
     code, out, took = run_cli("sheets", str(game), "--out", str(tmp_path / "out"), "--memory-limit", "1024",
                               cwd=tmp_path, timeout=60)
     assert code == 1, out
