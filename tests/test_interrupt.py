@@ -66,7 +66,8 @@ def test_interrupted_builds_leave_the_previous_or_the_new_output(tmp_path):
         assert got in (previous, expected_new), f"run {i} ({sig.name}): a mix of old and new files"
         outcomes.append((sig.name, proc.returncode, got == expected_new))
         if sig == signal.SIGINT:
-            assert proc.returncode in (0, 130), (i, proc.returncode, err)
+            # -SIGINT: the signal came while the interpreter itself was starting (a loaded machine)
+            assert proc.returncode in (0, 130, -signal.SIGINT), (i, proc.returncode, err)
             assert "Traceback" not in err, err
             if proc.returncode == 130:
                 assert err.rstrip().endswith("cardgen: interrupted; output folders keep their previous files")

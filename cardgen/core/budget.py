@@ -221,8 +221,8 @@ def run_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, gam
     if data:
         try:
             kind, value = pickle.loads(data)
-        except Exception:  # noqa: BLE001 - a truncated message: the child died writing it
-            kind, value = "died", None
+        except Exception:  # noqa: BLE001 - a truncated message (the child died writing it), or a bug
+            kind, value = ("died" if status else "unreadable"), None
     else:
         kind, value = "died", None
     if kind == "ok":
@@ -247,6 +247,9 @@ def _stopped(kind: str, status: int, budget: Budget, game: str, where: str) -> P
     if kind == "recursion":
         return Problem(game, None, "", f"the build recursed too deeply and was stopped{at}",
                        "a macro or an expression that calls itself without end?", code="recursion-limit")
+    if kind == "unreadable":
+        return Problem(game, None, "", "the build finished but its result could not be read back",
+                       "this is a bug in cardgen: please report it with the command you ran", code="build-died")
     how = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}")
     return Problem(game, None, "", f"the build process ended unexpectedly ({how}){at}",
                    f"the budget is {budget.memory_mb:,} MB and {budget.cpu_s:,} s CPU (--memory-limit, --cpu-limit); "

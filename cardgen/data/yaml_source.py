@@ -36,6 +36,10 @@ class _Raw:
         obj.raw = raw
         return obj
 
+    def __reduce__(self):
+        """Pickled with what was written (a build's results travel from its child process)."""
+        return (self.__class__, (self.__class__.__mro__[2](self), self.raw))
+
 
 class RawInt(_Raw, int):
     """An int that remembers how it was written (``raw``), e.g. ``007``."""
