@@ -205,7 +205,8 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     def ran(step: str, mark: int) -> None:
         written[step] = [p.relative_to(out_dir).as_posix() for p in result.files[mark:]]
 
-    with AtomicOutput(out_dir) as out:
+    removed: list[str] = []  # what the last build wrote and this one did not (issue 11), pruned before the swap
+    with AtomicOutput(out_dir, finish=lambda staged: removed.extend(record_and_prune(staged, written))) as out:
         if pf is not None:  # the preflight covers the cards; a rulebook-only build leaves it alone
             data = pf.to_json(game.root)
             if chk.odds:  # the declared exact odds travel with the report
@@ -221,10 +222,10 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
                 mark = len(result.files)
                 result.files.extend(out_dir / f for f in one.write(run))
                 ran(name, mark)
-    if pf is not None:
-        result.files.append(out_dir / REPORT_JSON)
-        ran("report", len(result.files) - 1)
-    result.removed = record_and_prune(out_dir, written)
+        if pf is not None:
+            result.files.append(out_dir / REPORT_JSON)
+            ran("report", len(result.files) - 1)
+    result.removed = removed
     return result
 
 

@@ -17,6 +17,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 
 class AtomicOutput:
@@ -25,12 +26,15 @@ class AtomicOutput:
     On success the staging folder gets hard links (or copies) of every file of ``out_dir`` it
     does not hold itself (a ``cardgen png`` keeps the print sheets of an earlier build; a file
     in the way of a new folder, or a folder in the way of a new file, gives way to the new one),
-    then replaces ``out_dir`` in one rename. On an exception ``out_dir`` is not touched and the
+    ``finish(staged folder)`` runs (the output manifest removes stale files there,
+    :func:`cardgen.core.written.record_and_prune`), then the staging folder replaces ``out_dir``
+    in one rename. On an exception ``out_dir`` is not touched and the
     staging folder is removed.
     """
 
-    def __init__(self, final_dir: Path):
+    def __init__(self, final_dir: Path, finish: Callable[[Path], object] | None = None):
         self.final_dir = Path(final_dir)
+        self.finish = finish  #: called with the staged folder, complete, just before the swap
         self.tmp: Path | None = None
 
     def __enter__(self) -> "AtomicOutput":
@@ -53,6 +57,8 @@ class AtomicOutput:
             if exc_type is None:
                 if self.final_dir.is_dir() and not self.final_dir.is_symlink():
                     _carry_over(self.final_dir, self.tmp)
+                if self.finish is not None:  # e.g. the output manifest prunes stale files, in the staging folder
+                    self.finish(self.tmp)
                 os.chmod(self.tmp, 0o777 & ~_umask())  # mkdtemp makes it 0700; an output folder is not private
                 swap_in(self.tmp, self.final_dir)
         finally:
