@@ -55,6 +55,24 @@ def _huge_csv(game: Path, tmp: Path) -> None:
         f.write(("c9,9," + "x" * 1000 + ",1\n") * 21_000)
 
 
+def _template_symlink_out(game: Path, tmp: Path) -> None:
+    """templates/cards/card.yaml is a symlink to a template outside the game folder."""
+    outside = tmp / "outside.yaml"
+    outside.write_text("elements: [{kind: text, name: t, box: [6, 6, 50, 20], text: SECRET, font: body}]\n",
+                       encoding="utf-8")
+    (game / "templates" / "cards" / "card.yaml").unlink()
+    (game / "templates" / "cards" / "card.yaml").symlink_to(outside)
+
+
+def _rules_symlink_out(game: Path, tmp: Path) -> None:
+    """rules/02.md is a symlink to a Markdown file outside the game folder."""
+    outside = tmp / "outside.md"
+    outside.write_text("# SECRET\n", encoding="utf-8")
+    (game / "rules").mkdir(exist_ok=True)
+    (game / "rules" / "01.md").write_text("# 遊び方\n", encoding="utf-8")
+    (game / "rules" / "02.md").symlink_to(outside)
+
+
 def _xlsx_with_cached_formulas(path: Path, sheets: dict[str, list[list]], cached: dict[str, str]) -> None:
     """Write an .xlsx with openpyxl, then store each formula's value (``cached``: formula → value)
     as a spreadsheet program does when it saves (openpyxl itself writes formulas without values)."""
@@ -134,7 +152,8 @@ def _ods_cards(game: Path, tmp: Path) -> None:
     (game / "cards.csv").unlink()
 
 
-GENERATORS = {"xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
+GENERATORS = {"template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
+              "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
 
 
 # --- the runner ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import click
 
 from cardgen.cli.options import (budget_of, budget_options, calibration_options, export_options, exports_of,
                                  out_option, out_options, quiet_option, sheet_options, sheet_options_of)
-from cardgen.cli.output import fail, print_files, print_preflight, print_report
+from cardgen.cli.output import echo, fail, print_files, print_preflight, print_report
 from cardgen.cli.insight import register as register_insight
 from cardgen.core.errors import CardgenError
 
@@ -51,12 +51,12 @@ def _print_findings(res) -> None:
     layout_errors = [p for p in res.layout if p.severity == "error"]  # only when forced
     warnings = res.report.warnings + [p for p in res.layout if p.severity == "warning"]
     for p in res.report.errors + layout_errors + warnings:
-        click.echo(p.format(), err=True)
+        echo(p.format(), err=True)
     if res.report.errors:
-        click.echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
+        echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
                    "outputs marked DRAFT", err=True)
     if layout_errors:
-        click.echo(f"{res.game}: {len(layout_errors)} card layout error(s); printed anyway (--force), "
+        echo(f"{res.game}: {len(layout_errors)} card layout error(s); printed anyway (--force), "
                    "text that does not fit is outlined in red", err=True)
 
 
@@ -67,7 +67,7 @@ def _run(game_dir: Path, out: Path, **build) -> None:
     _print_findings(res)
     print_files(res.files, res.removed, res.out_dir)
     for note in res.notes:
-        click.echo(f"note: {note}")
+        echo(f"note: {note}")
 
 
 class _Group(click.Group):
@@ -87,19 +87,22 @@ class _Group(click.Group):
         except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except KeyboardInterrupt:
-            click.echo("cardgen: interrupted; output folders keep their previous files", err=True)
+            echo("cardgen: interrupted; output folders keep their previous files", err=True)
             sys.exit(130)
         except OSError as exc:
             if os.environ.get("CARDGEN_DEBUG") == "1":
                 raise
-            where = str(exc.filename) if exc.filename else "<output>"
-            click.echo(f"{where}: error: {exc.strerror or exc}\n"
-                       "    hint: check that the folder exists, is writable and the disk is not full", err=True)
+            if exc.filename:
+                echo(f"{exc.filename}: error: {exc.strerror or exc}\n"
+                     "    hint: check that the folder exists, is writable and the disk is not full", err=True)
+            else:  # not a file cardgen writes: no guess about disks
+                echo(f"cardgen: error: {exc.strerror or exc}\n"
+                     "    hint: CARDGEN_DEBUG=1 shows where it happened", err=True)
             sys.exit(1)
         except Exception as exc:
             if os.environ.get("CARDGEN_DEBUG") == "1":
                 raise
-            click.echo(f"cardgen: internal error: {type(exc).__name__}: {exc}\n"
+            echo(f"cardgen: internal error: {type(exc).__name__}: {exc}\n"
                        "    hint: this is a bug in cardgen, please report it with the command you ran "
                        "(CARDGEN_DEBUG=1 shows the traceback)", err=True)
             sys.exit(3)
@@ -132,7 +135,7 @@ def validate(game_dir: Path, fmt: str) -> None:
 
     report = _limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
     if fmt == "json":
-        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
         print_report(report)
     sys.exit(0 if report.ok else 1)
@@ -161,10 +164,10 @@ def sheets(game_dir: Path, out: Path, force: bool, since: str | None, cards: str
                    game=game_dir)
     if res.cards:
         shown = ", ".join(f"{cid} {rid}" + (f" ×{n}" if n > 1 else "") for cid, rid, n in res.cards)
-        click.echo(f"reprint: {sum(n for *_, n in res.cards)} cards ({shown}) on {res.pages} pages")
+        echo(f"reprint: {sum(n for *_, n in res.cards)} cards ({shown}) on {res.pages} pages")
     print_files(res.files)
     for note in res.notes:
-        click.echo(f"note: {note}")
+        echo(f"note: {note}")
 
 
 @cli.command(short_help="Duplex test sheet: measure how far the backs shift.")
@@ -252,7 +255,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
         if isinstance(res, UsageError):  # e.g. --out inside the game folder: the same for every game
             fail(res)
         if isinstance(res, CardgenError):
-            click.echo(res.format(), err=True)
+            echo(res.format(), err=True)
             failed += 1
             continue
         _print_findings(res)
@@ -274,14 +277,14 @@ def watch(game_dir: Path, out: Path) -> None:
 
     def show(kind, payload):
         if kind == "changed":
-            click.echo("changed: " + ", ".join(p.name for p in payload))
+            echo("changed: " + ", ".join(p.name for p in payload))
         elif kind == "report":
             print_report(payload)
         elif kind == "built":
             for f in payload.files:
-                click.echo(f"wrote {f}")
+                echo(f"wrote {f}")
         elif kind == "error":
-            click.echo(payload.format(), err=True)
+            echo(payload.format(), err=True)
 
     from cardgen.api import validate_game
 
@@ -293,7 +296,7 @@ def watch(game_dir: Path, out: Path) -> None:
     def build(d, out_root, steps, progress=None):
         return _limited(_build_with_bars, d, out_root, quiet, game=game_dir, steps=steps)
 
-    click.echo(f"watching {game_dir} (Ctrl-C to stop)")
+    echo(f"watching {game_dir} (Ctrl-C to stop)")
     run_watch(game_dir, out, show, validate=validate, build=build)
 
 
@@ -316,7 +319,7 @@ def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, o
 
     res = _limited(diff_drafts, old, new, rev, out, pdf=not no_pdf, game=new or old)
     if fmt == "json":
-        click.echo(json.dumps(res.data, ensure_ascii=False, indent=2))
+        echo(json.dumps(res.data, ensure_ascii=False, indent=2))
         return
     from cardgen.cli.diff_output import print_diff
     print_diff(res.data)
@@ -332,8 +335,8 @@ def new(game_dir: Path, title: str | None) -> None:
 
     files = new_game(game_dir, title)  # a CardgenError goes to the group's handler
     for f in files:
-        click.echo(f"wrote {f}")
-    click.echo(f"next: cardgen build {game_dir}")
+        echo(f"wrote {f}")
+    echo(f"next: cardgen build {game_dir}")
 
 
 @cli.command("docs", short_help="Regenerate the manifest and template references in docs/.")
@@ -348,10 +351,10 @@ def docs(check: bool, out: Path) -> None:
     if check:
         stale = stale_docs(out)
         for path, up_to_date in stale.items():
-            click.echo(f"{path} is {'up to date' if up_to_date else 'out of date: run `cardgen docs`'}")
+            echo(f"{path} is {'up to date' if up_to_date else 'out of date: run `cardgen docs`'}")
         sys.exit(0 if all(stale.values()) else 1)
     for path in write_docs(out):
-        click.echo(f"wrote {path}")
+        echo(f"wrote {path}")
 
 
 register_insight(cli)  # cardgen odds, cardgen simulate (cardgen/cli/insight.py)
@@ -372,7 +375,7 @@ def main() -> None:
             exc.show()
             sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        click.echo("cardgen: interrupted; output folders keep their previous files", err=True)
+        echo("cardgen: interrupted; output folders keep their previous files", err=True)
         sys.exit(130)
 
 

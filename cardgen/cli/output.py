@@ -1,14 +1,37 @@
 """What the CLI prints: validation reports, preflight summaries, written files, failures."""
 from __future__ import annotations
 
+import re
 import sys
 
 import click
 
+#: Characters that would steer the terminal rather than show: C0/C1 controls but newline and tab
+#: (ESC starts colour and cursor codes), DEL, and the bidirectional overrides and isolates.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean(text: str) -> str:
+    """``text`` with every control character shown as ``U+XXXX`` (newlines and tabs kept): a
+    manifest's escape codes reach the terminal as text, never as commands."""
+    return _CONTROL.sub(lambda m: f"U+{ord(m.group()):04X}", text)
+
+
+def echo(message: object = "", err: bool = False) -> None:
+    """``click.echo`` of :func:`clean` text: everything the CLI prints goes through here."""
+    click.echo(clean(str(message)), err=err)
+
+
+def markup(text: object) -> str:
+    """User text for a rich markup string: :func:`clean`, then rich's markup escaping (a title or
+    card id holding ``[/]`` prints as written and cannot end the summary early)."""
+    from rich.markup import escape
+    return escape(clean(str(text)))
+
 
 def fail(exc) -> None:
     """Print ``exc``'s message blocks to stderr and exit with its code (1, or 2 for usage)."""
-    click.echo(exc.format(), err=True)
+    echo(exc.format(), err=True)
     sys.exit(exc.exit_code)
 
 
@@ -20,7 +43,7 @@ def print_preflight(pf) -> None:
     from cardgen.check.preflight import category
     console = Console(highlight=False, soft_wrap=True)
     cards = ", ".join(f"{k} {v}" for k, v in pf.cards.items())
-    t = Table(title=f"preflight · {pf.title} {pf.version} · {cards}", title_justify="left", show_edge=False)
+    t = Table(title=markup(f"preflight · {pf.title} {pf.version} · {cards}"), title_justify="left", show_edge=False)
     t.add_column("check")
     t.add_column("errors", justify="right")
     t.add_column("warnings", justify="right")
@@ -29,14 +52,14 @@ def print_preflight(pf) -> None:
     for cat, c in sorted(counts.items()):
         first = next(f for f in pf.findings if category(f) == cat)
         where = f"{first.card.label} → {first.field}: " if first.card else (f"{first.field}: " if first.field else "")
-        t.add_row(cat, str(c["error"] or ""), str(c["warning"] or ""), f"{where}{first.message}"[:110])
+        t.add_row(markup(cat), str(c["error"] or ""), str(c["warning"] or ""), markup(f"{where}{first.message}"[:110]))
     if not counts:
         t.add_row("all checks", "", "", "nothing to report")
     console.print(t)
     for pc in pf.deck_math:
         mark = "ok" if pc["ok"] else "[red]MISMATCH[/red]"
         derived = "; ".join(f"{k} = {v}" for k, v in (pc.get("derived") or {}).items())
-        console.print(f"  {pc['players']} players: " + "; ".join(x for x in (pc["arithmetic"], derived) if x)
+        console.print(markup(f"  {pc['players']} players: " + "; ".join(x for x in (pc["arithmetic"], derived) if x))
                       + f"  \\[{mark}]")
     console.print(f"  {len(pf.errors)} error(s), {len(pf.warnings)} warning(s); details in report.json")
 
@@ -46,23 +69,23 @@ def print_files(files, removed=(), out_dir=None) -> None:
     file an earlier build wrote and this one no longer does (``removed`` relative to ``out_dir``)."""
     shown = [f for f in files if f.suffix != ".png" or f.parent.name != "cards"]
     for f in shown:
-        click.echo(f"wrote {f}")
+        echo(f"wrote {f}")
     cards = [f for f in files if f not in shown]
     if cards:
-        click.echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
+        echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
     for r in removed:
-        click.echo(f"removed {out_dir / r if out_dir is not None else r} (written by an earlier build, not by this one)")
+        echo(f"removed {out_dir / r if out_dir is not None else r} (written by an earlier build, not by this one)")
 
 
 def print_report(report) -> None:
     """The validator's findings (stderr), the deck math per player count and a count line."""
     for p in report.errors + report.warnings:
-        click.echo(p.format(), err=True)
+        echo(p.format(), err=True)
     if report.player_counts:
-        click.echo(f"{report.title or report.game} {report.version}: deck math")
+        echo(f"{report.title or report.game} {report.version}: deck math")
         for pc in report.player_counts:
             mark = "ok" if pc.ok else "MISMATCH"
             derived = "; ".join(f"{k} = {v}" for k, v in pc.derived.items())
-            click.echo(f"  {pc.players} players: " + "; ".join(x for x in (pc.arithmetic, derived) if x)
+            echo(f"  {pc.players} players: " + "; ".join(x for x in (pc.arithmetic, derived) if x)
                        + (f" (declared {pc.declared_turns})" if pc.declared_turns is not None else "") + f"  [{mark}]")
-    click.echo(f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")
+    echo(f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")

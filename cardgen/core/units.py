@@ -4,12 +4,15 @@
 """
 from __future__ import annotations
 
+import math
 import re
 
 MM = 72.0 / 25.4  #: points per millimetre
 INCH = 72.0  #: points per inch
 EPS = 1e-6  #: tolerance in pt for geometry comparisons
 
+#: Largest length (mm) any manifest or template value may give: far beyond any card or paper.
+MAX_LENGTH_MM = 100_000.0
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
 _FACTORS = {"mm": MM, "cm": 10 * MM, "in": INCH, "pt": 1.0, None: MM}
 
@@ -35,8 +38,13 @@ def parse_length(value: float | int | str) -> float:
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a length; write a number of mm or a string like '63mm', '2.5in', '12pt'")
     if isinstance(value, (int, float)):
-        return float(value) * MM
-    m = _LENGTH.match(str(value))
-    if not m:
-        raise ValueError(f"{value!r} is not a length; write a number of mm or a string like '63mm', '2.5in', '12pt'")
-    return float(m.group(1)) * _FACTORS[m.group(2)]
+        pt = float(value) * MM if abs(value) <= MAX_LENGTH_MM else math.inf
+    else:
+        m = _LENGTH.match(str(value)[:100])
+        if not m:
+            raise ValueError(f"{str(value)[:40]!r} is not a length; write a number of mm or a string like '63mm', "
+                             "'2.5in', '12pt'")
+        pt = float(m.group(1)) * _FACTORS[m.group(2)]
+    if not math.isfinite(pt) or abs(pt) > MAX_LENGTH_MM * MM:
+        raise ValueError(f"{str(value)[:40]} is not a usable length (at most {MAX_LENGTH_MM:,.0f} mm)")
+    return pt

@@ -17,7 +17,7 @@ from cardgen.data.yaml_source import RawFloat, RawInt
 class Strict(BaseModel):
     """Base: unknown keys are errors (reported with a did-you-mean), the model is frozen."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 def _text(value: Any) -> Any:

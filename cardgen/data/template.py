@@ -26,7 +26,7 @@ Box = tuple[float, float, float, float]
 
 
 class _T(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class _Element(_T):

@@ -133,6 +133,9 @@ class Loaded:
 _INT = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _NULL = {"", "~", "null", "Null", "NULL"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Longest number read as a number; longer digit strings stay text (no field holds such a number).
+MAX_DIGITS = 100
 _TRUE = {"true", "True", "TRUE"}
 _FALSE = {"false", "False", "FALSE"}
 
@@ -149,6 +152,8 @@ def _scalar(node: ScalarNode) -> Any:
     if value in _FALSE:
         return False
     if _INT.match(value):
+        if len(value) > MAX_DIGITS:  # Python refuses to read ints of 4,300+ digits; no field wants one
+            return value
         return RawInt(int(value.replace("_", "")), value)
     if _FLOAT.match(value) and any(c.isdigit() for c in value):
         return RawFloat(float(value.replace("_", "")), value)
@@ -191,6 +196,11 @@ def _build(node, path: PathKey, src: Source, file: str, problems: list[Problem])
                                 code="yaml-tag"))
         return None
     if isinstance(node, ScalarNode):
+        if _SURROGATE.search(node.value):
+            problems.append(Problem(file, node.start_mark.line + 1, _fmt(path),
+                                    "the text holds a lone surrogate (\\ud800–\\udfff), which is not a character",
+                                    "remove the \\u escape; write the character itself", code="yaml-surrogate"))
+            return None
         return _scalar(node)
     if isinstance(node, SequenceNode):
         return [_build(child, path + (i,), src, file, problems) for i, child in enumerate(node.value)]

@@ -15,6 +15,7 @@ overflow), ``contain`` scales it to fit inside the box; both centre it.
 from __future__ import annotations
 
 import io
+import struct
 import threading
 import warnings
 from pathlib import Path
@@ -86,7 +87,11 @@ def image_size(path: str | Path) -> tuple[int, int]:
     im = _open(path)
     try:
         w, h = im.size
-        orient = im.getexif().get(0x0112, 1)
+        try:
+            orient = im.getexif().get(0x0112, 1)  # a PNG is read to its end to find the EXIF chunk
+        except (OSError, ValueError, SyntaxError, struct.error) as exc:
+            raise _err(path, f"the image {rel(Path(path))} cannot be read: {_why(exc)}",
+                       "save the image again (as PNG or JPEG)", "bad-image") from None
         return (h, w) if orient in _SWAP else (w, h)
     finally:
         im.close()
@@ -107,13 +112,21 @@ def image_dpi(path: str | Path) -> float:
     return round(value, 1) if value >= 10 else 72.0  # PNG stores pixels per metre: 11811 → 300.0
 
 
+def _why(exc: BaseException) -> str:
+    """A decoding failure in words: a cut-short file says so (it is not a full disk)."""
+    text = str(exc)
+    if "truncated" in text:
+        return "the file is cut short (truncated): it was not saved or copied completely"
+    return text[:200]
+
+
 def load_upright(path: str | Path) -> PILImage.Image:
     """The image decoded, upright, in RGB, RGBA, L or LA. Raises :class:`CardgenError`."""
     im = _open(path)
     try:
         im.load()
-    except (OSError, ValueError) as exc:
-        raise _err(path, f"the image {rel(Path(path))} cannot be decoded: {exc}", "save it again as PNG or JPEG",
+    except (OSError, ValueError, SyntaxError, struct.error) as exc:
+        raise _err(path, f"the image {rel(Path(path))} cannot be decoded: {_why(exc)}", "save it again as PNG or JPEG",
                    "bad-image")
     im = ImageOps.exif_transpose(im)
     if im.mode == "CMYK":

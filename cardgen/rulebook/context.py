@@ -71,6 +71,12 @@ class _Lazy:
 
 def _card_image(data: RulebookData) -> tuple[Callable, Callable]:
     def one(component: str, card_id: str, width: float = 22) -> str:
+        try:
+            width = float(width)
+        except (TypeError, ValueError):
+            raise ValueError(f"card_image: width {str(width)[:20]!r} is not a number of mm") from None
+        if not (0 < width <= 300):
+            raise ValueError(f"card_image: width {width:g} mm is out of range (more than 0, at most 300 mm)")
         rows = data.game.tables.get(component)
         if rows is None or not any(r.id == str(card_id) for r in rows):
             raise missing(data, f"card_image: no card {card_id!r} in component {component!r}",
