@@ -23,6 +23,7 @@ def test_game_copied_without_templates_says_where_it_looked(tmp_path, monkeypatc
     game = tmp_path / "tenjanpai"
     shutil.copytree(ROOT / "card_data" / "tenjanpai", game)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("cardgen.core.boundary.checkout", lambda: None)  # an installed cardgen: no checkout templates
     errors = [p for p in validate_game("tenjanpai").errors if p.code == "missing-template"]
     assert errors[0].format() == (
         "tenjanpai/game.yaml:39: error: template → the card template 'battle' was not found; looked in "
@@ -44,6 +45,7 @@ def test_another_games_template_is_never_used(tmp_path, monkeypatch):
         "game: {id: small, title: 小, version: '1', players: [2]}\n"
         "components:\n  - {id: c, name: C, cards: [{id: a}], template: character}\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("cardgen.core.boundary.checkout", lambda: None)  # an installed cardgen: no checkout templates
     errors = [p for p in validate_game(small).errors if p.code == "missing-template"]
     assert len(errors) == 1
     assert errors[0].message == (
