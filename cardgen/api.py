@@ -140,11 +140,33 @@ def _check_out_dir(game, out_dir: Path) -> None:
                                  "write outputs outside the game folder, e.g. --out output", code="out-in-game"))
 
 
+def refuse_open_questions(game) -> None:
+    """A ``--final`` build stops while the design has open questions (:mod:`cardgen.check.open_questions`).
+
+    ``game``: a loaded game or its folder.
+
+    Raises:
+        CardgenError: one problem per open question (at its manifest line) and a summary.
+    """
+    from cardgen.check.open_questions import final_problems
+
+    if isinstance(game, (str, Path)):
+        from cardgen.data.game import load_game
+        game = load_game(game)
+    still_open = final_problems(game)
+    if still_open:
+        raise CardgenError(still_open + [Problem(
+            game.manifest_file, None, "", f"--final: {len(still_open)} open question(s) remain; nothing was written "
+            f"for {game.id!r}", "a release prints only what the designer decided: settle each question (then "
+            "`decided: true`), or build without --final for a playtest copy (notes marked 【未確定】)",
+            code="final-open-questions")])
+
+
 def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
                force: bool = False, steps: tuple[str, ...] = DEFAULT_STEPS,
                progress: Callable[[str, int], Callable[[], None]] | None = None,
                exports: "ExportOptions | None" = None, rulebook_paper: str | None = None,
-               strict: bool = False) -> BuildResult:
+               strict: bool = False, final: bool = False) -> BuildResult:
     """Check (:func:`cardgen.steps.game_check.check_game`, the same checks as ``cardgen validate``),
     then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically, with the
     preflight report ``report.json`` (see :mod:`cardgen.check.preflight`) beside them.
@@ -158,7 +180,8 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             (unless ``force``; then every card face in every output carries a small DRAFT mark or
             red outlines, and report.json says ``"forced": true``); missing
             templates or fonts and images that cannot be opened (even with ``force``); and with
-            ``strict`` any warning.
+            ``strict`` any warning; with ``final`` (a release build) any open question left in
+            ``game.choices`` (even with ``force``).
     """
     options = options or SheetOptions()
     unknown = [s for s in steps if s not in STEPS]
@@ -169,6 +192,8 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     game, report = chk.game, chk.report
     if game is None:
         raise CardgenError(report.errors)
+    if final:
+        refuse_open_questions(game)
     errors = chk.errors
     if chk.fatal:  # nothing can be drawn: no summary offers --force
         raise CardgenError(errors + chk.warnings)

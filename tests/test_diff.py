@@ -183,12 +183,10 @@ def test_rules_text_change_by_paragraph(pair):
 
 def test_design_constant_and_open_question_with_rendered_rules(pair):
     replace_in(pair[1] / "game.yaml", "highest: 6", "highest: 7")
-    replace_in(pair[1] / "game.yaml", "choice: Placeholder values", "choice: Our values")
+    replace_in(pair[1] / "game.yaml", 'use: "3枚"', 'use: "4枚"')
     want = unchanged("old/g", "new/g")
     want["design"]["changed"] = {"highest": {"old": 6, "new": 7}}
-    want["choices"]["changed"] = [{"what": "Everything",
-                                   "old": "Placeholder values made by `cardgen new`; replace them with the game's own.",
-                                   "new": "Our values made by `cardgen new`; replace them with the game's own."}]
+    want["choices"]["changed"] = [{"what": "hand-size: 手札は何枚か", "old": "3枚", "new": "4枚"}]
     want["rules"]["changes"] = [{"op": "changed", "section": "3. 遊び方",
                                  "old": "ここにルールを書きます。数字は6のようにmanifestから読めます（いまは6）。",
                                  "new": "ここにルールを書きます。数字は7のようにmanifestから読めます（いまは7）。"}]

@@ -110,6 +110,7 @@ def test_new_game_validates_and_builds(tmp_path):
         assert sum(t.count("新しいゲーム") for t in texts if "表 front" in t) >= 24
         rb = "\n".join(page_texts(tmp_path / "new_game_tmp" / "rulebook.pdf"))
         assert "いまは6" in rb  # the typesetter's quarter em, not a typed space
+        assert "【未確定】手札は何枚か" in rb.replace("\n", "")
         assert res.files
         r = CliRunner().invoke(cli, ["new", str(game)])
         assert r.exit_code == 2 and "not empty" in r.output

@@ -123,16 +123,20 @@ def test_every_card_png_has_the_mark_the_same_on_every_face(out):
 
 def test_every_tts_card_has_the_mark(out):
     decks = json.loads((out / "tts" / "decks.json").read_text(encoding="utf-8"))["decks"]
+    assert any(d["unique_backs"] for d in decks)  # 夜雀鬼's character backs: one per card
     for deck in decks:
         for sheet in deck["sheets"]:
-            img = Image.open(out / sheet["file"])
             cw, ch = sheet["cell_px"]
-            for slot in list(range(sheet["count"])) + [sheet["hidden_slot"]]:
-                r, c = divmod(slot, sheet["cols"])
-                cell = img.crop((c * cw, r * ch, (c + 1) * cw, (r + 1) * ch))
-                assert _red_pixels(_mark_region(cell, cw / CARD_W, 0.0)) > 10, (sheet["file"], slot)
-        back = Image.open(out / deck["back"])
-        assert _red_pixels(_mark_region(back, back.size[0] / CARD_W, 0.0)) > 10
+            files = [sheet["file"]] + ([sheet["back_file"]] if deck["unique_backs"] else [])
+            for f in files:
+                img = Image.open(out / f)
+                for slot in list(range(sheet["count"])) + [sheet["hidden_slot"]]:
+                    r, c = divmod(slot, sheet["cols"])
+                    cell = img.crop((c * cw, r * ch, (c + 1) * cw, (r + 1) * ch))
+                    assert _red_pixels(_mark_region(cell, cw / CARD_W, 0.0)) > 10, (f, slot)
+        if not deck["unique_backs"]:
+            back = Image.open(out / deck["back"])
+            assert _red_pixels(_mark_region(back, back.size[0] / CARD_W, 0.0)) > 10
 
 
 def test_a_valid_build_has_no_mark(tmp_path):

@@ -150,7 +150,9 @@ def _game(tmp_path, md: str) -> Path:
         f.unlink()
     (game / "rules" / "01.md").write_text(md, encoding="utf-8")
     y = game / "game.yaml"
-    y.write_text(y.read_text(encoding="utf-8").replace("  paper: a5\n", "  paper: a5\n  toc: false\n"), encoding="utf-8")
+    text = y.read_text(encoding="utf-8").replace("  paper: a5\n", "  paper: a5\n  toc: false\n")
+    # these rules texts mark no open question: settle them all, so no appendix is added
+    y.write_text(text.replace("\n      why:", "\n      decided: true\n      why:"), encoding="utf-8")
     return game
 
 

@@ -25,8 +25,9 @@ def test_game_copied_without_templates_says_where_it_looked(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("cardgen.core.boundary.checkout", lambda: None)  # an installed cardgen: no checkout templates
     errors = [p for p in validate_game("tenjanpai").errors if p.code == "missing-template"]
+    line = (game / "game.yaml").read_text(encoding="utf-8").splitlines().index("    template: battle") + 1
     assert errors[0].format() == (
-        "tenjanpai/game.yaml:39: error: template → the card template 'battle' was not found; looked in "
+        f"tenjanpai/game.yaml:{line}: error: template → the card template 'battle' was not found; looked in "
         "tenjanpai/templates/cards/ (the game's own) and no shared templates/cards/ with fonts/ in the folders "
         "above it\n    hint: create tenjanpai/templates/cards/battle.yaml (copy one from a cardgen checkout's "
         "templates/cards/ to start), or name an existing template; none are available")

@@ -13,6 +13,7 @@ from cardgen.check.design_rules import check_design_rules, rule_env
 from cardgen.core.errors import Problem, ProblemList
 from cardgen.core.sandbox import evaluation, expression_error
 from cardgen.data.game import CardRow, Game
+from cardgen.check.open_questions import check_open_questions
 
 
 @dataclass
@@ -248,5 +249,6 @@ def validate(game: Game) -> Report:
     counts = _deck_math(game, problems)
     check_design_rules(game, problems)
     _blank_rules(game, problems)
+    check_open_questions(game, problems)
     m = game.manifest
     return Report(m.game.id, m.game.title, m.game.version, problems.errors, problems.warnings, counts, comps)

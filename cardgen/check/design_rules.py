@@ -16,7 +16,7 @@ from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.core.errors import ProblemList
-from cardgen.check.multiset import any_fits, hands, unformable
+from cardgen.check.multiset import any_fits, hands, unformable, unscored
 from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, evaluation, expression_error
 from cardgen.data.game import CardRow, Game
 
@@ -100,6 +100,7 @@ RULE_HELPERS = {
     "hands": hands,
     "any_fits": any_fits,
     "unformable": unformable,
+    "unscored": unscored,
 }
 
 

@@ -113,3 +113,44 @@ def unformable(pattern: str, supply: dict[str, int]) -> list[str]:
 def any_fits(pattern: str, supply: dict[str, int]) -> bool:
     """True when at least one hand of ``pattern`` can be formed from ``supply``."""
     return any(not shortfall(h, supply) for h in hands(pattern))
+
+
+def _key(hand: str) -> tuple:
+    return tuple(sorted(Counter(hand).items()))
+
+
+def unscored(shapes: dict, yaku: list) -> list[str]:
+    """Hands of the listed winning ``shapes`` that no base yaku scores, each with the reason.
+
+    ``shapes``: name → tile pattern (the shapes the rules list as winning, e.g.
+    ``{"3文字＋3文字": "{うんち|うんこ} {うんち|うんこ}"}``). ``yaku``: rows with ``name``,
+    ``tiles`` (a pattern; empty for a yaku without a shape) and ``bonus`` (a bonus yaku cannot win
+    alone). Returns e.g. ``["3文字＋3文字: うんこうんこ — only the bonus yaku Double word fits, and a
+    bonus yaku cannot win alone"]``; [] when every hand of every shape scores a base yaku.
+
+    Raises:
+        ValueError: a pattern that cannot be read.
+    """
+    base: set = set()
+    bonus: dict = {}
+    for y in yaku:
+        if not y.get("tiles"):
+            continue
+        keys = {_key(h) for h in hands(y["tiles"])}
+        if y.get("bonus"):
+            for k in keys:
+                bonus.setdefault(k, []).append(str(y["name"]))
+        else:
+            base |= keys
+    out = []
+    for name, pattern in shapes.items():
+        for hand in hands(pattern):
+            k = _key(hand)
+            if k in base:
+                continue
+            if k in bonus:
+                why = f"only the bonus yaku {' / '.join(bonus[k])} fits, and a bonus yaku cannot win alone"
+            else:
+                why = "no yaku fits"
+            out.append(f"{name}: {hand} — {why}")
+    return out

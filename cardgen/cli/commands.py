@@ -151,15 +151,20 @@ def validate(game_dir: Path, fmt: str) -> None:
               help="Reprint: only the cards whose face changed (or that are new) since this git revision or "
                    "older game folder, into OUT/<game>/reprint-sheets.pdf.")
 @click.option("--cards", metavar="ID,ID,…", help="Reprint: only these cards (every copy), into OUT/<game>/reprint-sheets.pdf.")
-def sheets(game_dir: Path, out: Path, force: bool, since: str | None, cards: str | None, **kw) -> None:
+@click.option("--final", is_flag=True, help="Release build: refuse while the manifest has open questions (game.choices not decided).")
+def sheets(game_dir: Path, out: Path, force: bool, since: str | None, cards: str | None, final: bool, **kw) -> None:
     """Write OUT/<game>/print-sheets.pdf: imposed cards with bleed, crop marks and duplex backs.
     With --only-changed-since or --cards, write OUT/<game>/reprint-sheets.pdf with only those cards."""
     if since is None and cards is None:
-        _run(game_dir, out, options=sheet_options_of(**kw), force=force, steps=("sheets",))
+        _run(game_dir, out, options=sheet_options_of(**kw), force=force, steps=("sheets",), final=final)
         return
     from cardgen.api import reprint_sheets
 
     ids = [c.strip() for c in (cards or "").split(",") if c.strip()] or None
+    if final:
+        from cardgen.api import refuse_open_questions
+
+        refuse_open_questions(game_dir)
     res = _limited(reprint_sheets, game_dir, out, sheet_options_of(**kw), since=since, cards=ids, force=force,
                    game=game_dir)
     if res.cards:
@@ -225,9 +230,10 @@ def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
               help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
 @out_option
 @click.option("--force", is_flag=True, help="Write even when validation fails.")
-def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
+@click.option("--final", is_flag=True, help="Release build: refuse while the manifest has open questions (game.choices not decided).")
+def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool, final: bool) -> None:
     """Write OUT/<game>/rulebook.pdf from card_data/<game>/rules/*.md and the game's data."""
-    _run(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper)
+    _run(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper, final=final)
 
 
 @cli.command(short_help="Validate and build every output (all games by default).")
@@ -240,8 +246,9 @@ def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool) -> None:
 @click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
               help="Where games are looked for when no GAME_DIR is given.")
 @click.option("--strict", is_flag=True, help="Preflight warnings (shrunk text, missing glyphs, low-resolution art…) fail the build.")
+@click.option("--final", is_flag=True, help="Release build: refuse while the manifest has open questions (game.choices not decided).")
 def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, dpi: float, no_bleed: bool,
-          jobs: int | None, strict: bool, **kw) -> None:
+          jobs: int | None, strict: bool, final: bool, **kw) -> None:
     """Validate and build every output of each game (all games in card_data/ by default):
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
     from cardgen.api import build_games, games_to_build
@@ -250,7 +257,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
 
     failed = 0
     for _game, res in build_games(games_to_build(game_dirs, card_data), out, run=_build_one,
-                                  options=sheet_options_of(**kw), force=force, steps=tuple(STEPS), strict=strict,
+                                  options=sheet_options_of(**kw), force=force, steps=tuple(STEPS), strict=strict, final=final,
                                   exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))):
         if isinstance(res, UsageError):  # e.g. --out inside the game folder: the same for every game
             fail(res)

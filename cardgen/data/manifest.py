@@ -30,10 +30,25 @@ def _text(value: Any) -> Any:
 
 
 class Choice(Strict):
-    """A value the seed leaves open, and what the team chose."""
+    """An open question: a value or rule the design draft leaves open (silent, or contradicting
+    itself), the options, the one this build uses and why.
 
-    what: str = Field(description="The value or rule that the seed leaves open.")
-    choice: str = Field(description="What this manifest chose, and why, in one or two sentences.")
+    The rules text marks every paragraph that depends on it with ``{{ open_question('ID') }}``;
+    the rulebook prints a boxed 【未確定】 note there and lists every open question, with its
+    pages, in an appendix. ``--final`` builds refuse while any choice is still open.
+    """
+
+    id: str = Field(description="Short name the rules text uses, e.g. `pon-caller` in `{{ open_question('pon-caller') }}`.",
+                    pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    question: str = Field(description="The question as printed in the rulebook, e.g. `不要牌をポン・チーできるのは誰か`.")
+    options: list[str] = Field(description="The possible answers (at least two), as printed; `use` is one of them.",
+                               min_length=2)
+    use: str = Field(description="The option this build uses (one of `options`), printed in the note.")
+    why: str = Field(description="Why this build uses it: what the draft says or does not say (one or two sentences).")
+    decided: bool = Field(False, description="`true` once the designer has decided: the rulebook no longer marks it "
+                                             "and `--final` no longer refuses (keep it as a record).")
+
+    _v = field_validator("question", "use", "why", mode="before")(_text)
 
 
 class GameInfo(Strict):
@@ -47,7 +62,8 @@ class GameInfo(Strict):
                                min_length=1)
     source: str = Field("", description="Where the facts come from (a seed file, a playtest).")
     choices: list[Choice] = Field(default_factory=list,
-                                  description="Values the seed leaves open and what this manifest chose.")
+                                  description="Open questions: values the design draft leaves open, the options, "
+                                              "the one this build uses and why (see Choice).")
 
     _v = field_validator("title", "subtitle", "version", "source", mode="before")(_text)
 

@@ -2,7 +2,8 @@
 
 One deck (24 numbered cards, a CSV), its face and back templates inside the game folder
 (``GAME_DIR/templates/cards/``, found before the project's own), setup for 3 and 4 players whose
-deck math adds up, one design rule, and one rules page using the generated tables.
+deck math adds up, one design rule, one open question (``game.choices``) and one rules page using
+the generated tables and marking the open question.
 """
 from __future__ import annotations
 
@@ -28,9 +29,15 @@ game:
   version: "draft 1"
   players: [3, 4]
   source: "cardgen new"
+  # Open questions: what the design draft leaves open. Each is printed as a boxed 【未確定】 note
+  # where the rules text calls {{{{ open_question('id') }}}}, and listed in the rulebook's appendix;
+  # `cardgen build --final` refuses while any is open. Set `decided: true` once the designer decides.
   choices:
-    - what: Everything
-      choice: Placeholder values made by `cardgen new`; replace them with the game's own.
+    - id: hand-size
+      question: 手札は何枚か
+      options: ["3枚", "4枚"]
+      use: "3枚"
+      why: Placeholder made by `cardgen new`; replace it with a question your draft leaves open.
 
 print:
   card_size: poker
@@ -99,6 +106,8 @@ elements:
 カードをよく混ぜ、各プレイヤーに手札を配ります。人数ごとの枚数は次のとおりです。
 
 {{{{ setup_table }}}}
+
+{{{{ open_question('hand-size') }}}}
 
 ## 遊び方
 

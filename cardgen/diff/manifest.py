@@ -55,11 +55,17 @@ def design_changes(old: Game, new: Game) -> dict[str, Any]:
             "changed": {k: {"old": a[k], "new": b[k]} for k in b if k in a and a[k] != b[k]}}
 
 
+def _choice_text(c) -> str:
+    """An open question as the diff shows it: the option in use, and 「（決定）」 once decided."""
+    return c.use + ("（決定）" if c.decided else "")
+
+
 def choice_changes(old: Game, new: Game) -> dict[str, list]:
-    """Open questions (``game.choices``) matched by ``what``: ``{"added": [{"what", "choice"}],
-    "removed": [...], "changed": [{"what", "old", "new"}]}``."""
-    a = {c.what: c.choice for c in old.manifest.game.choices}
-    b = {c.what: c.choice for c in new.manifest.game.choices}
+    """Open questions (``game.choices``) matched by id: ``{"added": [{"what", "choice"}],
+    "removed": [...], "changed": [{"what", "old", "new"}]}`` — ``what`` is 「id: question」,
+    ``choice`` the option in use (「（決定）」 added once decided)."""
+    a = {f"{c.id}: {c.question}": _choice_text(c) for c in old.manifest.game.choices}
+    b = {f"{c.id}: {c.question}": _choice_text(c) for c in new.manifest.game.choices}
     return {"added": [{"what": w, "choice": c} for w, c in b.items() if w not in a],
             "removed": [{"what": w, "choice": c} for w, c in a.items() if w not in b],
             "changed": [{"what": w, "old": a[w], "new": c} for w, c in b.items() if w in a and a[w] != c]}

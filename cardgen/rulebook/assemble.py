@@ -7,7 +7,9 @@ from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.data.rulebook_sources import blank_rule_files, rule_files
-from cardgen.rulebook.blocks import Heading, Numberer, Span, Toc, parse_blocks
+from cardgen.check.open_questions import open_choices
+from cardgen.rulebook.blocks import (Heading, ListBlock, Numberer, OpenQuestion, OpenQuestionIndex, Quote, Span, Toc,
+                                     parse_blocks)
 from cardgen.rulebook.checks import figure_problems, glyph_problems, html_problems, locate_tables, table_problems
 from cardgen.rulebook.context import build_context, read_rules, render_rules
 
@@ -66,6 +68,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
         blocks.extend(parsed)
     if problems:
         raise CardgenError(problems)
+    _open_questions(blocks, game.manifest)
     if not any(isinstance(b, Heading) and b.title for b in blocks[:3]):
         blocks.insert(0, Heading(1, [Span(game.manifest.game.title)], title=True))
     if settings.toc and any(isinstance(b, Heading) and b.toc_level is not None for b in blocks):
@@ -75,3 +78,30 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
         # keep the lead paragraph under the title on the title page when there is one
         blocks.insert(at, Toc())
     return blocks
+
+
+#: Title of the appendix listing the open questions.
+APPENDIX_TITLE = "付録　未確定事項の一覧"
+
+
+def _open_questions(blocks: list, manifest) -> None:
+    """Fill each :class:`OpenQuestion` note from ``game.choices`` and append the appendix (a heading
+    listed in the contents and an :class:`OpenQuestionIndex`) when any question is open."""
+    choices = {c.id: c for c in manifest.game.choices}
+
+    def fill(bs: list) -> None:
+        for b in bs:
+            if isinstance(b, OpenQuestion) and b.id in choices:
+                c = choices[b.id]
+                b.question, b.use, b.options, b.why = c.question, c.use, list(c.options), c.why
+            elif isinstance(b, ListBlock):
+                for item in b.items:
+                    fill(item)
+            elif isinstance(b, Quote):
+                fill(b.blocks)
+    fill(blocks)
+    still_open = open_choices(manifest)
+    if still_open:
+        blocks.append(Heading(2, [Span(APPENDIX_TITLE)], "", 0))
+        blocks.append(OpenQuestionIndex([OpenQuestion(c.id, c.question, c.use, list(c.options), c.why)
+                                         for c in still_open]))

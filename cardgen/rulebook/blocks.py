@@ -26,6 +26,7 @@ from typing import Any, Union
 from markdown_it import MarkdownIt
 
 from cardgen.data.manifest import RulebookSettings
+from cardgen.check.open_questions import marker_id
 from cardgen.layout import jlreq
 
 _ICON = re.compile(r":([a-z][a-z0-9_]*):")
@@ -114,11 +115,30 @@ class PageBreak:
 
 
 @dataclass
+class OpenQuestion:
+    """A boxed 【未確定】 note: the draft leaves this open; the build uses ``use``."""
+
+    id: str
+    question: str = ""
+    use: str = ""
+    options: list = None  #: every option, as printed
+    why: str = ""
+
+
+@dataclass
+class OpenQuestionIndex:
+    """The appendix: every open question with the pages its notes are on."""
+
+    items: list  #: OpenQuestion blocks, manifest order
+
+
+@dataclass
 class Toc:
     """Where the table of contents goes (after the book title)."""
 
 
-Block = Union[Heading, Para, ListBlock, Table, Figures, Quote, Rule, PageBreak, Toc]
+Block = Union[Heading, Para, ListBlock, Table, Figures, Quote, Rule, PageBreak, Toc, OpenQuestion,
+              OpenQuestionIndex]
 
 
 def plain(runs: list) -> str:
@@ -304,6 +324,8 @@ def _inline_blocks(tok) -> list:
         out.append(Para(runs))
     if figures:
         out.append(Figures(figures))
+    # open_question() written inside a paragraph: its note follows the paragraph
+    out.extend(OpenQuestion(q) for c in tok.children or [] if c.type == "html_inline" and (q := marker_id(c.content)))
     return out
 
 
@@ -359,7 +381,10 @@ def parse_blocks(markdown: str, numberer: Numberer | None = None) -> list:
             elif t.type in ("fence", "code_block"):
                 out.append(Para([Span(t.content.rstrip("\n"), code=True)]))
             elif t.type == "html_block":
-                if "pagebreak" in t.content:
+                qid = marker_id(t.content)
+                if qid:
+                    out.append(OpenQuestion(qid))
+                elif "pagebreak" in t.content:
                     out.append(PageBreak())
         return out
 

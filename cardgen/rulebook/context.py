@@ -17,6 +17,9 @@ Names every game gets (:func:`build_context`):
   Markdown images with the ``card:`` scheme; the renderer draws them from the card templates.
 - Every table builder of :data:`TABLES` under its name (``component_table``, ``setup_table``,
   ``breakdown_table``, ``scoring_table``…). Builders run only when the text uses them.
+- ``open_question('ID')``: a boxed 【未確定】 note for the open question ``ID`` of
+  ``game.choices`` (put it on a line of its own after the paragraph it qualifies);
+  ``lit(value)``: a number typed on purpose rather than read from the data.
 - The manifest's ``rulebook.values``: name → jinja2 expression over this context, e.g.
   ``character_count: components.characters.count``.
 
@@ -132,6 +135,26 @@ def _player_count_table(data: RulebookData) -> Callable:
     return player_count_table
 
 
+def _open_question(data: RulebookData) -> Callable:
+    from cardgen.check.open_questions import marker
+
+    ids = {c.id: c for c in data.game.manifest.game.choices}
+
+    def open_question(choice_id: str) -> str:
+        """The marker of a boxed 【未確定】 note (on a line of its own); nothing once decided. An id
+        the manifest lacks prints nothing here: the validator reports it at its line
+        (:func:`cardgen.check.open_questions.check_open_questions`, run by every build)."""
+        choice = ids.get(str(choice_id))
+        return "" if choice is None or choice.decided else marker(choice.id)
+    return open_question
+
+
+def _lit(value: Any) -> str:
+    """A number typed on purpose, not taken from the data (e.g. an article number of the source
+    text): ``{{ lit(4) }}`` prints ``4``; the numbers-from-data test skips it."""
+    return str(value)
+
+
 def build_context(game: Game, report: Report) -> dict[str, Any]:
     """The names the rules text can use (see the module doc). Tables are built lazily."""
     importlib.import_module("cardgen.rulebook.tables")  # registers the @table builders
@@ -154,6 +177,8 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         "table_of": _table_of(data),
         "player_count_table": _player_count_table(data),
         "odds_table": odds_table_helper(game, game.manifest_file),
+        "open_question": _open_question(data),
+        "lit": _lit,
     })
     ctx.update({name: _Lazy(name, fn, data) for name, fn in TABLES.items()})
     env = environment()

@@ -28,6 +28,7 @@ from cardgen.layout import jlreq
 from cardgen.layout.ops import CardPlan
 from cardgen.render.draw import draw_ops
 from cardgen.render.images import image_dpi, image_size
+from cardgen.rulebook.notes import OpenQuestionIndex, note
 from cardgen.rulebook.style import KinsokuParagraph, PageDesign, TextStyle, canvas_class, markup
 from cardgen.core.units import MM
 
@@ -180,6 +181,10 @@ class StoryBuilder:
             return [RLPageBreak()]
         if isinstance(b, L.Toc):
             return self.toc()
+        if isinstance(b, L.OpenQuestion):
+            return note(self, b)
+        if isinstance(b, L.OpenQuestionIndex):
+            return [OpenQuestionIndex(self, b.items)]
         return []
 
     def toc(self) -> list:

@@ -1,0 +1,153 @@
+"""Open questions (game.choices): printed as boxed 【未確定】 notes where the rules text marks
+them and listed in an appendix with their pages — read back from each bundled rulebook PDF —,
+checked by the validator against the rules text, and refused by a --final build."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+
+from cardgen.api import build_game, validate_game
+from cardgen.check.open_questions import references
+from cardgen.cli.commands import cli
+from cardgen.data.game import load_game
+from cardgen.rulebook.assemble import APPENDIX_TITLE
+from cardgen.rulebook.notes import LABEL, USE_LABEL
+from tests.pdfread import CARD_DATA, ROOT
+
+GAMES = ["tenjanpai", "yajanki", "nko_mahjong", "majan"]
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _read_book(pdf) -> list[dict]:
+    """Per page: its number, its flat text (no DRAFT mark), and where each 【 of a note label is."""
+    pages = []
+    with pdfplumber.open(str(pdf)) as doc:
+        for i, p in enumerate(doc.pages, 1):
+            body = p.filter(lambda o: o.get("object_type") != "char" or (o.get("upright", True) and o["size"] < 20))
+            labels = body.search(LABEL, regex=False)
+            fills = [r for r in p.rects if r.get("fill")]
+            pages.append({"n": i, "text": _flat(body.extract_text() or ""), "labels": labels, "fills": fills})
+    return pages
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory):
+    out = tmp_path_factory.mktemp("books")
+    result = {}
+    for name in GAMES:
+        build_game(CARD_DATA / name, out, force=True, steps=("rulebook",))  # yajanki's draft fails: forced
+        result[name] = _read_book(out / name / "rulebook.pdf")
+    return result
+
+
+def _appendix_mark() -> str:
+    """Where the appendix starts in a page's flat text (the contents lists only its title)."""
+    return _flat(APPENDIX_TITLE) + "1." + LABEL
+
+
+def _notes(pages: list[dict]) -> list[tuple[int, str, str]]:
+    """(page, question, the text after 「この版では：」) of every note before the appendix."""
+    found = []
+    for pg in pages:
+        body, _sep, _rest = pg["text"].partition(_appendix_mark())
+        for m in re.finditer(re.escape(LABEL) + r"([^【]+?)" + re.escape(USE_LABEL) + r"(.+?)(?=" + re.escape(LABEL) + "|$)", body):
+            found.append((pg["n"], m.group(1), m.group(2)))
+        if _sep:
+            break
+    return found
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_notes_in_the_pdf_are_the_manifests_open_questions(books, name):
+    game = load_game(CARD_DATA / name)
+    choices = [c for c in game.manifest.game.choices if not c.decided]
+    assert choices, "every bundled game has open questions"
+    notes = _notes(books[name])
+    printed = {q for _p, q, _u in notes}
+    assert printed == {_flat(c.question) for c in choices}, (name, printed)
+    for _p, q, use in notes:  # each note names the option this build uses
+        c = next(c for c in choices if _flat(c.question) == q)
+        assert use.startswith(_flat(c.use)), (q, use)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_note_is_boxed(books, name):
+    for pg in books[name]:
+        for ch in pg["labels"]:
+            box = [r for r in pg["fills"] if r["x0"] <= ch["x0"] and ch["x1"] <= r["x1"]
+                   and r["top"] <= ch["top"] and ch["bottom"] <= r["bottom"]]
+            assert box, (name, pg["n"], "a 【未確定】 label outside a filled box")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_appendix_lists_every_open_question_with_the_pages_of_its_notes(books, name):
+    game = load_game(CARD_DATA / name)
+    pages = books[name]
+    start = next(pg["n"] for pg in pages if _appendix_mark() in pg["text"])
+    appendix = "".join(pg["text"] for pg in pages if pg["n"] >= start).split(_appendix_mark(), 1)[-1]
+    appendix = "1." + LABEL + appendix
+    notes = _notes(pages)
+    for i, c in enumerate(x for x in game.manifest.game.choices if not x.decided):
+        entry = appendix.split(f"{i + 1}.{LABEL}{_flat(c.question)}", 1)
+        assert len(entry) == 2, (name, c.id, "not in the appendix")
+        body = entry[1].split(LABEL, 1)[0]
+        assert _flat("／".join(c.options)) in body and _flat(c.why) in body
+        where = re.search(r"該当箇所：(.*?)(?:\d+\.$|$)", body).group(1)
+        listed = [int(n) for n in re.findall(r"(\d+)ページ", where)]
+        on_pages = sorted({p for p, q, _u in notes if q == _flat(c.question)})
+        assert listed == on_pages, (name, c.id, listed, on_pages)
+
+
+def _new_game(tmp_path):
+    game = tmp_path / "g"
+    assert CliRunner().invoke(cli, ["new", str(game)]).exit_code == 0
+    shutil.copytree(ROOT / "templates" / "rulebook", tmp_path / "templates" / "rulebook")
+    return game
+
+
+def test_validator_warns_about_an_unmarked_question_and_errors_on_an_unknown_mark(tmp_path):
+    game = _new_game(tmp_path)
+    rules = game / "rules" / "rules.md"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("{{ open_question('hand-size') }}",
+                                                                "{{ open_question('hand-sise') }}"), encoding="utf-8")
+    rep = validate_game(game).to_json()
+    unknown = [e for e in rep["errors"] if e["code"] == "choice-unknown"]
+    assert len(unknown) == 1 and unknown[0]["file"].endswith("rules/rules.md")
+    line = rules.read_text(encoding="utf-8").splitlines()[unknown[0]["line"] - 1]
+    assert "hand-sise" in line
+    unmarked = [w for w in rep["warnings"] if w["code"] == "choice-unreferenced"]
+    assert [w["path"] for w in unmarked] == ["game → choices → hand-size"]
+    assert references(game / "rules") == {"hand-sise": [(rules, unknown[0]["line"])]}
+
+
+def test_final_refuses_while_questions_are_open_and_builds_once_decided(tmp_path):
+    game = _new_game(tmp_path)
+    out = tmp_path / "out"
+    for cmd in ("build", "rulebook", "sheets"):
+        r = CliRunner().invoke(cli, [cmd, str(game), "--final", "--out", str(out)])
+        assert r.exit_code == 1, (cmd, r.output)
+        assert "open question: 手札は何枚か (this build uses: 3枚)" in r.output
+        assert "--final: 1 open question(s) remain" in r.output
+        assert not (out / "g").exists()
+    y = game / "game.yaml"
+    y.write_text(y.read_text(encoding="utf-8").replace('why: Placeholder', 'decided: true\n      why: Placeholder'),
+                 encoding="utf-8")
+    r = CliRunner().invoke(cli, ["rulebook", str(game), "--final", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    with pdfplumber.open(str(out / "g" / "rulebook.pdf")) as doc:
+        text = "".join(p.extract_text() for p in doc.pages)
+    assert LABEL not in text and APPENDIX_TITLE not in text  # decided: no note, no appendix
+
+
+def test_new_game_prints_its_open_question(tmp_path):
+    game = _new_game(tmp_path)
+    build_game(game, tmp_path / "out", steps=("rulebook",))
+    pages = _read_book(tmp_path / "out" / "g" / "rulebook.pdf")
+    assert [q for _p, q, _u in _notes(pages)] == ["手札は何枚か"]
