@@ -4,11 +4,13 @@ from __future__ import annotations
 import math
 import re
 import shutil
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
 
-from cardgen.api import build_game, validate_game
+from cardgen.api import validate_game
 from cardgen.fonts.fontset import fonts_for
 from cardgen.steps.pipeline import plan_component
 from cardgen.data.game import load_game
@@ -25,8 +27,13 @@ def report():
 
 @pytest.fixture(scope="module")
 def pdf(tmp_path_factory):
+    # Built by the CLI in its own process, as a designer builds it: an in-process build here shared
+    # module caches with every test before it, and once in several full runs the tile sheets came
+    # out with half their kana (18 of 36 ん; cause not found yet, noted on issue 14).
     out = tmp_path_factory.mktemp("out")
-    build_game(GAME, out, steps=("sheets", "rulebook"))
+    for command in ("sheets", "rulebook"):
+        subprocess.run([sys.executable, "-m", "cardgen", command, str(GAME), "--out", str(out)],
+                       check=True, capture_output=True)
     path = out / "nko_mahjong" / "print-sheets.pdf"
     return page_texts(path), page_sizes_mm(path), out / "nko_mahjong" / "rulebook.pdf"
 
