@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from attack_game import BASE
 from cardgen.cli.commands import cli
+from tests.treepaths import value_paths
 
 #: Stands for a plain 5,000-digit number in the YAML written (see :func:`_dump`).
 BIG = "@@5000-digits@@"
@@ -30,19 +31,8 @@ TEMPLATE["elements"].append({"kind": "icons", "name": "i", "box": [6, 70, 40, 8]
                              "icon": "pon", "gap": 1})
 
 
-def _paths(node, prefix=()):
-    """Every place in ``node`` a value can go: each mapping value and list item (leaves and branches)."""
-    yield prefix
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, prefix + (i,))
-
-
-MANIFEST_PATHS = [p for p in _paths(MANIFEST) if p]
-TEMPLATE_PATHS = [p for p in _paths(TEMPLATE) if p]
+MANIFEST_PATHS = [p for p in value_paths(MANIFEST) if p]
+TEMPLATE_PATHS = [p for p in value_paths(TEMPLATE) if p]
 
 _text = st.text(st.characters(codec=None, exclude_categories=()), max_size=30) | st.sampled_from(
     ["\ud800", "[/]", "[bold]x[/bold]", "\x1b[31mred\x1b[0m", "nan", "inf", "-1e400", "1e400", "0x10", "abc",

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from cardgen.core.errors import CardgenError
 from cardgen.check.deck_math import validate
 from cardgen.data.game import load_game
+from tests.treepaths import value_paths
 
 EXAMPLES = int(os.environ.get("CARDGEN_FUZZ", "150"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -120,17 +121,6 @@ def test_manifests_only_raise_cardgen_error(data, edits) -> None:
     _check(_yaml_text(data, edits), table)
 
 
-def _paths(node, prefix=()):
-    """Every (path) into a nested dict/list, the root included."""
-    yield prefix
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, prefix + (i,))
-
-
 def _like(old):
     """Mostly a value of the same type as ``old`` (so the schema passes), sometimes anything."""
     if isinstance(old, bool):
@@ -152,7 +142,7 @@ def test_mutated_good_manifest_only_raises_cardgen_error(data) -> None:
     doc["components"].append({"id": "tokens", "name": "t", "kind": "tokens", "count": 3,
                               "cards": [{"id": "p", "count": 3}], "template": "card"})
     for _ in range(data.draw(st.integers(1, 3))):
-        paths = [p for p in _paths(doc) if p]
+        paths = [p for p in value_paths(doc) if p]
         path = data.draw(st.sampled_from(paths))
         parent = doc
         for k in path[:-1]:
