@@ -1,7 +1,7 @@
 """Laid-out card faces compared between two drafts: which cards *look* different, and which
 boxes of their templates changed.
 
-A face is compared as its plan (:func:`cardgen.pipeline.plan_component`: the drawing ops, pt),
+A face is compared as its plan (made by :func:`cardgen.steps.game_check.check_game`, the checks of `cardgen validate`: the drawing ops, pt),
 not as its data: a template colour change alters every face of that component while no card
 value changed, and a value no template shows alters none. Ops are compared as JSON (floats to
 1/1000 pt, :func:`cardgen.layout.ops.to_json`); an image op is compared by the image file's
@@ -65,12 +65,14 @@ class Faces:
     errors: dict[str, list[str]] = field(default_factory=dict)  #: component id → why it could not be laid out
 
     def front(self, cid: str, card_id: str) -> CardPlan | None:
+        """The front plan of card ``card_id`` of component ``cid`` (None: no such card or plan)."""
         cp = self.plans.get(cid)
         if cp is None or card_id not in cp.fronts.keys:
             return None
         return cp.fronts.plans[cp.fronts.keys[card_id]]
 
     def back(self, cid: str, card_id: str) -> CardPlan | None:
+        """The back plan of card ``card_id`` of component ``cid`` (None: no back, or no such card)."""
         cp = self.plans.get(cid)
         backs = getattr(cp, "backs", None) if cp is not None else None
         if backs is None or not hasattr(backs, "keys") or card_id not in backs.keys:
