@@ -32,13 +32,15 @@ def _ruff(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 
 def test_ruff_finds_nothing():
     """ruff with the rules of pyproject.toml ([tool.ruff.lint]: pyflakes, docstrings on every module,
-    package and public function of cardgen/)."""
+    package, public class, method and function of cardgen/)."""
     res = _ruff("cardgen", "tests")
     assert res.returncode == 0, res.stdout + res.stderr
 
 
 def test_ruff_check_can_fail(tmp_path):
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "mod.py").write_text('"""A module."""\n\n\ndef public(x):\n    return x\n', encoding="utf-8")
+    (tmp_path / "mod.py").write_text('"""A module."""\n\n\ndef public(x):\n    return x\n\n\n'
+                                     'class Public:\n    def method(self):\n        return 1\n', encoding="utf-8")
     res = _ruff("mod.py", cwd=tmp_path)
-    assert res.returncode == 1 and "D103" in res.stdout, res.stdout + res.stderr
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert all(code in res.stdout for code in ("D101", "D102", "D103")), res.stdout

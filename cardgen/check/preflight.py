@@ -65,10 +65,12 @@ class Preflight:
 
     @property
     def errors(self) -> list[Problem]:
+        """The error findings, in report order."""
         return [f for f in self.findings if f.severity == "error"]
 
     @property
     def warnings(self) -> list[Problem]:
+        """The warning findings, in report order."""
         return [f for f in self.findings if f.severity == "warning"]
 
     def counts(self) -> dict[str, dict[str, int]]:

@@ -169,20 +169,25 @@ class ProblemList:
     items: list[Problem] = field(default_factory=list)
 
     def add(self, problem: Problem) -> None:
+        """Append ``problem`` as it is (its severity kept)."""
         self.items.append(problem)
 
     def error(self, file: str, line: int | None, path: str, message: str, hint: str = "", code: str = "") -> None:
+        """Record an error at ``file``:``line`` (``path``: the field's location text)."""
         self.items.append(Problem(file, line, path, message, hint, "error", code))
 
     def warning(self, file: str, line: int | None, path: str, message: str, hint: str = "", code: str = "") -> None:
+        """Record a warning at ``file``:``line`` (``path``: the field's location text)."""
         self.items.append(Problem(file, line, path, message, hint, "warning", code))
 
     @property
     def errors(self) -> list[Problem]:
+        """The problems of severity error, in the order found."""
         return [p for p in self.items if p.severity == "error"]
 
     @property
     def warnings(self) -> list[Problem]:
+        """The problems of severity warning, in the order found."""
         return [p for p in self.items if p.severity == "warning"]
 
     def raise_if_errors(self) -> None:

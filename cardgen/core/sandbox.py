@@ -207,6 +207,8 @@ class SafeSandbox(ImmutableSandboxedEnvironment):
         raise SecurityError(f"access to attribute {attribute!r} of {type(obj).__name__!r} object is unsafe")
 
     def call_binop(self, context, operator, left, right):
+        """jinja2 hook for binary operators: ``**``, ``*`` and ``%`` raise LimitError before building a result
+        past MAX_EXPONENT, MAX_INT_BITS or MAX_SEQUENCE; other operators are jinja2's own."""
         if operator == "**":
             if isinstance(right, (int, float)) and not isinstance(right, bool) and abs(right) > MAX_EXPONENT:
                 raise LimitError(f"the exponent {right!r} is too large (at most {MAX_EXPONENT})")
@@ -229,6 +231,8 @@ class SafeSandbox(ImmutableSandboxedEnvironment):
         return super().call_binop(context, operator, left, right)  # pragma: no cover
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (jinja2's signature)
+        """jinja2 hook for every call: str/int methods that build big results have their size
+        arguments checked first (LimitError), then jinja2's sandboxed call."""
         owner = getattr(__obj, "__self__", None)
         name = getattr(__obj, "__name__", "")
         if isinstance(owner, (str, int)) and not isinstance(owner, bool):

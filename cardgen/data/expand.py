@@ -19,6 +19,7 @@ class PhysicalCard:
 
     @property
     def label(self) -> str:
+        """``"<component> <id>"`` plus ``(copy n)`` for quantities above 1: the card's name in messages."""
         return f"{self.component} {self.row.id}" + (f" (copy {self.copy})" if self.row.quantity > 1 else "")
 
     def ref(self, face: Literal["front", "back"] = "front") -> CardRef:

@@ -35,6 +35,7 @@ class CardRow:
 
     @property
     def id(self) -> str:
+        """The row's ``id`` column as text ("" when the table has none)."""
         return str(self.values.get("id", ""))
 
 
@@ -58,13 +59,16 @@ class Game:
 
     @property
     def id(self) -> str:
+        """The game id from game.yaml (``game.id``)."""
         return self.manifest.game.id
 
     @property
     def manifest_file(self) -> str:
+        """The manifest's file name as messages show it."""
         return self.source.file
 
     def component(self, cid: str) -> Component | None:
+        """The component with id ``cid``, or None."""
         return next((c for c in self.manifest.components if c.id == cid), None)
 
     def line(self, *path) -> int | None:

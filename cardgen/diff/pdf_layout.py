@@ -46,6 +46,7 @@ class Placed:
 
 @dataclass
 class DiffPage:
+    """One page of diff.pdf: card faces placed on it, and the ops drawn around them (pt)."""
     faces: list[Placed] = field(default_factory=list)
     ops: list = field(default_factory=list)  #: captions, notes, outlines, trim lines (pt, page coordinates)
 

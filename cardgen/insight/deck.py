@@ -32,6 +32,7 @@ class DealtDeck:
 
     @property
     def size(self) -> int:
+        """Cards in the deck: copies of every kind summed."""
         return sum(k.copies for k in self.kinds)
 
     def grouped(self, column: str) -> dict[Any, int]:

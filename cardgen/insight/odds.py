@@ -68,9 +68,11 @@ class Line:
 
     @property
     def p(self) -> float:
+        """The probability of this line: hands / total (0.0 when there are no hands)."""
         return self.hands / self.total if self.total else 0.0
 
     def to_json(self) -> dict[str, Any]:
+        """This line as plain JSON (report.json and ``--format json``)."""
         out = {"key": self.key, "label": self.label, "hands": self.hands, "total": self.total, "p": self.p}
         if self.points is not None:
             out["points"] = self.points
@@ -90,6 +92,7 @@ class CountOdds:
     expected: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
+        """This player count's odds as plain JSON."""
         return {"players": self.players, "deck": self.deck, "cards": self.cards, "total": self.total,
                 "lines": [x.to_json() for x in self.lines], "per_value": self.per_value, "expected": self.expected}
 
@@ -105,6 +108,7 @@ class OddsResult:
     counts: list[CountOdds]
 
     def to_json(self) -> dict[str, Any]:
+        """This question's odds for every player count as plain JSON."""
         return {"id": self.id, "kind": self.kind, "label": self.label, "by": self.by,
                 "player_counts": [c.to_json() for c in self.counts]}
 

@@ -358,9 +358,11 @@ class CountResult:
     metrics: list[Metric]
 
     def metric(self, key: str) -> Metric:
+        """The metric with ``key`` (StopIteration when the procedure has none)."""
         return next(m for m in self.metrics if m.key == key)
 
     def to_json(self) -> dict[str, Any]:
+        """Estimates with standard errors, the turn histogram and the per-seat figures as plain JSON."""
         est = {}
         for m in self.metrics:
             v, se, den = m.value()
@@ -387,6 +389,7 @@ class SimulationResult:
     counts: list[CountResult]
 
     def to_json(self) -> dict[str, Any]:
+        """The whole simulation (game, variant, policy, seed, options, every player count) as plain JSON."""
         return {"game": self.game_id, "title": self.title, "variant": self.label, "procedure": self.procedure,
                 "policy": self.policy, "seed": self.seed, "options": self.options,
                 "player_counts": [c.to_json() for c in self.counts]}

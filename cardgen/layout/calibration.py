@@ -21,6 +21,7 @@ GAP = 13 * MM  #: distance of a scale from its target: past the other scale, so 
 
 @dataclass
 class CalibrationPage:
+    """One side ("front" or "back") of the duplex calibration sheet: page size and ops in pt."""
     side: str
     width: float
     height: float

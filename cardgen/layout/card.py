@@ -53,6 +53,7 @@ class Frame:
 
 @dataclass
 class LayoutResult:
+    """A laid-out face: its plan (ops in pt) and what layout found (overflow, shrunk text, missing glyphs)."""
     plan: CardPlan
     findings: list[Problem] = field(default_factory=list)
 

@@ -12,6 +12,7 @@ from typing import Union
 
 @dataclass(frozen=True, slots=True)
 class Rect:
+    """A rectangle (pt, bottom-left corner), optionally filled, stroked and with rounded corners."""
     x: float
     y: float
     w: float
@@ -25,6 +26,7 @@ class Rect:
 
 @dataclass(frozen=True, slots=True)
 class Circle:
+    """A circle (pt, centre and radius), optionally filled and stroked."""
     cx: float
     cy: float
     r: float
@@ -36,6 +38,7 @@ class Circle:
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """A straight line from (x1, y1) to (x2, y2) in pt, ``width`` in pt."""
     x1: float
     y1: float
     x2: float

@@ -79,6 +79,7 @@ class Grid:
 
     @property
     def per_sheet(self) -> int:
+        """Cards one sheet holds: columns × rows."""
         return self.cols * self.rows
 
 

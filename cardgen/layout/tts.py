@@ -26,10 +26,12 @@ class TtsSheet:
 
     @property
     def hidden_slot(self) -> int:
+        """The last slot, which Tabletop Simulator shows as the hidden card."""
         return self.cols * self.rows - 1
 
     @property
     def size(self) -> tuple[int, int]:
+        """The sheet's size in pixels (width, height)."""
         return self.cols * self.cell[0], self.rows * self.cell[1]
 
     def slot_box(self, slot: int) -> tuple[int, int]:

@@ -180,5 +180,6 @@ class ImageCache:
         return hit
 
     def __call__(self, op: Image):
+        """Open the image of ``op`` (cached per path) and return its reader and its placement (pt)."""
         reader, (pw, ph) = self.open(op.path)
         return reader, place(op, pw, ph)

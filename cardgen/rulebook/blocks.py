@@ -35,6 +35,7 @@ _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 @dataclass
 class Span:
+    """A run of text with its emphasis and an optional ruby reading."""
     text: str
     bold: bool = False
     italic: bool = False
@@ -44,6 +45,7 @@ class Span:
 
 @dataclass
 class IconRun:
+    """An inline icon by name (``:pon:``), drawn at the text size."""
     name: str
 
 
@@ -52,6 +54,7 @@ Run = Union[Span, IconRun]
 
 @dataclass
 class Heading:
+    """A heading with its runs, its number and its place in the table of contents."""
     level: int  #: Markdown level 1–6
     runs: list
     number: str = ""  #: "1.2", "第3条"… ("" when not numbered)
@@ -60,16 +63,19 @@ class Heading:
 
     @property
     def text(self) -> str:
+        """The heading's plain text (no markup), as the table of contents shows it."""
         return plain(self.runs)
 
 
 @dataclass
 class Para:
+    """A paragraph: a list of runs."""
     runs: list
 
 
 @dataclass
 class ListBlock:
+    """A bulleted or numbered list; each item is a list of blocks."""
     ordered: bool
     start: int
     items: list  #: each item: a list of blocks
@@ -78,6 +84,7 @@ class ListBlock:
 
 @dataclass
 class Table:
+    """A pipe table: header cells, rows, column alignment and where it was written."""
     head: list  #: cells, each a list of runs
     rows: list  #: rows of cells
     align: list  #: per column "left" | "center" | "right"
@@ -86,6 +93,7 @@ class Table:
 
 @dataclass
 class Figure:
+    """An image: a card (``card:<component>/<id>``) or a file in the rules folder, with its width in mm."""
     src: str  #: "card:<component>/<id>" or a file path relative to the rules folder
     alt: str
     width_mm: float | None = None
@@ -101,16 +109,19 @@ class Figures:
 
 @dataclass
 class Quote:
+    """A block quote holding other blocks."""
     blocks: list
 
 
 @dataclass
 class Rule:
+    """A thematic break (``---``): a thin rule across the column."""
     pass
 
 
 @dataclass
 class PageBreak:
+    """A forced page break (``<!-- pagebreak -->``)."""
     pass
 
 

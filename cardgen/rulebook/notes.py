@@ -94,18 +94,23 @@ class OpenQuestionIndex(Flowable):
 
     # --- indexing protocol (reportlab.platypus.doctemplate.BaseDocTemplate.multiBuild)
     def isIndexing(self):
+        """reportlab indexing protocol: this flowable takes part in multi-pass builds."""
         return 1
 
     def beforeBuild(self):
+        """Start a pass: keep the last pass's page references to compare with."""
         self._last, self._entries = self._entries, {}
 
     def afterBuild(self):
+        """End a pass: nothing to do."""
         pass
 
     def isSatisfied(self):
+        """True when this pass found the same page references as the last one (the build may stop)."""
         return self._entries == self._last
 
     def notify(self, kind, stuff):
+        """Record the page of an open-question note (``NOTIFY_KIND``) as it is drawn."""
         if kind == NOTIFY_KIND:
             qid, page = stuff
             pages = self._entries.setdefault(qid, [])
@@ -143,13 +148,16 @@ class OpenQuestionIndex(Flowable):
         return t
 
     def wrap(self, aw, ah):
+        """Flowable protocol: build the appendix table for width ``aw`` (pt) and return its size (pt)."""
         self._table = self._build(aw)
         self.width, self.height = self._table.wrapOn(self.canv, aw, ah)
         return self.width, self.height
 
     def split(self, aw, ah):
+        """Flowable protocol: split the appendix table across pages."""
         self._table = self._build(aw)
         return self._table.splitOn(self.canv, aw, ah)
 
     def drawOn(self, canvas, x, y, _sW=0):
+        """Flowable protocol: draw the table at (x, y) in pt."""
         self._table.drawOn(canvas, x, y, _sW)

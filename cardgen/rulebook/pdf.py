@@ -52,11 +52,13 @@ class CardFigure(Flowable):
         self.items, self.fonts, self.images, self.gap = items, fonts, images, gap
 
     def wrap(self, aw, ah):
+        """Flowable protocol: the row's size in pt (card widths plus gaps; the tallest card)."""
         self.width = sum(w for _p, w in self.items) + self.gap * (len(self.items) - 1)
         self.height = max(p.height * w / p.width for p, w in self.items)
         return self.width, self.height
 
     def draw(self):
+        """Flowable protocol: draw each card's plan scaled to its width, left to right."""
         c = self.canv
         x = 0.0
         for plan, w in self.items:
@@ -109,6 +111,7 @@ class StoryBuilder:
         self._keys = 0
 
     def style(self, ts: TextStyle, name: str, **kw) -> ParagraphStyle:
+        """A ParagraphStyle for ``ts`` (sizes in pt, spaces in mm converted to pt), cached by name and options."""
         key = (name, tuple(sorted(kw.items())))
         if key not in self._styles:
             self._styles[key] = ParagraphStyle(
@@ -118,9 +121,11 @@ class StoryBuilder:
         return self._styles[key]
 
     def para(self, runs, ts: TextStyle, name: str = "body", **kw) -> KinsokuParagraph:
+        """A line-breaking (JLREQ) paragraph of ``runs`` in style ``ts``."""
         return KinsokuParagraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
 
     def story(self, blocks: list, info: BookInfo) -> list:
+        """The flowables of the whole book, in order; lead-in paragraphs keep with their table or figure."""
         out: list = []
         for i, b in enumerate(blocks):
             flows = self.block(b, info)
@@ -131,6 +136,7 @@ class StoryBuilder:
         return out
 
     def block(self, b, info: BookInfo) -> list:
+        """The flowables of one block (heading, paragraph, list, table, figure, note…)."""
         d = self.d
         if isinstance(b, L.Heading):
             if b.title:
@@ -188,6 +194,7 @@ class StoryBuilder:
         return []
 
     def toc(self) -> list:
+        """The table of contents flowable, styled per level from the page design."""
         d = self.d
         body = self.fonts.name(d.body.font)
         toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([
@@ -198,6 +205,7 @@ class StoryBuilder:
         return [Spacer(1, 6 * MM), self.para([L.Span(d.toc.title)], d.heading(0), "toctitle"), toc, RLPageBreak()]
 
     def list_block(self, b: L.ListBlock, info: BookInfo):
+        """A list's flowables: bullets, numbers or circled numbers, nested lists indented."""
         d = self.d
         items = []
         for it in b.items:
@@ -217,6 +225,7 @@ class StoryBuilder:
         return ListFlowable(items, bulletType="bullet", start="•", **kw)
 
     def table(self, b: L.Table):
+        """A table's flowable: cells shrunk within the floor to keep numbers and words whole (else an error)."""
         d, ts = self.d, self.d.table
         body = TextStyle(font=ts.font, size=ts.size, leading=ts.leading, color=d.body.color)
         head = TextStyle(font="heading", size=ts.size, leading=ts.leading, color=d.body.color)
@@ -298,6 +307,7 @@ class StoryBuilder:
         return ts
 
     def figures(self, b: L.Figures) -> list:
+        """A figure's flowables: cards in a row at their width in mm, files scaled by dpi to the frame."""
         cards, out = [], []
         for f in b.images:
             if f.src.startswith("card:"):

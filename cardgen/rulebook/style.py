@@ -88,6 +88,7 @@ class PageDesign(_M):
     footer: TextStyle = TextStyle(size=8, text="{page}")
 
     def heading(self, depth: int) -> TextStyle:
+        """The heading style of ``depth`` (0 = level 1); deeper levels reuse the last style."""
         return self.headings[min(depth, len(self.headings) - 1)]
 
 
@@ -301,6 +302,7 @@ class KinsokuParagraph(Paragraph):
     """A Paragraph that always breaks lines with :func:`kinsoku_split` (Japanese and mixed text)."""
 
     def breakLinesCJK(self, maxWidths):
+        """reportlab hook: break the paragraph into lines under JLREQ rules at ``maxWidths`` (pt)."""
         if not isinstance(maxWidths, (list, tuple)):
             maxWidths = [maxWidths]
         _handleBulletWidth(self.bulletText, self.style, maxWidths)
@@ -314,6 +316,7 @@ class KinsokuParagraph(Paragraph):
         return kinsoku_split(self.frags, maxWidths, auto not in ("", "off"))
 
     def breakLines(self, width):  # every paragraph gets the same rules, Latin-only ones too
+        """reportlab hook: every paragraph goes through the JLREQ breaker, Latin-only ones too."""
         return self.breakLinesCJK(width)
 
     def _get_split_blParaFunc(self):

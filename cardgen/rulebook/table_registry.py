@@ -25,10 +25,12 @@ class RulebookData:
 
     @property
     def manifest(self):
+        """The game's manifest (game.yaml, validated)."""
         return self.game.manifest
 
     @property
     def design(self) -> dict[str, Any]:
+        """The manifest's ``design`` values as a plain dict."""
         return dict(self.game.manifest.design)
 
     def rows(self, cid: str) -> list[dict[str, Any]]:
