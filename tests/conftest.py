@@ -44,3 +44,11 @@ def git(cwd: Path, *args: str) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": "/dev/null"}
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+
+
+@pytest.fixture
+def mini(tmp_path: Path) -> Path:
+    """The small dict-built game of :mod:`tests.minigame`, written under ``tmp_path``; a test that needs
+    changes calls :func:`tests.minigame.write_game` itself."""
+    from tests.minigame import write_game
+    return write_game(tmp_path)

@@ -6,23 +6,19 @@ import json
 from click.testing import CliRunner
 
 from cardgen.cli.commands import cli
-from tests.conftest import replace_in
+from tests.minigame import MANIFEST, line_of, write_game
 
 
-def test_validate_reports_missing_template_and_unknown_size(game_copy):
-    manifest = game_copy / "game.yaml"
-    replace_in(manifest, "template: battle\n", "template: batle\n")
-    replace_in(manifest, "card_size: poker", "card_size: bogus")
-    result = CliRunner().invoke(cli, ["validate", str(game_copy), "--format", "json"])
+def test_validate_reports_missing_template_and_unknown_size(tmp_path):
+    game = write_game(tmp_path, manifest={"print": {"card_size": "bogus"},
+                                          "components": [{**MANIFEST["components"][0], "template": "crad"}]})
+    result = CliRunner().invoke(cli, ["validate", str(game), "--format", "json"])
     assert result.exit_code == 1
     errors = json.loads(result.stdout)["errors"]
     messages = {(e["code"], e["line"]) for e in errors}
-    lines = manifest.read_text(encoding="utf-8").splitlines()
-    size_line = next(i for i, ln in enumerate(lines, 1) if "card_size: bogus" in ln)
-    template_line = next(i for i, ln in enumerate(lines, 1) if "template: batle" in ln)
-    assert ("unknown-size", size_line) in messages
-    assert ("missing-template", template_line) in messages
-    assert any("'batle'" in e["message"] for e in errors)
+    assert ("unknown-size", line_of(game / "game.yaml", "card_size: bogus")) in messages
+    assert ("missing-template", line_of(game / "game.yaml", "template: crad")) in messages
+    assert any("'crad'" in e["message"] for e in errors)
 
 
 def test_validate_is_clean_for_the_main_game():
