@@ -1,5 +1,5 @@
 """A small game folder with one hostile value put in one place, for the security tests
-(tests/test_resource_budget.py, tests/test_file_boundary.py, tests/test_any_value.py).
+(tests/core/test_resource_budget.py, tests/core/test_file_boundary.py, tests/data/test_any_value.py).
 
 The game is tests/fixtures/bad/_base (6 cards, one template, fonts by family name); each
 keyword of :func:`attack_game` replaces or adds one thing. :func:`run_cli` runs cardgen in its

@@ -1,6 +1,6 @@
 """Reading a rulebook PDF back as a Japanese typesetter would check it (JLREQ): lines, the
 characters each starts and ends with, short last lines of paragraphs, the advance between
-consecutive punctuation marks. Used by tests/test_rulebook_jlreq.py.
+consecutive punctuation marks. Used by tests/rulebook/test_rulebook_jlreq.py.
 
 A *line* is a run of upright characters of one size on one baseline, split where two
 neighbours are more than 1.5 em apart (table cells, TOC leaders, a page number). Ruby

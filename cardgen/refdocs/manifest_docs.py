@@ -1,7 +1,7 @@
 """docs/manifest.md and docs/templates.md, generated from the pydantic models' descriptions.
 
 ``cardgen docs`` writes both (:data:`DOCS`); ``cardgen docs --check`` (and
-tests/test_docs_and_new.py) fail when a checked-in file differs from what the code says. Every
+tests/refdocs/test_docs_and_new.py) fail when a checked-in file differs from what the code says. Every
 field must have a description; every design-rule helper a docstring. The hand-written parts
 (the templates intro and worked example) live in :mod:`cardgen.refdocs.template_docs`.
 """

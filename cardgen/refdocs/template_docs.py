@@ -1,7 +1,7 @@
 """The hand-written parts of docs/templates.md (the reference tables are generated from
 :mod:`cardgen.data.template` by :func:`cardgen.refdocs.manifest_docs.templates_reference`).
 
-:data:`EXAMPLE` is a complete template; tests/test_docs_and_new.py lays it out, so the worked
+:data:`EXAMPLE` is a complete template; tests/refdocs/test_docs_and_new.py lays it out, so the worked
 example cannot drift from what cardgen accepts.
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 from cardgen.api import build_game
 from cardgen.steps.pipeline import SheetOptions
 from tests.conftest import copy_game, needs_fonts, replace_in
-from tests.test_sheets_pdf import BATTLE, TOL, deck_pages, read_pdf
+from tests.render.test_sheets_pdf import BATTLE, TOL, deck_pages, read_pdf
 
 pytestmark = needs_fonts
 

@@ -13,7 +13,7 @@ from cardgen.core.colours import parse_colour
 from cardgen.steps.exports import ExportOptions
 from tests.conftest import needs_fonts
 
-BASE = Path(__file__).parent / "fixtures" / "bad" / "_base"
+BASE = Path(__file__).parents[1] / "fixtures" / "bad" / "_base"
 
 
 @pytest.mark.parametrize("value, want", [

@@ -23,7 +23,7 @@ from cardgen.rulebook.style import KinsokuParagraph, load_design
 from cardgen.steps.pipeline import write_rulebook
 from typeset_read import bad_line_starts, punctuation_advances, read_lines, short_last_lines
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["tenjanpai", "yajanki", "majan", "nko_mahjong"]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")

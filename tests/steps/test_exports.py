@@ -15,7 +15,7 @@ from cardgen.steps.pipeline import SheetOptions
 from cardgen.render.png_cards import px
 from cardgen.core.units import MM
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "card_data" / "tenjanpai"
 
 

@@ -11,7 +11,7 @@ from cardgen.rulebook.style import load_design
 from cardgen.data.game import load_game
 from cardgen.core.units import MM
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.parent.name for p in (ROOT / "card_data").glob("*/rules"))
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")

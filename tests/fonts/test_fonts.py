@@ -15,7 +15,7 @@ from reportlab.pdfbase import pdfmetrics
 from cardgen.core.errors import CardgenError
 from cardgen.fonts.fontset import FontSet, load_fontset
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IPAEX_G = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 IPAEX_M = Path("/usr/share/fonts/opentype/ipaexfont-mincho/ipaexm.ttf")
 needs_ipaex = pytest.mark.skipif(not (IPAEX_G.is_file() and IPAEX_M.is_file()),

@@ -9,7 +9,7 @@ import pytest
 from benchmarks.gen import make_game
 from cardgen.cli.watch import steps_for, watch, watch_paths
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "card_data" / "tenjanpai"
 
 

@@ -3,7 +3,7 @@
 The plans (drawing ops in pt, rounded to 1/1000 pt) are compared with tests/golden/*.json.
 After an intended layout change, regenerate them and review the diff:
 
-    CARDGEN_UPDATE_GOLDEN=1 python -m pytest tests/test_golden_plans.py
+    CARDGEN_UPDATE_GOLDEN=1 python -m pytest tests/layout/test_golden_plans.py
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from cardgen.data.game import load_game
 from tests.conftest import TENJANPAI, needs_fonts
 
 pytestmark = needs_fonts
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 CASES = [("battle", "b2-chi"), ("battle", "b7-both"), ("characters", "c1-2")]
 
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from cardgen.cli.commands import cli
 
-CORPUS = Path(__file__).parent / "fixtures" / "bad"
+CORPUS = Path(__file__).parents[1] / "fixtures" / "bad"
 BASE = CORPUS / "_base"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and not p.name.startswith("_"))
 META = {"expected.txt", "case.yaml"}

@@ -17,7 +17,7 @@ from cardgen.cli.commands import cli
 from cardgen.core.errors import CardgenError
 from cardgen.core.units import MM
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from cardgen.cli.commands import cli
 from cardgen.core.atomic import AtomicOutput, clean_stale_temps
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 GAME = REPO / "card_data" / "tenjanpai"
 BASE = REPO / "tests" / "fixtures" / "bad" / "_base"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from attack_game import attack_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _files(folder: Path) -> dict[str, bytes]:

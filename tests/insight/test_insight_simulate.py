@@ -19,7 +19,7 @@ from cardgen.insight.odds import compute_odds
 from cardgen.insight.simulate import Variant, prepare, simulate, trace_round
 from cardgen.data.game import load_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TEN = ROOT / "card_data" / "tenjanpai"
 
 # Seats' hands (3 each), then the dead wall (6), then the draws in turn order (seat 0, 1, 2, 3, 0 …).

@@ -21,7 +21,7 @@ from cardgen.cli.commands import cli
 from cardgen.insight.odds import compute_odds
 from cardgen.data.game import load_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NKO = ROOT / "card_data" / "nko_mahjong"
 TEN = ROOT / "card_data" / "tenjanpai"
 

@@ -25,7 +25,7 @@ from cardgen.check.print_setup import load_and_validate
 from cardgen.rulebook.style import MAX_PUSH_SPACE, KinsokuParagraph, load_design
 from cardgen.core.units import MM
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["tenjanpai", "yajanki", "nko_mahjong", "majan"]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
