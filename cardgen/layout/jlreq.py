@@ -115,9 +115,18 @@ def adjustments(text: str) -> list[float]:
     return [adjustment(a, b) for a, b in zip(text, text[1:])] + ([0.0] if text else [])
 
 
+#: A number typed at the start of a heading or paragraph as its label: ``1.`` ``2)`` ``1.2.``
+_ENUMERATOR = re.compile(r"^(\s*[0-9]+(?:\.[0-9]+)*[.)]) +")
+
+
 def absorb_spaces(text: str) -> str:
     """``text`` without the ASCII spaces typed next to a Japanese character or full-width
-    punctuation (the typesetter draws the space between Japanese and Latin itself)."""
+    punctuation (the typesetter draws the space between Japanese and Latin itself). One space
+    after a number typed as a label at the start (``1. ツモ``, ``2) 打牌``) stays: it separates
+    the label from its text, as in a numbered heading."""
+    m = _ENUMERATOR.match(text)
+    if m:
+        return m.group(1) + " " + _ABSORB.sub("", text[m.end():])
     return _ABSORB.sub("", text)
 
 

@@ -114,10 +114,10 @@ class StoryBuilder:
         """A ParagraphStyle for ``ts`` (sizes in pt, spaces in mm converted to pt), cached by name and options."""
         key = (name, tuple(sorted(kw.items())))
         if key not in self._styles:
+            kw = {"spaceBefore": ts.space_before * MM, "spaceAfter": ts.space_after * MM, **kw}
             self._styles[key] = ParagraphStyle(
                 name, fontName=self.fonts.name(ts.font), fontSize=ts.size, leading=ts.size * ts.leading,
-                textColor=HexColor(ts.color), spaceBefore=ts.space_before * MM, spaceAfter=ts.space_after * MM,
-                wordWrap="CJK", **kw)
+                textColor=HexColor(ts.color), wordWrap="CJK", **kw)
         return self._styles[key]
 
     def para(self, runs, ts: TextStyle, name: str = "body", **kw) -> KinsokuParagraph:
@@ -147,14 +147,18 @@ class StoryBuilder:
                 return out
             depth = max(0, b.level - 2)
             ts = d.heading(depth)
-            runs = ([L.Span(b.number + ("　" if not b.number.endswith(".") else " "))] if b.number else []) + b.runs
-            p = self.para(runs, ts, f"h{b.level}", keepWithNext=1)
+            runs = ([L.Span(b.number + number_gap(b.number))] if b.number else []) + b.runs
+            if ts.rule:  # the rule belongs to its heading: close under it, the heading's space after below it
+                p = self.para(runs, ts, f"h{b.level}-ruled", keepWithNext=1, spaceAfter=RULE_GAP * MM)
+            else:
+                p = self.para(runs, ts, f"h{b.level}", keepWithNext=1)
             out = [p]
             if b.toc_level is not None:
                 self._keys += 1
-                p._toc = (b.toc_level, (b.number + " " if b.number else "") + b.text, f"h{self._keys}")
+                p._toc = (b.toc_level, toc_text(b), f"h{self._keys}")
             if ts.rule:
                 rule = _Rule(self.width, HexColor(ts.rule))
+                rule.spaceAfter = ts.space_after * MM
                 rule.keepWithNext = 1  # the chain heading → rule → first text stays on one page
                 out.append(rule)
             return out
@@ -327,6 +331,22 @@ class StoryBuilder:
             fig.spaceBefore, fig.spaceAfter = 1 * MM, 3 * MM
             out.insert(0, fig)
         return out
+
+
+#: The space (mm) between a heading and the rule under it; the heading's ``space_after`` goes
+#: below the rule, so the rule reads as the heading's underline, not as part of the text.
+RULE_GAP = 0.8
+
+
+def number_gap(number: str) -> str:
+    """What separates a heading's number from its text: a space after ``1.`` / ``1.2`` (Latin
+    digits), an ideographic space after ``第1章`` / ``①`` (Japanese)."""
+    return " " if number[-1:].isascii() else "\u3000"
+
+
+def toc_text(b: L.Heading) -> str:
+    """A heading's line in the table of contents: its number and text as the heading prints them."""
+    return (b.number + number_gap(b.number) if b.number else "") + b.text
 
 
 #: Smallest table text (pt) a cell shrinks to so a number or Latin word is not split.
