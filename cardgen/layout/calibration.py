@@ -7,6 +7,9 @@ number: read X on the horizontal scale and Y on the vertical one and pass them a
 ``--back-offset X,Y`` (mm, x right and y down as seen on the back). With a perfect printer both
 read 0. Why the number is the correction: if the printer moves the back by +d, the scale mark
 labelled −d lands on the front line, and moving the back by −d cancels the shift.
+
+A side mark (表↑ / 裏↑, boxed, off the page centre) shows a wrong long-/short-edge setting at
+once: the back's box then shows on the diagonally opposite side instead of behind the front's.
 """
 from __future__ import annotations
 
@@ -42,13 +45,72 @@ def mirror(point: tuple[float, float], width: float, height: float, duplex: str)
     return (width - x, y) if mirrors_x else (x, height - y)
 
 
+#: Centre of the front's side mark as a fraction of the page width and height: off-centre both
+#: ways, so the two flip settings put the back's mark in clearly different places.
+MARK_AT = (0.3, 0.72)
+MARK_W, MARK_H = 30 * MM, 16 * MM
+NOTES_X = 60 * MM  #: left end of the instruction lines
+
+#: The page texts, by language. ``{way}`` is the orientation word.
+TEXTS = {
+    "ja": {
+        "front_word": "表", "back_word": "裏", "mark_size": 28,
+        "landscape": "横向きのページ", "portrait": "縦向きのページ",
+        "front": ["cardgen 両面印刷の位置合わせ — 表 — {way}",
+                  "このPDFを両面で、倍率100%（実際のサイズ）で印刷してください。",
+                  "両面の設定（長辺とじ・短辺とじ）は印刷シートと同じにします。",
+                  "印刷したら、光にかざして裏を透かして見ます。",
+                  "「裏」の枠が「表」の枠にちょうど重なって見えず、紙の対角の側にあるときは、",
+                  "長辺とじ・短辺とじの設定が逆です。切り替えて印刷し直してください。"],
+        "back": ["cardgen 両面印刷の位置合わせ — 裏 — {way}",
+                 "光にかざすと、この「裏」の枠は表の「表」の枠に重なるはずです（対角の側なら長辺・短辺が逆）。",
+                 "表の線が目盛りと交わる数字を読みます。横の目盛りで X、縦の目盛りで Y。",
+                 "ビルドに --back-offset X,Y を付けます（mm。この面で見て右と下が正）。",
+                 "X も Y も 0 なら、このプリンターに補正はいりません。"],
+    },
+    "en": {
+        "front_word": "FRONT", "back_word": "BACK", "mark_size": 14,
+        "landscape": "LANDSCAPE page", "portrait": "PORTRAIT page",
+        "front": ["cardgen duplex calibration — FRONT — {way}",
+                  "Print this PDF double-sided at 100 % (actual size), with the same duplex setting",
+                  "(long-edge or short-edge flip) you use for the print sheets.",
+                  "Then look at the back against a light.",
+                  "If the BACK box does not sit right behind the FRONT box but on the opposite corner,",
+                  "the long-edge/short-edge setting is the wrong one: switch it and print again."],
+        "back": ["cardgen duplex calibration — BACK — {way}",
+                 "Against the light this BACK box covers the FRONT box (opposite corner: wrong flip setting).",
+                 "Each front line crosses a scale: read X on the horizontal scales, Y on the vertical ones.",
+                 "Build with --back-offset X,Y (mm; x right, y down as seen here).",
+                 "Both 0: your printer needs no correction."],
+    },
+}
+
+
+def mark_box(width: float, height: float) -> tuple[float, float, float, float]:
+    """The front's side mark as ``x, y, w, h`` (pt, y up): left of and above the page centre."""
+    cx, cy = width * MARK_AT[0], height * MARK_AT[1]
+    return cx - MARK_W / 2, cy - MARK_H / 2, MARK_W, MARK_H
+
+
 def calibration_pages(width: float, height: float, duplex: str = "long-edge", font: str = "body",
-                      back_offset: tuple[float, float] = (0.0, 0.0), note: str = "") -> list[CalibrationPage]:
+                      back_offset: tuple[float, float] = (0.0, 0.0), note: str = "",
+                      language: str = "en") -> list[CalibrationPage]:
     """Front and back page of the calibration sheet for paper ``width × height`` (pt; landscape
     when ``width > height``, which both pages then say). ``back_offset`` (mm, x right, y down)
     shifts the back like ``--back-offset`` would, so a corrected printer can be checked with a
-    second print. ``note``: a line under the heading, e.g. which print sheets share the orientation."""
-    way = "LANDSCAPE" if width > height else "PORTRAIT"
+    second print. ``note``: a line under the heading, e.g. which print sheets share the orientation.
+    ``language``: ``"ja"`` or ``"en"`` (a key of :data:`TEXTS`), the language of every word on it.
+
+    Besides the targets, each side carries a side mark — a box with 表 / 裏 (FRONT / BACK) and an
+    arrow pointing up — off the page centre (:data:`MARK_AT`). The back's box lies right behind
+    the front's for the ``duplex`` flip; printed with the other flip setting, the back turns
+    180° against the front and its box shows on the diagonally opposite side.
+
+    Raises:
+        KeyError: unknown ``language``.
+    """
+    words = TEXTS[language]
+    way = words["landscape" if width > height else "portrait"]
     dx, dy = back_offset[0] * MM, -back_offset[1] * MM
     front = CalibrationPage("front", width, height)
     back = CalibrationPage("back", width, height)
@@ -60,19 +122,29 @@ def calibration_pages(width: float, height: float, duplex: str = "long-edge", fo
         front.ops += [Rect(tx - 0.6 * MM, ty - 0.6 * MM, 1.2 * MM, 1.2 * MM, stroke="#000000", stroke_width=0.3)]
         bx, by = mirror((tx, ty), width, height, duplex)
         back.ops += _scales(bx + dx, by + dy, font)
-    front.ops += _notes(height, font, [
-        f"cardgen duplex calibration — FRONT — {way} page",
-        *([note] if note else []),
-        "Print this PDF double-sided at 100 % (actual size), with the same duplex setting you use for the print sheets.",
-        "Then look at the back against a light.",
-    ])
-    back.ops += _notes(height, font, [
-        f"cardgen duplex calibration — BACK — {way} page",
-        *([note] if note else []),
-        "Against the light, each front line crosses a scale: read X on the horizontal scales, Y on the vertical ones.",
-        "Build with --back-offset X,Y (mm; x right, y down as seen here). Both 0: your printer needs no correction.",
-    ])
+    fx, fy, mw, mh = mark_box(width, height)
+    front.ops += _side_mark(fx, fy, words["front_word"], words["mark_size"], font)
+    # the same box seen from the back: mirror two opposite corners and take the box between them
+    (ax, ay), (bx2, by2) = (mirror((fx, fy), width, height, duplex), mirror((fx + mw, fy + mh), width, height, duplex))
+    back_x, back_y = min(ax, bx2) + dx, min(ay, by2) + dy
+    back.ops += _side_mark(back_x, back_y, words["back_word"], words["mark_size"], font)
+    fill = [note] if note else []
+    front.ops += _notes(height, font, [words["front"][0].format(way=way), *fill, *words["front"][1:]], above=False)
+    back.ops += _notes(height, font, [words["back"][0].format(way=way), *fill, *words["back"][1:]],
+                       above=back_y + MARK_H / 2 < height / 2)  # the half without the back's mark
     return [front, back]
+
+
+def _side_mark(x: float, y: float, word: str, size: float, font: str) -> list:
+    """A framed ``word`` with an arrow pointing up at its right end, in the box ``x, y`` (pt,
+    :data:`MARK_W` × :data:`MARK_H`)."""
+    ax = x + MARK_W - 5 * MM
+    top, foot = y + MARK_H - 2.5 * MM, y + 2.5 * MM
+    return [Rect(x, y, MARK_W, MARK_H, stroke="#000000", stroke_width=1.2),
+            Text(x + 2.5 * MM, y + (MARK_H - size * 0.72) / 2, word, font, size),
+            Line(ax, foot, ax, top, 1.5),
+            Line(ax, top + 0.5, ax - 2.2 * MM, top - 2.6 * MM, 1.5),
+            Line(ax, top + 0.5, ax + 2.2 * MM, top - 2.6 * MM, 1.5)]
 
 
 def _scales(cx: float, cy: float, font: str) -> list:
@@ -97,7 +169,9 @@ def _scales(cx: float, cy: float, font: str) -> list:
     return ops
 
 
-def _notes(height: float, font: str, lines: list[str]) -> list:
-    """The instruction lines as Text ops (pt), from 20 mm in, the first one larger."""
-    y0 = height / 2 - 22 * MM
-    return [Text(20 * MM, y0 - i * 4.5 * MM, s, font, 8 if i == 0 else 6.5) for i, s in enumerate(lines)]
+def _notes(height: float, font: str, lines: list[str], above: bool = False) -> list:
+    """The instruction lines as Text ops (pt), from :data:`NOTES_X` in (right of the corner
+    crosshairs), the first one larger: below the centre crosshair, or above the centre scales
+    when ``above``."""
+    y0 = height / 2 + 22 * MM + (len(lines) - 1) * 4.5 * MM if above else height / 2 - 30 * MM
+    return [Text(NOTES_X, y0 - i * 4.5 * MM, s, font, 8 if i == 0 else 6.5) for i, s in enumerate(lines)]

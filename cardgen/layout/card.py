@@ -13,7 +13,7 @@ from jinja2.exceptions import SecurityError
 from cardgen.core.errors import CardgenError, CardRef, Problem, Severity, card_problem
 from cardgen.layout.icon_names import unknown_icon
 from cardgen.layout.print_checks import cut_tolerance_message, small_text_message
-from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text, TurnedText
+from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.core.sandbox import LimitError, evaluation, expression_error, is_plain
 from cardgen.data.template import (CircleElement, Element, IconElement, IconsElement, ImageElement, LineElement,
@@ -355,11 +355,12 @@ def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: floa
 
 def _turned(op, cx: float, cy: float):
     """``op`` turned 180° about ``(cx, cy)`` (pt): text becomes :class:`TurnedText` anchored at
-    the mirrored baseline start; an inline icon's square moves to its mirrored place."""
+    the mirrored baseline start; an inline icon becomes :class:`TurnedIcon`, its square moved to
+    the mirrored place and the drawing turned upside down in it."""
     if isinstance(op, Text):
         return TurnedText(2 * cx - op.x, 2 * cy - op.y, op.text, op.font, op.size, op.color, 180.0)
     if isinstance(op, Icon):
-        return Icon(op.name, 2 * cx - op.x - op.size, 2 * cy - op.y - op.size, op.size)
+        return TurnedIcon(op.name, 2 * cx - op.x - op.size, 2 * cy - op.y - op.size, op.size, 180.0)
     return op
 
 

@@ -96,6 +96,12 @@ def squeeze(ch: str, nxt: str) -> float:
     return 0.0
 
 
+def is_japanese(text: str) -> bool:
+    """True when ``text`` holds at least one Japanese letter (kana, kanji, 々, ー): how cardgen
+    decides that a game speaks Japanese (its title) where the manifest does not say."""
+    return _JAPANESE.search(text) is not None
+
+
 def latin_gap(ch: str, nxt: str) -> float:
     """The space (em) the typesetter puts between ``ch`` and ``nxt``: :data:`LATIN_GAP` between a
     Japanese letter (kana, kanji) and a Latin letter or digit, in either order; else 0."""

@@ -89,6 +89,19 @@ class Icon:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnedIcon:
+    """An :class:`Icon` turned by ``angle`` degrees (counter-clockwise) about the centre of its
+    square ``x, y, size`` — an inline icon of a corner index read from across the table."""
+
+    name: str
+    x: float
+    y: float
+    size: float
+    angle: float = 180.0
+    op: str = "turned_icon"
+
+
+@dataclass(frozen=True, slots=True)
 class Image:
     """A raster image for the box ``x, y, w, h``, clipped to ``clip``.
 
@@ -106,7 +119,7 @@ class Image:
     op: str = "image"
 
 
-Op = Union[Rect, Circle, Line, Text, TurnedText, Icon, Image]
+Op = Union[Rect, Circle, Line, Text, TurnedText, Icon, TurnedIcon, Image]
 
 
 @dataclass
@@ -140,4 +153,4 @@ def to_json(obj) -> object:
     return obj
 
 
-__all__ = ["Rect", "Circle", "Line", "Text", "TurnedText", "Icon", "Image", "CardPlan", "to_json", "asdict"]
+__all__ = ["Rect", "Circle", "Line", "Text", "TurnedText", "Icon", "TurnedIcon", "Image", "CardPlan", "to_json", "asdict"]

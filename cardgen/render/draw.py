@@ -4,7 +4,7 @@ from __future__ import annotations
 from reportlab.lib.colors import Color
 
 from cardgen.fonts.fontset import FontSet
-from cardgen.layout.ops import Circle, Icon, Image, Line, Rect, Text, TurnedText
+from cardgen.layout.ops import Circle, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
 from cardgen.render.icons import draw_icon
 
 _colors: dict[str, object] = {}
@@ -73,6 +73,12 @@ def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
             c.line(op.x1, op.y1, op.x2, op.y2)
         elif isinstance(op, Icon):
             draw_icon(c, op.name, op.x, op.y, op.size, fonts.name("heading"))
+        elif isinstance(op, TurnedIcon):
+            c.saveState()
+            c.translate(op.x + op.size / 2, op.y + op.size / 2)
+            c.rotate(op.angle)
+            draw_icon(c, op.name, -op.size / 2, -op.size / 2, op.size, fonts.name("heading"))
+            c.restoreState()
         elif isinstance(op, Image) and images is not None:
             reader, (dx, dy, dw, dh) = images(op)
             c.saveState()

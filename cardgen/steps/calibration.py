@@ -17,11 +17,21 @@ from cardgen.data.game import Game
 from cardgen.core.units import MM, parse_length
 
 
-def sheet_orientation(game: Game, options: SheetOptions) -> tuple[bool, str]:
+def game_language(game: Game) -> str:
+    """``"ja"`` when the game's title or subtitle holds Japanese letters (the manifest has no
+    language field; :func:`cardgen.layout.jlreq.is_japanese`), else ``"en"``: the language of the
+    sheets cardgen writes its own words on (the calibration sheet)."""
+    from cardgen.layout.jlreq import is_japanese
+
+    info = game.manifest.game
+    return "ja" if is_japanese(info.title + info.subtitle) else "en"
+
+
+def sheet_orientation(game: Game, options: SheetOptions, language: str = "en") -> tuple[bool, str]:
     """``(landscape, note)``: the page orientation of the game's print sheets on ``options.paper``
     — the one orientation of the whole file when it has one (:func:`common_orientation`), else
     that of its first printed deck with backs (else its first printed component) — and a sentence
-    naming it. Portrait when the game prints no card or the card does not fit (the sheets step
+    naming it, in ``language`` (``"ja"`` or ``"en"``). Portrait when the game prints no card or the card does not fit (the sheets step
     reports that).
 
     Raises:
@@ -47,15 +57,21 @@ def sheet_orientation(game: Game, options: SheetOptions) -> tuple[bool, str]:
             grid = choose_grid(specs[cid], common)
         except ValueError:
             break
+        if language == "ja":
+            way = "横向き" if grid.landscape else "縦向き"
+            return grid.landscape, (f"{paper} {way}：{comp.name}の印刷シート（{w:g} × {h:g} mm、{grid.cols} × {grid.rows}）"
+                                    "と同じ向きで給紙します。")
         way = "landscape" if grid.landscape else "portrait"
         return grid.landscape, (f"{way.capitalize()} {paper}, like the print sheets of {comp.name} "
                                 f"({w:g} × {h:g} mm, {grid.cols} × {grid.rows}): feed it the same way.")
+    if language == "ja":
+        return False, f"{paper} 縦向き：印刷シートと同じ向きで給紙します。"
     return False, f"Portrait {paper}: feed it the way you feed the print sheets."
 
 
 def write_calibration(game: Game, fonts, options: SheetOptions, path: Path) -> int:
-    """The duplex calibration sheet (front + back page) on ``options.paper`` in the orientation of
-    the game's print sheets, flipped like ``options.duplex``, backs shifted by
+    """The duplex calibration sheet (front + back page) in the game's language
+    (:func:`game_language`) on ``options.paper`` in the orientation of the game's print sheets, flipped like ``options.duplex``, backs shifted by
     ``options.back_offset`` (to check a correction). Returns the page count.
 
     Raises:
@@ -70,8 +86,10 @@ def write_calibration(game: Game, fonts, options: SheetOptions, path: Path) -> i
     except KeyError:
         raise CardgenError(Problem("", None, "--paper", f"unknown paper {options.paper!r}", "use a4, letter or b5",
                                    code="unknown-paper"))
-    landscape, note = sheet_orientation(game, options)
+    language = game_language(game)
+    landscape, note = sheet_orientation(game, options, language)
     if landscape:
         w, h = max(w, h), min(w, h)
-    pages = calibration_pages(w * MM, h * MM, options.duplex, back_offset=options.back_offset, note=note)
+    pages = calibration_pages(w * MM, h * MM, options.duplex, back_offset=options.back_offset, note=note,
+                              language=language)
     return render_calibration(path, pages, fonts, options.duplex)

@@ -85,3 +85,40 @@ def test_each_kind_is_planned_by_its_planner(tmp_path, element, op):
     if op in (Rect, Line, Text, Image):  # boxes are mm from the trim's left edge
         first = res.plan.ops[0]
         assert (first.x1 if op is Line else first.x) == pytest.approx(5 * MM)
+
+
+def test_a_turned_corner_index_turns_its_inline_icons(tmp_path):
+    """``rotate: 180`` turns the inline icons with the text: the plan holds a turned icon in the
+    mirrored square, and the rendered card shows the upright icon's pixels turned upside down."""
+    import numpy as np
+
+    from cardgen.data.game import load_game
+    from cardgen.fonts.fontset import fonts_for
+    from cardgen.layout.ops import TurnedIcon
+    from cardgen.render.card_pdf import card_pdf
+    from cardgen.render.png_cards import rasterise
+
+    from conftest import TENJANPAI
+
+    template = _load(tmp_path, "{kind: text, name: up, box: [5, 5, 20, 10], text: ':chi:', size: 20}",
+                     "{kind: text, name: down, box: [35, 5, 20, 10], text: ':chi:', size: 20, rotate: 180}")
+    frame = Frame(63 * MM, 88 * MM, 3 * MM, 3 * MM)
+    plan = plan_card(template, {"card": {}}, frame, lambda text, font, size: len(text) * size, "c 1").plan
+    up = next(o for o in plan.ops if type(o) is Icon)
+    down = next(o for o in plan.ops if isinstance(o, TurnedIcon))
+    assert (down.name, down.angle, down.size) == ("chi", 180.0, up.size)
+    # mirrored about its box centre: left/top in the upright box → right/bottom in the turned one
+    assert down.x + down.size == pytest.approx(55 * MM - (up.x - 5 * MM))
+    box_bottom = plan.height - 15 * MM  # both boxes: 5 mm from the top, 10 mm high (pt, y up)
+    assert down.y - box_bottom == pytest.approx(box_bottom + 10 * MM - up.y - up.size)
+    scale = 4.0
+    img = np.asarray(rasterise(card_pdf(plan, fonts_for(load_game(TENJANPAI)), bleed=False), scale,
+                               (round(plan.width * scale), round(plan.height * scale))), dtype=float)
+
+    def crop(o):
+        top = plan.height - o.y - o.size
+        return img[round(top * scale):round((top + o.size) * scale), round(o.x * scale):round((o.x + o.size) * scale)]
+
+    a, b = crop(up), crop(down)
+    assert a.std() > 20  # the icon is there
+    assert np.abs(a[::-1, ::-1] - b).mean() < 8 < np.abs(a - b).mean()  # turned, not merely moved

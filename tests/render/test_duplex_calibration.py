@@ -82,7 +82,8 @@ def test_calibration_pdf_and_back_offset_in_sheets(tmp_path):
     assert [round(float(v) / MM) for v in sheets.pages[0].mediabox[2:]] == [297, 210]
     for page in cal.pages:
         assert [round(float(v) / MM) for v in page.mediabox[2:]] == [297, 210]
-        assert "LANDSCAPE page" in page.extract_text() and "like the print sheets of" in page.extract_text()
+        text = page.extract_text()
+        assert "横向きのページ" in text and "闘牌カードの印刷シート（63 × 88 mm、4 × 2）と同じ向きで給紙します" in text, text
     assert "--back-offset" in cal.pages[1].extract_text()
 
 
@@ -113,7 +114,9 @@ def test_orientation_follows_the_first_deck_with_backs():
 
     landscape, note = sheet_orientation(load_game(TENJANPAI.parent / "nko_mahjong"), SheetOptions())
     assert "牌カード" in note and "牌シール" not in note
-    assert landscape == note.startswith("Landscape")
+    assert landscape == note.startswith("A4 横向き")
+    _landscape, english = sheet_orientation(load_game(TENJANPAI.parent / "nko_mahjong"), SheetOptions(), "en")
+    assert english.startswith("Landscape" if landscape else "Portrait") and "牌カード" in english
 
 
 def test_front_lines_reach_the_scales_for_any_shift_the_scales_show():
@@ -136,3 +139,79 @@ def test_front_lines_reach_the_scales_for_any_shift_the_scales_show():
         for ln in (vertical, horizontal):  # and stay inside a 5 mm printer margin
             assert min(ln.x1, ln.x2) >= 5 * MM - 1e-6 and max(ln.x1, ln.x2) <= w - 5 * MM + 1e-6
             assert min(ln.y1, ln.y2) >= 5 * MM - 1e-6 and max(ln.y1, ln.y2) <= h - 5 * MM + 1e-6
+
+
+def _side_mark(page) -> tuple[str, float, float]:
+    """The side mark read back from a PDF page: its word (the one 28 pt glyph) and the centre of
+    the box around it, in mm from the page's bottom-left corner (y up)."""
+    import pdfplumber
+
+    big = [ch for ch in page.chars if ch["size"] > 20]
+    assert len(big) == 1, [ch["text"] for ch in big]
+    box = min((r for r in page.rects if r["x0"] <= big[0]["x0"] and big[0]["x1"] <= r["x1"]
+               and r["top"] <= big[0]["top"] and big[0]["bottom"] <= r["bottom"]), key=lambda r: r["width"])
+    assert isinstance(page, pdfplumber.page.Page)
+    return big[0]["text"], (box["x0"] + box["x1"]) / 2 / MM, (page.height - (box["top"] + box["bottom"]) / 2) / MM
+
+
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+def test_side_mark_shows_a_wrong_flip_setting(tmp_path, duplex):
+    """The Japanese game gets a Japanese sheet; the back's 裏 box lies right behind the front's 表
+    box for the chosen flip, and the other flip would put it on the far side of the page (both
+    positions are far apart on both axes, so either mistake shows)."""
+    import pdfplumber
+
+    res = build_game(TENJANPAI, tmp_path, SheetOptions(duplex=duplex), steps=("calibration",))
+    with pdfplumber.open(res.out_dir / "duplex-calibration.pdf") as pdf:
+        front, back = pdf.pages
+        w, h = front.width / MM, front.height / MM
+        assert (round(w), round(h)) == (297, 210)
+        word, fx, fy = _side_mark(front)
+        back_word, bx, by = _side_mark(back)
+        front_text, back_text = front.extract_text(), back.extract_text()
+    assert (word, back_word) == ("表", "裏")
+    assert abs(fx - w / 2) > 40 and abs(fy - h / 2) > 25  # off-centre both ways
+    right = (fx, h - fy) if duplex == "long-edge" else (w - fx, fy)  # landscape: long edge mirrors y
+    wrong = (w - right[0], h - right[1])  # the other flip turns the back 180° against the front
+    assert abs(bx - right[0]) < 0.2 and abs(by - right[1]) < 0.2, (bx, by, right)
+    assert abs(bx - wrong[0]) > 80 and abs(by - wrong[1]) > 50
+    assert "両面印刷の位置合わせ — 表" in front_text and "長辺とじ・短辺とじの設定が逆" in front_text
+    assert "両面印刷の位置合わせ — 裏" in back_text and "--back-offset X,Y" in back_text
+    assert "calibration" not in front_text.replace("cardgen", "") and "FRONT" not in front_text
+
+
+def test_back_offset_moves_the_side_mark_with_the_scales():
+    from cardgen.layout.calibration import mark_box
+    from cardgen.layout.ops import Rect
+
+    def box(page):
+        return next(op for op in page.ops if isinstance(op, Rect) and op.stroke_width == 1.2)
+
+    _, plain = calibration_pages(*A4, language="ja")
+    _, moved = calibration_pages(*A4, back_offset=(1.5, 2.0), language="ja")
+    x, y, w, h = mark_box(*A4)
+    assert abs(box(plain).x - (A4[0] - x - w)) < 1e-6 and abs(box(plain).y - y) < 1e-6  # portrait: mirrors x
+    assert abs(box(moved).x - box(plain).x - 1.5 * MM) < 1e-6 and abs(box(moved).y - box(plain).y + 2 * MM) < 1e-6
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+@pytest.mark.parametrize("page", [A4, A4[::-1]], ids=["portrait", "landscape"])
+def test_side_mark_and_notes_keep_clear_of_the_scales(page, duplex, language):
+    """Nothing of the side mark or the notes overlaps a scale or a crosshair on either side."""
+    from cardgen.layout.calibration import MARK_H, MARK_W, NOTES_X
+    from cardgen.layout.ops import Rect
+
+    for side in calibration_pages(*page, duplex=duplex, note="x" * 10, language=language):
+        box = next(op for op in side.ops if isinstance(op, Rect) and op.stroke_width == 1.2)
+        assert (box.w, box.h) == (MARK_W, MARK_H)
+        notes = [op for op in side.ops if isinstance(op, Text) and op.size in (6.5, 8)]
+        top, bottom = max(t.y + t.size for t in notes), min(t.y for t in notes)
+        assert box.y > top + 2 * MM or box.y + box.h < bottom - 2 * MM  # the notes are in the other half
+        for op in side.ops:
+            if isinstance(op, Line) and op.width < 1:  # crosshairs and scale ticks
+                inside = (box.x - 1 * MM < max(op.x1, op.x2) and min(op.x1, op.x2) < box.x + box.w + 1 * MM
+                          and box.y - 1 * MM < max(op.y1, op.y2) and min(op.y1, op.y2) < box.y + box.h + 1 * MM)
+                assert not inside, op
+                assert not (bottom - 1 * MM < max(op.y1, op.y2) and min(op.y1, op.y2) < top + 1 * MM
+                            and min(op.x1, op.x2) < NOTES_X + 125 * MM and max(op.x1, op.x2) > NOTES_X), op
