@@ -16,7 +16,7 @@ from cardgen.rulebook.blocks import Heading, Span
 from cardgen.rulebook.pdf import toc_text
 from cardgen.core.units import MM
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
 H1, H2 = 13.5, 10.5  # heading sizes of templates/rulebook/default.yaml (pt)
