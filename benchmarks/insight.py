@@ -42,7 +42,8 @@ def other_load() -> float:
 def bench_simulate(rounds: int) -> dict:
     import numba
 
-    from cardgen.insight.simulate import metrics, play, prepare
+    from cardgen.insight.estimates import metrics
+    from cardgen.insight.simulate import play, prepare
 
     setup = prepare(ROOT / "card_data" / "tenjanpai")
     deck = next(d for d in setup.decks if d.players == 4)

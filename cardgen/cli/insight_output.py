@@ -6,7 +6,7 @@ from rich.table import Table
 
 from cardgen.insight.odds import pct
 
-#: a ratio over fewer events is shown as too few (see cardgen.insight.simulate.MIN_EVENTS; kept
+#: a ratio over fewer events is shown as too few (see cardgen.insight.estimates.MIN_EVENTS; kept
 #: here so that `cardgen odds` does not import numpy)
 MIN_EVENTS = 30
 
@@ -81,9 +81,9 @@ def _short(key: str, label: str) -> str:
 
 
 def print_comparison(a, b, rows, console: Console | None = None) -> None:
-    """The main differences b − a (:data:`cardgen.insight.simulate.MAIN_ESTIMATES`) with 95 % confidence intervals; a row whose
+    """The main differences b − a (:data:`cardgen.insight.estimates.MAIN_ESTIMATES`) with 95 % confidence intervals; a row whose
     interval excludes 0 is bold. Percentages differ in percentage points (pt)."""
-    from cardgen.insight.simulate import is_main
+    from cardgen.insight.estimates import is_main
 
     console = console or Console()
     t = Table(title=f"B − A: A = {a.label}, B = {b.label} (same rounds, seed {a.seed}, policy {a.policy}; "

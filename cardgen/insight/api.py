@@ -54,7 +54,7 @@ class SimulationRun:
     game: str
     result: object  #: :class:`cardgen.insight.simulate.SimulationResult`
     other: object | None = None  #: the compared game or variant, same rounds
-    comparison: list | None = None  #: :func:`cardgen.insight.simulate.compare` rows
+    comparison: list | None = None  #: :func:`cardgen.insight.estimates.compare` rows
     files: list[Path] | None = None
 
 
@@ -75,7 +75,9 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     """
     from cardgen.core.errors import CardgenError, Problem
     from cardgen.insight.report_file import write_json
-    from cardgen.insight.simulate import compare, load_variant, parse_options, prepare, simulate
+    from cardgen.insight.estimates import compare
+    from cardgen.insight.simulate import prepare, simulate
+    from cardgen.insight.variant import load_variant, parse_options
 
     if rounds < 2:
         raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at least 2 are needed for a "

@@ -129,7 +129,7 @@ def _calls(fig, results):
 
 
 def _comparison(fig, comparison, a_label, b_label):
-    from cardgen.insight.simulate import MIN_EVENTS, is_main
+    from cardgen.insight.estimates import MIN_EVENTS, is_main
 
     rows = [r for r in comparison if r["percent"] and np.isfinite(r["se"]) and is_main(r["key"])
             and min(r["a_n"], r["b_n"]) >= MIN_EVENTS]

@@ -1,0 +1,101 @@
+"""A variant of a game for one side of a comparison (``cardgen simulate --compare``): changed card
+values, design constants and procedure options, read from a small YAML file or ``--option`` flags.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.insight.deck import DealtDeck, Kind
+
+
+@dataclass
+class Variant:
+    """Changes to a game for one side of a comparison: card values, design constants, options."""
+
+    label: str = ""
+    cards: list[tuple[dict, dict]] = field(default_factory=list)  #: (where, set) on the setup deck's rows
+    design: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+def _where_matches(values: dict, where: dict) -> bool:
+    return all(str(values.get(k)) == str(v) for k, v in where.items())
+
+
+def apply_variant(decks: list[DealtDeck], variant: Variant) -> list[DealtDeck]:
+    """The decks with the variant's ``set`` values on every row its ``where`` matches."""
+    out = []
+    for d in decks:
+        kinds = []
+        for k in d.kinds:
+            values = dict(k.values)
+            for where, new in variant.cards:
+                if _where_matches(values, where):
+                    values.update(new)
+            kinds.append(Kind(values, k.copies))
+        out.append(DealtDeck(d.players, tuple(kinds), d.hand, d.dead_wall, d.turns))
+    return out
+
+
+def load_variant(path: Path) -> Variant:
+    """Read a variant file (YAML: ``label``, ``cards: [{where: {...}, set: {...}}]``, ``design``,
+    ``options``), safely (no tags, no aliases; :func:`cardgen.data.yaml_source.load_yaml`).
+
+    Raises:
+        CardgenError: unreadable YAML or a key that is not one of the above, with file:line.
+    """
+    from cardgen.core.errors import rel
+    from cardgen.data.yaml_source import load_yaml
+
+    loaded = load_yaml(Path(path), rel(Path(path)))
+    data, src = loaded.data or {}, loaded.source
+    problems = []
+
+    def bad(where: tuple, message: str, hint: str) -> None:
+        problems.append(Problem(src.file, src.line(where) or 1, " → ".join(str(w) for w in where) or "variant",
+                                message, hint, code="insight-variant"))
+    if not isinstance(data, dict):
+        bad((), "a variant file is a mapping (label:, cards:, design:, options:)", "see docs/insight.md")
+        raise CardgenError(problems)
+    for key in data:
+        if key not in ("label", "cards", "design", "options"):
+            bad((key,), f"unknown key {key!r}", "allowed keys: label, cards, design, options")
+    cards = []
+    for i, entry in enumerate(data.get("cards") or []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("where"), dict) or not isinstance(entry.get("set"), dict):
+            bad(("cards", i), "each entry needs `where: {column: value}` and `set: {column: value}`",
+                "e.g. `- {where: {number: 2}, set: {pon: 1, chi: 0, power: 1}}`")
+            continue
+        cards.append((entry["where"], entry["set"]))
+    for key in ("design", "options"):
+        if not isinstance(data.get(key) or {}, dict):
+            bad((key,), f"`{key}` must be a mapping of name → value", "e.g. `design: {tsumo_threshold: 18}`")
+    if problems:
+        raise CardgenError(problems)
+    return Variant(str(data.get("label") or Path(path).stem), cards, dict(data.get("design") or {}),
+                   dict(data.get("options") or {}), str(path))
+
+
+def parse_options(pairs: list[str], procedure) -> dict[str, Any]:
+    """``NAME=VALUE`` strings (``--option``) → option values, checked against the procedure.
+
+    Raises:
+        CardgenError: an unknown option or a value that is not true/false.
+    """
+    out = {}
+    for text in pairs:
+        name, _, value = text.partition("=")
+        name = name.strip()
+        if name not in procedure.options:
+            raise CardgenError(Problem("--option", None, name, f"unknown option {name!r} of {procedure.name}",
+                                       "options: " + ", ".join(procedure.options), code="insight-option"))
+        low = value.strip().lower()
+        if low not in ("true", "false", "1", "0", "yes", "no"):
+            raise CardgenError(Problem("--option", None, name, f"{value!r} is not true or false",
+                                       f"e.g. --option {name}=false", code="insight-option"))
+        out[name] = low in ("true", "1", "yes")
+    return out
