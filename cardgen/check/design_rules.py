@@ -17,7 +17,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.core.errors import ProblemList
 from cardgen.check.multiset import any_fits, hands, unformable, unscored
-from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, evaluation, expression_error
+from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
+from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.game import CardRow, Game
 
 

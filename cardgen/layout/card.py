@@ -15,7 +15,8 @@ from cardgen.layout.icon_names import unknown_icon
 from cardgen.layout.print_checks import cut_tolerance_message, small_text_message
 from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
-from cardgen.core.sandbox import LimitError, evaluation, expression_error, is_plain
+from cardgen.core.sandbox import evaluation, expression_error, is_plain
+from cardgen.core.size_guards import LimitError
 from cardgen.data.template import (CircleElement, Element, IconElement, IconsElement, ImageElement, LineElement,
                                    RectElement, Template, TextElement, color_problem, eval_expr, is_color,
                                    render_text)

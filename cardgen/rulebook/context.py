@@ -55,7 +55,8 @@ from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.core.numfmt import num
 from cardgen.data.rulebook_sources import MAX_RULES_BYTES
 from cardgen.check.deck_math import Report
-from cardgen.core.sandbox import LIMIT_HINT, BudgetExceeded, LimitError, SafeSandbox, evaluation, expression_error
+from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
+from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.rulebook.odds_tables import odds_table_helper
 from cardgen.rulebook.table_registry import TABLES, RulebookData, TableBuilder, UNITS, md_table, missing
 from cardgen.data.game import Game
