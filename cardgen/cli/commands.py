@@ -138,7 +138,7 @@ def validate(game_dir: Path, fmt: str) -> None:
         echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
         print_report(report)
-    sys.exit(0 if report.ok else 1)
+    click.get_current_context().exit(0 if report.ok else 1)
 
 
 @cli.command(short_help="Print sheets PDF: imposed cards, bleed, crop marks, backs.")
@@ -260,7 +260,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
                                   options=sheet_options_of(**kw), force=force, steps=tuple(STEPS), strict=strict, final=final,
                                   exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))):
         if isinstance(res, UsageError):  # e.g. --out inside the game folder: the same for every game
-            fail(res)
+            raise res
         if isinstance(res, CardgenError):
             echo(res.format(), err=True)
             failed += 1
@@ -269,7 +269,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
         print_files(res.files, res.removed, res.out_dir)
         if res.preflight is not None:
             print_preflight(res.preflight)
-    sys.exit(1 if failed else 0)
+    click.get_current_context().exit(1 if failed else 0)
 
 
 @cli.command(short_help="Rebuild on every save and show the validator's findings.")
@@ -359,7 +359,7 @@ def docs(check: bool, out: Path) -> None:
         stale = stale_docs(out)
         for path, up_to_date in stale.items():
             echo(f"{path} is {'up to date' if up_to_date else 'out of date: run `cardgen docs`'}")
-        sys.exit(0 if all(stale.values()) else 1)
+        click.get_current_context().exit(0 if all(stale.values()) else 1)
     for path in write_docs(out):
         echo(f"wrote {path}")
 

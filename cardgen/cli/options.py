@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli.output import fail
 
 PAPERS = ["a4", "letter", "b5"]
 
@@ -66,19 +65,23 @@ MAX_BACK_OFFSET_MM = 20.0
 
 
 def _offset(value: str) -> tuple[float, float]:
-    """``"X,Y"`` → ``(x, y)`` mm; exits 2 (usage error) for anything else or beyond ±MAX_BACK_OFFSET_MM."""
+    """``"X,Y"`` → ``(x, y)`` mm.
+
+    Raises:
+        UsageError: anything else, or a value beyond ±MAX_BACK_OFFSET_MM (the CLI's handler exits 2).
+    """
     import math
 
     from cardgen.core.errors import Problem, UsageError
     try:
         x, y = (float(v) for v in value.replace(" ", "").split(","))
     except ValueError:
-        fail(UsageError(Problem("--back-offset", None, "", f"wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}",
-                                 "measure the shift with `cardgen calibration`")))
+        raise UsageError(Problem("--back-offset", None, "", f"wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}",
+                                 "measure the shift with `cardgen calibration`")) from None
     if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in (x, y)):
-        fail(UsageError(Problem("--back-offset", None, "", f"{value!r} is out of range: each of X and Y must be "
+        raise UsageError(Problem("--back-offset", None, "", f"{value!r} is out of range: each of X and Y must be "
                                  f"a number from -{MAX_BACK_OFFSET_MM:g} to {MAX_BACK_OFFSET_MM:g} mm",
-                                 "measure the shift with `cardgen calibration`; it is usually under 3 mm")))
+                                 "measure the shift with `cardgen calibration`; it is usually under 3 mm"))
     return x, y
 
 

@@ -121,3 +121,22 @@ def test_forced_build_prints_layout_errors_with_their_place(game_copy, tmp_path)
     assert "characters.csv:2: error:" in r.output and "skill_text" in r.output
     assert "1 card layout error(s); printed anyway (--force)" in r.output
     assert (tmp_path / "out" / "tenjanpai" / "print-sheets.pdf").is_file()
+
+
+def test_commands_raise_and_only_the_handlers_exit():
+    """A thin CLI: commands raise (CardgenError, or click's ``ctx.exit`` for a result code); only the
+    group's handler (``_Group.invoke``), ``fail`` and the console entry point ``main`` call sys.exit."""
+    import ast
+
+    from tests.conftest import ROOT
+    allowed = {("commands.py", "invoke"), ("commands.py", "main"), ("output.py", "fail")}
+    found = set()
+    for path in sorted((ROOT / "cardgen" / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.Call) and ast.unparse(node.func) in ("sys.exit", "exit", "fail"):
+                        found.add((path.name, fn.name))
+    assert found - allowed == set(), found - allowed
+    assert ("commands.py", "invoke") in found  # the walk sees the handler (the test can fail)
