@@ -373,7 +373,9 @@ def main() -> None:
     (:func:`cardgen.core.budget.run_limited`)."""
     try:
         try:
-            cli.main(prog_name="cardgen", standalone_mode=False)
+            code = cli.main(prog_name="cardgen", standalone_mode=False)
+            if isinstance(code, int):  # ctx.exit(code): without standalone mode click returns the code
+                sys.exit(code)
         except click.exceptions.Abort:
             raise KeyboardInterrupt from None
         except click.exceptions.Exit as exc:

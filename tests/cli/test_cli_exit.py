@@ -140,3 +140,16 @@ def test_commands_raise_and_only_the_handlers_exit():
                         found.add((path.name, fn.name))
     assert found - allowed == set(), found - allowed
     assert ("commands.py", "invoke") in found  # the walk sees the handler (the test can fail)
+
+
+@pytest.mark.parametrize("players, code", [([3, 4], 0), ([3, 4, 5], 1)])
+def test_console_entry_point_keeps_the_result_code(tmp_path, players, code):
+    """``python -m cardgen`` (the console script's path, not CliRunner): ``ctx.exit(code)`` reaches the
+    shell — click returns the code instead of exiting when not in standalone mode."""
+    import subprocess
+    import sys
+
+    from tests.minigame import write_game
+    game = write_game(tmp_path, manifest={"game": {"players": players}})
+    res = subprocess.run([sys.executable, "-m", "cardgen", "validate", str(game)], capture_output=True, text=True)
+    assert res.returncode == code, res.stdout + res.stderr
