@@ -276,10 +276,16 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
 @quiet_option
 @budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@out_option
-def watch(game_dir: Path, out: Path) -> None:
+@sheet_options
+@export_options
+@click.option("--rulebook-paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
+              help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
+@click.option("--force", is_flag=True, help="Rebuild even when validation fails (outputs marked DRAFT).")
+def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs: int | None,
+          rulebook_paper: str | None, **kw) -> None:
     """Rebuild on every save of the manifest, a card table, a template, the rules or a font
-    (only the outputs the change affects), printing the validator's findings each time. Ctrl-C stops."""
+    (only the outputs the change affects), printing the validator's findings and one summary
+    line per rebuild. Every rebuild uses the options the watch was started with. Ctrl-C stops."""
     from cardgen.cli.watch import watch as run_watch
 
     def show(kind, payload):
@@ -288,8 +294,10 @@ def watch(game_dir: Path, out: Path) -> None:
         elif kind == "report":
             print_report(payload)
         elif kind == "built":
-            for f in payload.files:
-                echo(f"wrote {f}")
+            for name in payload.notes:
+                echo(f"note: {name}", err=True)
+        elif kind == "summary":
+            echo(payload)
         elif kind == "error":
             echo(payload.format(), err=True)
 
@@ -300,11 +308,13 @@ def watch(game_dir: Path, out: Path) -> None:
     def validate(d):
         return _limited(validate_game, d, game=game_dir)
 
-    def build(d, out_root, steps, progress=None):
-        return _limited(_build_with_bars, d, out_root, quiet, game=game_dir, steps=steps)
+    def build(d, out_root, steps, progress=None, **options):
+        return _limited(_build_with_bars, d, out_root, quiet, game=game_dir, steps=steps, **options)
 
+    options = {"options": sheet_options_of(**kw), "rulebook_paper": rulebook_paper,
+               "exports": exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))}
     echo(f"watching {game_dir} (Ctrl-C to stop)")
-    run_watch(game_dir, out, show, validate=validate, build=build)
+    run_watch(game_dir, out, show, validate=validate, build=build, force=force, build_options=options)
 
 
 @cli.command("diff", short_help="What changed between two drafts: cards, faces, rules.")

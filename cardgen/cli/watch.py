@@ -54,7 +54,8 @@ def steps_for(changed: Iterable[Path | str], game_dir: Path, project_root: Path,
     - the manifest (game.yaml) or a card table (*.csv, *.tsv, a spreadsheet in the game folder):
       validate, sheets, rulebook
       (the rulebook quotes the data);
-    - a card template (templates/cards/), an image in the game folder: sheets;
+    - a card template (templates/cards/), an image in the game folder: sheets and rulebook (the
+      rulebook's card figures are drawn from the same face plans);
     - rules/*.md, templates/rulebook/: rulebook;
     - fonts (fonts/*.yaml or a font file): sheets and rulebook;
     - editor swap/backup files, hidden files, anything under the output folder: nothing.
@@ -73,11 +74,11 @@ def steps_for(changed: Iterable[Path | str], game_dir: Path, project_root: Path,
         elif "fonts" in parts and (suffix in FONT_SUFFIXES or suffix in {".yaml", ".yml"}):
             steps |= {"sheets", "rulebook"}
         elif "templates" in parts and "cards" in parts and suffix in {".yaml", ".yml"}:
-            steps.add("sheets")
+            steps |= {"sheets", "rulebook"}
         elif ("templates" in parts and "rulebook" in parts) or ("rules" in parts and _under(p, game_dir)):
             steps.add("rulebook")
         elif suffix in IMAGE_SUFFIXES and _under(p, game_dir):
-            steps.add("sheets")
+            steps |= {"sheets", "rulebook"}
     if steps:
         steps.add("validate")
     return steps
@@ -93,19 +94,51 @@ def watch_paths(game_dir: Path, project_root: Path) -> list[Path]:
     return paths
 
 
+def summary(steps: tuple[str, ...], report, result, seconds: float, force: bool = False) -> str:
+    """The one line a watch prints after each rebuild: what was rebuilt (and how many files), the
+    problem counts, and the time it took (s).
+
+    ``report``: the validator's :class:`cardgen.check.deck_math.Report` (None when the game could
+    not be read); ``result``: the :class:`cardgen.api.BuildResult`, or None when nothing was built.
+    """
+    errors = len(report.errors) if report is not None else 0
+    warnings = len(report.warnings) if report is not None else 0
+    if result is not None:
+        layout = [p for p in result.layout if p.severity == "error"]
+        files = len(result.files)
+        what = f"rebuilt {', '.join(steps)} ({files} file{'s' if files != 1 else ''}"
+        what += f", {len(result.removed)} removed)" if result.removed else ")"
+        if force and (errors or layout):
+            what += " marked DRAFT (--force)"
+    elif errors:
+        what = "not rebuilt: validation failed (--force prints anyway, marked DRAFT)"
+    elif not steps:
+        what = "checked"
+    else:
+        what = "not rebuilt"
+    return f"{what} · {errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''} · {seconds:.1f} s"
+
+
 def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None],
           stop: threading.Event | None = None, debounce_ms: int = 300, progress=None, initial: bool = True,
-          validate: Callable | None = None, build: Callable | None = None) -> None:
+          validate: Callable | None = None, build: Callable | None = None, force: bool = False,
+          build_options: dict | None = None) -> None:
     """Validate and build ``game_dir`` now (``initial``) and again after each batch of saves.
 
     ``on_event(kind, payload)`` reports: ``("changed", [paths])``, ``("report", Report)``,
-    ``("built", BuildResult)``, ``("error", CardgenError)``. Runs until ``stop`` is set (or
-    Ctrl-C). Validation errors skip the build (the findings are reported). No error ends the
-    watch: an unexpected one (a bug) is reported as an ``error`` event too.
+    ``("built", BuildResult)``, ``("error", CardgenError)``, and after each rebuild
+    ``("summary", str)`` (:func:`summary`: one line). Runs until ``stop`` is set (or Ctrl-C).
+    Validation errors skip the build (the findings are reported) unless ``force``, which builds
+    anyway (outputs marked DRAFT). No error ends the watch: an unexpected one (a bug) is reported
+    as an ``error`` event too.
 
-    ``validate(game_dir)`` and ``build(game_dir, out_root, steps=…, progress=…)`` default to
-    :func:`cardgen.api.validate_game` and :func:`cardgen.api.build_game`; the CLI passes versions
-    that run under the build budget (:mod:`cardgen.core.budget`).
+    ``build_options``: keyword arguments of :func:`cardgen.api.build_game` given to every rebuild
+    (``options`` — the sheet options the watch was started with —, ``exports``, ``rulebook_paper``),
+    so a rebuild never falls back to the defaults.
+
+    ``validate(game_dir)`` and ``build(game_dir, out_root, steps=…, progress=…, **build_options)``
+    default to :func:`cardgen.api.validate_game` and :func:`cardgen.api.build_game`; the CLI passes
+    versions that run under the build budget (:mod:`cardgen.core.budget`).
     """
     from watchfiles import watch as fs_watch
 
@@ -118,15 +151,23 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
     game_dir = Path(game_dir).resolve()
     root = Project.for_game(game_dir).root
 
+    import time
+
+    extra = dict(build_options or {})
+    if force:
+        extra["force"] = True
+
     def run(steps: set[str]) -> None:
+        start, report, result, todo = time.perf_counter(), None, None, ()
         try:
             report = validate(game_dir)
             on_event("report", report)
             todo = tuple(s for s in ("sheets", "rulebook") if s in steps)
             todo += stale_exports(steps, Path(out_root) / report.game) if report.game else ()
-            if not todo or report.errors:
-                return
-            on_event("built", build_fn(game_dir, out_root, steps=todo, progress=progress))
+            if todo and (force or not report.errors):
+                result = build_fn(game_dir, out_root, steps=todo, progress=progress, **extra)
+                on_event("built", result)
+            on_event("summary", summary(todo, report, result, time.perf_counter() - start, force))
         except CardgenError as exc:
             on_event("error", exc)
         except Exception as exc:  # noqa: BLE001 - a bug must not end the watch: show it, go on

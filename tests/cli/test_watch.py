@@ -16,12 +16,12 @@ GAME = ROOT / "card_data" / "tenjanpai"
 @pytest.mark.parametrize("path, expected", [
     (GAME / "game.yaml", {"validate", "sheets", "rulebook"}),
     (GAME / "battle.csv", {"validate", "sheets", "rulebook"}),
-    (ROOT / "templates" / "cards" / "battle.yaml", {"validate", "sheets"}),
+    (ROOT / "templates" / "cards" / "battle.yaml", {"validate", "sheets", "rulebook"}),  # card figures in the rules
     (GAME / "rules" / "01-setup.md", {"validate", "rulebook"}),
     (ROOT / "templates" / "rulebook" / "a5.yaml", {"validate", "rulebook"}),
     (ROOT / "fonts" / "fonts.yaml", {"validate", "sheets", "rulebook"}),
     (ROOT / "fonts" / "MyFont.otf", {"validate", "sheets", "rulebook"}),
-    (GAME / "art" / "c1.png", {"validate", "sheets"}),
+    (GAME / "art" / "c1.png", {"validate", "sheets", "rulebook"}),
     (GAME / ".battle.csv.swp", set()),
     (GAME / "battle.csv~", set()),
     (GAME / "notes.txt", set()),
@@ -33,7 +33,7 @@ def test_steps_for_one_path(path, expected):
 
 def test_steps_for_union_and_empty():
     assert steps_for([], GAME, ROOT) == set()
-    got = steps_for([ROOT / "templates" / "cards" / "battle.yaml", GAME / "rules" / "x.md"], GAME, ROOT)
+    got = steps_for([GAME / "art" / "c1.png", GAME / "rules" / "x.md"], GAME, ROOT)
     assert got == {"validate", "sheets", "rulebook"}
 
 
@@ -74,7 +74,7 @@ def test_watch_rebuilds_after_a_save(tmp_path):
     stop.set()
     t.join(timeout=10)
     assert ok, f"no rebuild after the save; events: {[k for k, _ in events]}"
-    kinds = [k for k, _ in events]
+    kinds = [k for k, _ in events if k != "summary"]
     assert kinds[:2] == ["report", "built"]
     assert "changed" in kinds[2:] and kinds[-1] == "built"
     changed = next(p for k, p in events if k == "changed")
@@ -104,3 +104,152 @@ def test_sed_temporary_files_are_ignored(tmp_path):
     assert steps_for([game / "sedLZCl5s"], game, tmp_path) == set()  # written and renamed away by `sed -i`
     (game / "notes").write_text("x", encoding="utf-8")
     assert steps_for([game / "battle.csv"], game, tmp_path) == {"validate", "sheets", "rulebook"}
+
+
+def _run_watch(game, out, edit_text, n_builds=2, **kw):
+    """Run a real watch on ``game`` until ``n_builds`` builds happened; ``edit_text()`` (a path and
+    its new text) is saved repeatedly after the first build until the next one. Returns the events."""
+    stop = threading.Event()
+    events: list[tuple[str, object]] = []
+    done, first = threading.Event(), threading.Event()
+
+    def on_event(kind, payload):
+        events.append((kind, payload))
+        if kind == "summary":
+            first.set()
+            if sum(k == "summary" for k, _ in events) >= n_builds:
+                done.set()
+                stop.set()
+
+    def edit():
+        first.wait(timeout=60)
+        path, text = edit_text()
+        while not done.wait(timeout=0.3) and not stop.is_set():
+            path.write_text(text, encoding="utf-8")
+
+    threading.Thread(target=edit, daemon=True).start()
+    t = threading.Thread(target=watch, args=(game, out, on_event, stop), kwargs={"debounce_ms": 50, **kw}, daemon=True)
+    t.start()
+    ok = done.wait(timeout=60)
+    stop.set()
+    t.join(timeout=10)
+    assert ok, f"no rebuild after the save; events: {[k for k, _ in events]}"
+    return events
+
+
+def test_watch_keeps_the_sheet_options_it_was_started_with(tmp_path):
+    """Letter paper and Western marks stay on every rebuild (they used to fall back to A4 and トンボ)."""
+    import pdfplumber
+
+    from cardgen.steps.pipeline import SheetOptions
+
+    game = make_game(tmp_path / "g", 4)
+    csv = game / "characters.csv"
+    opts = {"options": SheetOptions(paper="letter", marks="western")}
+    events = _run_watch(game, tmp_path / "out", lambda: (csv, csv.read_text(encoding="utf-8").replace("の天雀", "の雀士")),
+                        build_options=opts)
+    assert [k for k, _ in events].count("built") == 2
+    with pdfplumber.open(tmp_path / "out" / "bench4" / "print-sheets.pdf") as doc:
+        page = doc.pages[0]
+        assert "の雀士" in page.extract_text()  # the rebuilt file
+        assert sorted((round(float(page.width)), round(float(page.height)))) == [612, 792]  # Letter, in pt
+        assert "トンボ" not in page.extract_text()
+
+
+def test_watch_force_builds_a_game_that_fails_validation(tmp_path):
+    """--force: a deck-math error no longer stops the rebuilds; outputs come out marked DRAFT."""
+    import pdfplumber
+
+    game = make_game(tmp_path / "g", 4)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("count: 4", "count: 5"), encoding="utf-8")
+    csv = game / "characters.csv"
+    events = _run_watch(game, tmp_path / "out", lambda: (csv, csv.read_text(encoding="utf-8").replace("の天雀", "の雀士")),
+                        force=True)
+    reports = [p for k, p in events if k == "report"]
+    assert reports and all(r.errors for r in reports)  # the declared count of 5 does not match 4 rows
+    assert [k for k, _ in events].count("built") == 2
+    summaries = [p for k, p in events if k == "summary"]
+    assert all("marked DRAFT (--force)" in s for s in summaries), summaries
+    with pdfplumber.open(tmp_path / "out" / "bench4" / "print-sheets.pdf") as doc:
+        text = doc.pages[0].extract_text()
+    assert "の雀士" in text and "DRAFT" in text
+
+
+def test_watch_without_force_reports_and_skips_the_build(tmp_path):
+    from cardgen.cli.watch import watch as run
+
+    game = make_game(tmp_path / "g", 4)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("count: 4", "count: 5"), encoding="utf-8")
+    events, stop = [], threading.Event()
+    stop.set()  # the initial run only
+    run(game, tmp_path / "out", lambda k, p: events.append((k, p)), stop=stop)
+    kinds = [k for k, _ in events]
+    assert kinds == ["report", "summary"]
+    assert events[1][1].startswith("not rebuilt: validation failed (--force prints anyway")
+    assert not (tmp_path / "out" / "bench4").exists()
+
+
+def test_template_edit_redraws_the_rulebook_card_figures(tmp_path):
+    """A card template edit rebuilds the rulebook too: its card figures are drawn from the same plans."""
+    import pypdfium2 as pdfium
+
+    game = make_game(tmp_path / "g", 4)
+    (game / "rules").mkdir()
+    (game / "rules" / "01.md").write_text("# カード\n\n{{ card_image('characters', 'g00001', 40) }}\n", encoding="utf-8")
+    template = game / "templates" / "cards" / "character.yaml"
+    old = template.read_text(encoding="utf-8")
+    out = tmp_path / "out" / "bench4" / "rulebook.pdf"
+
+    def colours():
+        doc = pdfium.PdfDocument(out)
+        img = doc[0].render(scale=1).to_pil().convert("RGB")
+        doc.close()
+        return {img.getpixel((x, y)) for x in range(0, img.width, 2) for y in range(0, img.height, 2)}
+
+    stamps = []
+
+    def edit():
+        stamps.append((out.stat().st_mtime_ns, colours()))
+        return template, old.replace('background: "#fbf7ee"', 'background: "#00ff00"', 1)
+
+    events = _run_watch(game, tmp_path / "out", edit)
+    built = [p for k, p in events if k == "built"]
+    assert len(built) == 2 and any(f.name == "rulebook.pdf" for f in built[-1].files)
+    assert (0, 255, 0) in colours() and (0, 255, 0) not in stamps[0][1]
+
+
+def test_summary_line():
+    from types import SimpleNamespace as NS
+
+    from cardgen.cli.watch import summary
+    from cardgen.core.errors import Problem
+
+    warn = Problem("a.csv", 2, "", "w", severity="warning")
+    report = NS(errors=[], warnings=[warn, warn])
+    res = NS(files=[Path("a"), Path("b"), Path("c")], removed=["old.png"], layout=[])
+    assert summary(("sheets", "rulebook"), report, res, 1.234) == \
+        "rebuilt sheets, rulebook (3 files, 1 removed) · 0 errors, 2 warnings · 1.2 s"
+    bad = NS(errors=[Problem("game.yaml", 3, "", "e")], warnings=[])
+    assert summary(("sheets",), bad, None, 0.25).startswith("not rebuilt: validation failed")
+    assert summary(("sheets",), bad, None, 0.25).endswith("· 1 error, 0 warnings · 0.2 s")
+    assert "marked DRAFT (--force)" in summary(("sheets",), bad, NS(files=[Path("a")], removed=[], layout=[]), 2, True)
+
+
+def test_cli_watch_passes_its_options_to_every_rebuild(monkeypatch):
+    """The CLI hands --paper, --marks, --force, --dpi … to the watch loop once, for every rebuild."""
+    from click.testing import CliRunner
+
+    import cardgen.cli.watch as watch_mod
+    from cardgen.cli.commands import cli
+
+    seen = {}
+    monkeypatch.setattr(watch_mod, "watch", lambda *a, **kw: seen.update(kw))
+    res = CliRunner().invoke(cli, ["watch", str(GAME), "--paper", "letter", "--marks", "western", "--force",
+                                   "--dpi", "150", "--rulebook-paper", "a4"])
+    assert res.exit_code == 0, res.output
+    assert seen["force"] is True
+    opts = seen["build_options"]
+    assert (opts["options"].paper, opts["options"].marks) == ("letter", "western")
+    assert opts["exports"].dpi == 150 and opts["rulebook_paper"] == "a4"
