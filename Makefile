@@ -5,13 +5,16 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 FONT_PKGS := fonts-ipaexfont-gothic fonts-ipaexfont-mincho
+# The browser test of `cardgen serve` (tests/test_preview_browser.py) drives Debian's chromium
+# through its chromedriver (/usr/bin/chromium, /usr/bin/chromedriver); nothing is downloaded by selenium.
+BROWSER_PKGS := chromium chromium-driver
 
-.PHONY: build test install fonts clean
+.PHONY: build test install fonts browser clean
 
 build: install
 	$(BIN)/cardgen build --force
 
-test: install
+test: install browser
 	$(BIN)/python -m pytest
 
 install: fonts $(VENV)/.installed
@@ -29,6 +32,16 @@ fonts:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(FONT_PKGS)) >/dev/null; \
 	  else \
 	    echo "Install the IPAex fonts ($(FONT_PKGS)) or name a font in fonts/fonts.yaml"; \
+	  fi; \
+	fi
+
+# Debian's chromium and its driver, for the browser test (apt-get as root, like the fonts).
+browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(BROWSER_PKGS)) >/dev/null; \
+	  else \
+	    echo "Install $(BROWSER_PKGS) for the browser test of cardgen serve (it is skipped without them)"; \
 	  fi; \
 	fi
 

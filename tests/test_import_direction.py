@@ -14,7 +14,7 @@ PKG = Path(__file__).resolve().parent.parent / "cardgen"
 
 #: Stages in pipeline order; a folder may import from itself and any folder listed before it.
 STAGES = ["core", "presets", "data", "fonts", "layout", "render", "check", "insight", "rulebook", "steps", "diff", "refdocs",
-          "api", "cli", "__main__"]
+          "api", "preview", "cli", "__main__"]
 
 
 def module_name(path: Path) -> str:

@@ -317,6 +317,36 @@ def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jo
     run_watch(game_dir, out, show, validate=validate, build=build, force=force, build_options=options)
 
 
+@cli.command(short_help="A live preview page of a game in the browser.")
+@budget_options
+@click.argument("game_dir", required=False, default=".", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default is this machine only (a warning is printed otherwise).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port).")
+def serve(game_dir: Path, host: str, port: int) -> None:
+    """Serve a live preview of GAME_DIR (default: the current folder): every card face with its id
+    and count, the deck math, the problems, the rulebook and print-sheet pages. The page updates
+    itself after each save; only the faces a change touches are laid out and drawn again. Ctrl-C stops."""
+    from cardgen.core.errors import Problem, UsageError
+    from cardgen.preview.app import serve as run
+    from cardgen.preview.server import bind_warning
+
+    if not (game_dir / "game.yaml").is_file():
+        fail(UsageError(Problem(str(game_dir), None, "", "is not a game folder (no game.yaml)",
+                                "name a game folder, e.g. cardgen serve card_data/tenjanpai")))
+    warning = bind_warning(host)
+    if warning:
+        echo(warning, err=True)
+    try:
+        run(game_dir, host, port, budget=budget_of(click.get_current_context()),
+            on_ready=lambda url: echo(f"preview of {game_dir} at {url} (Ctrl-C to stop)"))
+    except OSError as exc:
+        fail(UsageError(Problem(f"{host}:{port}", None, "", f"cannot listen there: {exc.strerror or exc}",
+                                "choose another --port (0 picks a free one)")))
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
 @cli.command("diff", short_help="What changed between two drafts: cards, faces, rules.")
 @click.argument("old", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("new", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))

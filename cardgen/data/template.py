@@ -163,8 +163,22 @@ def compile_expr(source: str):
     return sandbox().compile_expression(source, undefined_to_none=False)
 
 
+#: Loaded templates by (path, shown path, content hash), while a caller keeps them (:func:`remember_templates`).
+_MEMO: dict | None = None
+
+
+def remember_templates(memo: dict | None) -> dict | None:
+    """Keep every template :func:`load_template` loads in ``memo`` and reuse it while the file's
+    bytes are the same (None: stop). Returns the previous memo. The live preview parses each
+    template once instead of on every rebuild; a template is never changed after loading."""
+    global _MEMO
+    before, _MEMO = _MEMO, memo
+    return before
+
+
 def load_template(templates_dir: Path, name: str, referenced_from: str = "", line: int | None = None) -> Template:
-    """Load ``templates_dir/<name>.yaml``.
+    """Load ``templates_dir/<name>.yaml`` (from the memo of :func:`remember_templates` when its
+    bytes have not changed).
 
     Raises:
         CardgenError: missing file (naming the manifest line that asks for it), YAML or schema problems.
@@ -180,6 +194,20 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
         raise CardgenError(Problem(referenced_from or rel(path), line, "template",
                                    f"the card template {name!r} does not exist ({rel(path)})",
                                    "available: " + (", ".join(avail) or "none"), code="missing-template"))
+    memo, key = _MEMO, None
+    if memo is not None:
+        import hashlib
+        key = (str(path.resolve()), rel(path), hashlib.sha1(path.read_bytes()).hexdigest())
+        if key in memo:
+            return memo[key]
+    template = _load(path)
+    if memo is not None:
+        memo[key] = template
+    return template
+
+
+def _load(path: Path) -> Template:
+    """Parse and check one template file (raises CardgenError)."""
     loaded = load_yaml(path, rel(path))
     if not isinstance(loaded.data, (dict, type(None))):
         raise CardgenError(Problem(loaded.source.file, 1, "", "a card template must be a mapping (description:, elements:)",

@@ -81,10 +81,14 @@ def _odds(check: GameCheck, add) -> None:
         add([replace(p, severity="warning") for p in exc.problems])
 
 
-def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True) -> GameCheck:
+def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None) -> GameCheck:
     """Load, validate and (``layout``) lay out every printed component of a game, and
     (``rulebook``, when the game has a ``rules/`` folder) read and check its rules text, without
     drawing.
+
+    ``plan``: the face layout function given to :func:`cardgen.steps.pipeline.plan_component`
+    (default :func:`cardgen.layout.card.plan_card`); ``on_fonts(game, fonts)`` is called once the
+    font set is loaded, before any face is laid out (the live preview's face cache starts there).
 
     Never raises for bad input: every problem is in the result. A problem met twice (a missing
     template found by the print-setup check and again by the layout) is kept once.
@@ -104,7 +108,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True)
                 check.fatal.append(p)
 
     if layout:
-        _layout(check, add)
+        _layout(check, add, plan, on_fonts)
         _odds(check, add)
     if rulebook and (game.root / "rules").is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks
@@ -121,7 +125,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True)
     return check
 
 
-def _layout(check: GameCheck, add) -> None:
+def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
     """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
     from cardgen.fonts.fontset import fonts_for
     from cardgen.steps.pipeline import layout_problems
@@ -132,14 +136,16 @@ def _layout(check: GameCheck, add) -> None:
     except CardgenError as exc:
         add(exc.problems, fatal=True)
         return
-    check.plans = _plans(game, check.fonts, add)
+    if on_fonts is not None:
+        on_fonts(game, check.fonts)
+    check.plans = _plans(game, check.fonts, add, plan)
     add(layout_problems(game, check.plans))
     pf = check.preflight = _preflight(game, check.fonts, check.plans, report)
     for f in pf.plan_findings:  # found by reading the plans (layout findings and validation are already in)
         add([f], fatal=f.code in FATAL_IMAGE_CODES)
 
 
-def _plans(game: "Game", fonts: "FontSet", add) -> list["ComponentPlans"]:
+def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPlans"]:
     """Plans of every printed component; a component that cannot be laid out (missing template,
     a box outside the card) gives its problems to ``add`` instead."""
     from cardgen.data.expand import printable_components
@@ -148,7 +154,7 @@ def _plans(game: "Game", fonts: "FontSet", add) -> list["ComponentPlans"]:
     plans = []
     for cid in printable_components(game):
         try:
-            plans.append(plan_component(game, cid, fonts))
+            plans.append(plan_component(game, cid, fonts, plan=plan))
         except CardgenError as exc:
             add(exc.problems, fatal=True)
     return plans

@@ -89,8 +89,12 @@ def context(game: Game, values: dict[str, Any], tables: dict[str, Any] | None = 
             "tables": tables if tables is not None else table_context(game)}
 
 
-def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None = None) -> ComponentPlans:
+def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None = None,
+                   plan: Callable | None = None) -> ComponentPlans:
     """Lay out fronts and backs of every physical card of component ``cid``.
+
+    ``plan``: the face layout function, :func:`cardgen.layout.card.plan_card` by default (the live
+    preview passes its cache of faces keyed by their inputs, :class:`cardgen.preview.faces.FaceCache`).
 
     Returns:
         :class:`ComponentPlans`: one plan (pt, y up) per distinct face, shared by the cards that
@@ -102,6 +106,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
             outside the game folder, missing, or too large to open.
     """
     project = project or Project.for_game(game.root)
+    plan_card_ = plan or plan_card
     m = game.manifest
     idx = next(i for i, c in enumerate(m.components) if c.id == cid)
     comp = m.components[idx]
@@ -153,14 +158,14 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         if rid in front_keys:
             continue
         ctx = ctx_of(card)
-        res = plan_card(front_t, ctx, frame, fonts.width, card.ref("front"), resolve_file=resolve,
+        res = plan_card_(front_t, ctx, frame, fonts.width, card.ref("front"), resolve_file=resolve,
                         exists=_is_file, missing_chars=fonts.missing_chars)
         findings.extend(res.findings)
         front_keys[rid] = res.plan.key
         if res.plan.key not in front_plans:
             front_plans[res.plan.key] = compact(res.plan)
         if back_t is not None:
-            back = plan_card(back_t, ctx, frame, fonts.width, card.ref("back"),
+            back = plan_card_(back_t, ctx, frame, fonts.width, card.ref("back"),
                              resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars)
             back_found.append(back.findings)
             # identical backs share one key so the PDF stores the drawing once

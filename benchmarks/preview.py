@@ -1,0 +1,178 @@
+"""Benchmark of `cardgen serve` (issue 15's speed goals; not a timed test).
+
+    .venv/bin/python benchmarks/preview.py                 # 天雀牌 and the generated 1,000-card deck
+    .venv/bin/python benchmarks/preview.py --saves 5 --screenshot docs/preview.png
+
+Goals: save of one CSV cell → the updated card image shown in the page, median ≤ 0.3 s on 天雀牌
+and on the generated 1,000-card deck; a template edit touching every card of one component
+(the 15 character cards of 天雀牌) ≤ 1 s; first page load of 天雀牌 ≤ 2 s from `cardgen serve` start.
+
+Clocks (a real `cardgen serve` process and Debian's headless chromium, tests/browser.py):
+- first load: from starting the `cardgen serve` process (interpreter start-up included) to the
+  moment every card image of the page has loaded in the browser (the page is opened as soon as
+  the server prints its address).
+- cell save: from just before the CSV file is written to the browser's `load` event of the new
+  image of that card (both clocks are the machine's wall clock, `time.time()` / `Date.now()`).
+  Saves alternate between two values, one every 1.5 s, so each is a separate rebuild.
+- template edit: from the write of templates/cards/character.yaml (copied into the game folder)
+  to the load of the last of the 15 new character fronts.
+Each result records the CPU other processes used meanwhile (`other_load_cores`, /proc/stat, as
+benchmarks/run.py does). Writes the `preview` key of benchmarks/results.json (others kept).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from run import _busy_ticks  # noqa: E402
+
+from tests.browser import chromium, serving  # noqa: E402
+
+#: In the page: record when each card image finishes loading (wall clock, ms) by its key.
+WATCH_LOADS = """
+window.__loads = window.__loads || {};
+if (!window.__observer) {
+  window.__observer = true;
+  document.addEventListener('load', (ev) => {
+    const i = ev.target; if (i.tagName === 'IMG' && i.dataset.key) window.__loads[i.id + '|' + i.dataset.key] = Date.now();
+  }, true);
+}
+"""
+
+
+def _set_cell(path: Path, card_id: str, column: str, value: str) -> None:
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for r in rows:
+        if r["id"] == card_id:
+            r[column] = value
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _key(driver, img_id: str):
+    return driver.execute_script("const i = document.getElementById(arguments[0]); return i && i.complete && "
+                                 "i.naturalWidth > 0 ? i.dataset.key : null", img_id)
+
+
+def _all_loaded(driver) -> bool:
+    return driver.execute_script("const imgs = [...document.querySelectorAll('#components img')].filter(i => i.dataset.key);"
+                                 "return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0)")
+
+
+def _wait(cond, timeout: float = 60.0, step: float = 0.01):
+    end = time.time() + timeout
+    while time.time() < end:
+        got = cond()
+        if got:
+            return got
+        time.sleep(step)
+    raise TimeoutError("the page did not update in time")
+
+
+def _load_time(driver, img_id: str, key: str) -> float:
+    return _wait(lambda: driver.execute_script("return window.__loads[arguments[0]]", f"{img_id}|{key}")) / 1000
+
+
+def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves: int, template_component: str | None,
+                 screenshot: Path | None = None) -> dict:
+    """First load, cell saves (``card``: csv file, card id, column, two values) and a template edit."""
+    csv_name, card_id, column, values = card
+    comp = None
+    out: dict = {}
+    busy0, t0 = _busy_ticks(), time.time()
+    start = time.time()
+    with serving(game) as (url, ready_s), chromium() as driver:
+        driver.get(url)
+        _wait(lambda: _all_loaded(driver))
+        out["first_load_s"] = round(time.time() - start, 3)
+        out["server_ready_s"] = round(ready_s, 3)
+        out["cards_on_page"] = driver.execute_script("return document.querySelectorAll('#components .card').length")
+        driver.execute_script(WATCH_LOADS)
+        state = driver.execute_script("return fetch('/api/state').then(r => r.json())")
+        comp = next(c["id"] for c in state["components"] if any(x["id"] == card_id for x in c["cards"]))
+        img_id = f"img-{comp}-{card_id}-front"
+        times = []
+        for i in range(saves):
+            old = _key(driver, img_id)
+            before = time.time()
+            _set_cell(game / csv_name, card_id, column, values[(i + 1) % 2])  # values[0] is the one on disk first
+            new = _wait(lambda: (k := _key(driver, img_id)) != old and k)
+            times.append(_load_time(driver, img_id, new) - before)
+            time.sleep(1.5)
+        out["cell_save_s"] = {"median": round(statistics.median(times), 3), "min": round(min(times), 3),
+                              "max": round(max(times), 3), "runs": [round(t, 3) for t in times]}
+        if template_component:
+            tdir = game / "templates" / "cards"
+            state = driver.execute_script("return fetch('/api/state').then(r => r.json())")
+            cards = next(c for c in state["components"] if c["id"] == template_component)["cards"]
+            ids = [f"img-{template_component}-{c['id']}-front" for c in cards]
+            olds = {i: _key(driver, i) for i in ids}
+            tfile = tdir / "character.yaml"
+            text = tfile.read_text(encoding="utf-8")
+            before = time.time()
+            tfile.write_text(text.replace('background: "#fbf7ee"', 'background: "#f4efe2"'), encoding="utf-8")
+            news = {i: _wait(lambda i=i: (k := _key(driver, i)) != olds[i] and k) for i in ids}
+            out["template_edit_s"] = round(max(_load_time(driver, i, k) for i, k in news.items()) - before, 3)
+            out["template_edit_cards"] = len(ids)
+            tfile.write_text(text, encoding="utf-8")
+            time.sleep(2)
+        if screenshot is not None:
+            _wait(lambda: driver.execute_script("return document.querySelectorAll('#rulebook-pages img').length > 0"))
+            time.sleep(1)
+            driver.execute_script("window.scrollTo(0, 0)")
+            screenshot.parent.mkdir(parents=True, exist_ok=True)
+            driver.save_screenshot(str(screenshot))
+    wall = time.time() - t0
+    out["other_load_cores"] = round(max(0.0, (_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") / wall), 2)
+    out["loadavg_1min"] = round(os.getloadavg()[0], 2)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--saves", type=int, default=9, help="CSV saves per game (median reported)")
+    ap.add_argument("--size", type=int, default=1000, help="cards in the generated deck")
+    ap.add_argument("--screenshot", type=Path, default=None, help="save a screenshot of the 天雀牌 page here (PNG)")
+    ap.add_argument("--no-save", action="store_true", help="print only, do not write benchmarks/results.json")
+    args = ap.parse_args(argv)
+    from gen import make_game
+
+    res: dict = {"command": "python benchmarks/preview.py " + " ".join(argv if argv is not None else sys.argv[1:])}
+    with tempfile.TemporaryDirectory(prefix="cardgen-bench-preview-") as tmp:
+        tj = shutil.copytree(ROOT / "card_data" / "tenjanpai", Path(tmp) / "tenjanpai")
+        (tj / "templates" / "cards").mkdir(parents=True)
+        for t in (ROOT / "templates" / "cards").glob("*.yaml"):  # the game's own copy, so the edit stays in tmp
+            shutil.copy(t, tj / "templates" / "cards")
+        res["tenjanpai"] = measure_game(tj, ("battle.csv", "b3-none", "number", ("3", "4")), args.saves, "characters",
+                                        args.screenshot)
+        print("天雀牌:", json.dumps(res["tenjanpai"], ensure_ascii=False), flush=True)
+        gen = make_game(Path(tmp) / f"g{args.size}", args.size)
+        res[f"generated-{args.size}"] = measure_game(gen, ("characters.csv", "g00500", "name", ("李紅蓮", "楊雪蘭")),
+                                                    args.saves, None)
+        print(f"generated-{args.size}:", json.dumps(res[f"generated-{args.size}"], ensure_ascii=False), flush=True)
+    if not args.no_save:
+        path = HERE / "results.json"
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        data["preview"] = res
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

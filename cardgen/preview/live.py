@@ -1,0 +1,182 @@
+"""The preview's state in the server process, and the loop that keeps it current.
+
+Each rebuild runs in a child process under the build budget (:func:`cardgen.core.budget.run_limited`,
+as ``cardgen build`` and ``cardgen watch`` do), so a hostile game folder cannot take more than the
+budget from the server. The parent keeps what outlives a rebuild: the face cache
+(:class:`cardgen.preview.faces.FaceCache`, grown by the entries each child sends back), the images
+by key, and the JSON state the page reads. A rebuild has two phases:
+
+1. cards (:func:`cardgen.preview.snapshot.card_snapshot`): validation, deck math, faces (only the
+   changed ones laid out and rasterised) → published at once;
+2. pages (:func:`cardgen.preview.snapshot.page_snapshot`): print sheets and rulebook as images,
+   on their own thread, so a save is not held up by them; a newer save supersedes a running one.
+
+On an error the state keeps the last good faces and pages and says what is wrong (``stale``).
+Subscribers (the server's event streams) wait on :meth:`Preview.wait` for a newer ``version``.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from cardgen.core.budget import Budget, run_limited
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.preview.faces import FaceCache
+from cardgen.preview.snapshot import CARD_DPI, PAGE_DPI, card_snapshot, page_snapshot, problems_json
+
+
+class Preview:
+    """The live preview of one game folder (see the module doc).
+
+    ``budget``: the build budget of each rebuild; ``limited``: runs a rebuild under it (default
+    :func:`cardgen.core.budget.run_limited`; tests may pass a plain call).
+    """
+
+    def __init__(self, game_dir: Path, budget: Budget | None = None, card_dpi: float = CARD_DPI,
+                 page_dpi: float = PAGE_DPI, options=None, limited: Callable | None = None):
+        self.game_dir = Path(game_dir).resolve()
+        self.budget = budget or Budget()
+        self.card_dpi, self.page_dpi, self.options = card_dpi, page_dpi, options
+        self.cache = FaceCache()
+        self.templates: dict = {}  #: loaded templates by path and content (see cardgen.data.template.remember_templates)
+        self.images: dict[str, bytes] = {}
+        self.state: dict[str, Any] = {"version": 0, "game": "", "title": "", "components": [], "pages": None,
+                                      "deck_math": [], "problems": [], "rules_problems": [], "stale": False,
+                                      "building": True}
+        self.version = 0
+        self._cond = threading.Condition()
+        self._pages_wanted = 0
+        self._pages_event = threading.Event()
+        self._limited = limited or self._run_limited
+
+    def _run_limited(self, fn, *args, **kwargs):
+        return run_limited(fn, *args, budget=self.budget, game=str(self.game_dir), **kwargs)
+
+    # --- publishing ---------------------------------------------------------------------
+
+    def _publish(self, **changes) -> None:
+        with self._cond:
+            self.state.update(changes)
+            self.version += 1
+            self.state["version"] = self.version
+            self._prune()
+            self._cond.notify_all()
+
+    def _prune(self) -> None:
+        """Drop images no part of the state shows any more."""
+        shown = set()
+        for comp in self.state.get("components") or []:
+            for card in comp["cards"]:
+                shown.update(card.get(f) for f in ("front", "back") if card.get(f))
+        for keys in (self.state.get("pages") or {}).values():
+            shown.update(keys)
+        for k in [k for k in self.images if k not in shown]:
+            del self.images[k]
+
+    def wait(self, after: int, timeout: float) -> int:
+        """Block until the state's version is newer than ``after`` (or ``timeout`` s); returns the version."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.version > after, timeout=timeout)
+            return self.version
+
+    def snapshot(self) -> dict[str, Any]:
+        """A copy of the JSON state (taken under the lock)."""
+        import copy
+        with self._cond:
+            return copy.deepcopy(self.state)
+
+    def image(self, key: str) -> bytes | None:
+        """The PNG bytes of image ``key``, or None."""
+        with self._cond:
+            return self.images.get(key)
+
+    # --- rebuilding ---------------------------------------------------------------------
+
+    def _failed(self, problems: list[Problem], where: str) -> None:
+        self._publish(problems=problems_json(problems, []), stale=True, building=False, failed=where)
+
+    def refresh_cards(self) -> dict[str, Any] | None:
+        """Phase 1 (see the module doc): check the game, lay out and rasterise what changed, publish.
+        Returns the child's stats, or None when the rebuild failed (the state says why)."""
+        start = time.perf_counter()
+        with self._cond:
+            known = set(self.images)
+        try:
+            got = self._limited(card_snapshot, self.game_dir, self.cache, known, self.card_dpi, self.templates)
+        except CardgenError as exc:
+            self._failed(exc.problems, "cards")
+            return None
+        except Exception as exc:  # noqa: BLE001 - a bug must not stop the server: show it
+            self._failed([Problem("", None, "", f"internal error: {type(exc).__name__}: {exc}",
+                                  "this is a bug in cardgen, please report it", code="internal")], "cards")
+            return None
+        new = got["state"]
+        self.templates.update(got.get("templates", {}))
+        with self._cond:
+            self.images.update(got["images"])
+        if new["components"] is None:  # the game could not be read: keep the last good faces
+            self._publish(**{k: v for k, v in new.items() if k != "components"}, stale=True, building=False)
+            return got.get("stats")
+        self.cache.merge(got["entries"], keep=got["used"])
+        self._publish(**new, stale=False, building=False, failed="",
+                      timing={**got.get("stats", {}), "cards_s": round(time.perf_counter() - start, 4)})
+        return got.get("stats")
+
+    def refresh_pages(self) -> None:
+        """Phase 2: print sheets and rulebook pages as images; keeps the last good pages on an error."""
+        try:
+            got = self._limited(page_snapshot, self.game_dir, self.page_dpi, self.options)
+        except CardgenError as exc:
+            self._publish(rules_problems=problems_json(exc.problems, []))
+            return
+        except Exception as exc:  # noqa: BLE001 - a bug must not stop the server: show it
+            self._publish(rules_problems=problems_json([Problem("", None, "", f"internal error: {type(exc).__name__}: "
+                                                                f"{exc}", "this is a bug in cardgen", code="internal")], []))
+            return
+        with self._cond:
+            self.images.update(got["images"])
+        changes: dict[str, Any] = {"rules_problems": got["problems"]}
+        if got["pages"] is not None:
+            changes["pages"] = got["pages"]
+        self._publish(**changes)
+
+    def want_pages(self) -> None:
+        """Ask the pages thread for a new build of the sheets and rulebook."""
+        self._pages_wanted += 1
+        self._pages_event.set()
+
+    def pages_loop(self, stop: threading.Event) -> None:
+        """Build pages whenever asked (:meth:`want_pages`), the latest request only, until ``stop``."""
+        while not stop.is_set():
+            if not self._pages_event.wait(timeout=0.2):
+                continue
+            self._pages_event.clear()
+            self.refresh_pages()
+
+    def run(self, stop: threading.Event, debounce_ms: int = 50, ready: threading.Event | None = None) -> None:
+        """Build now, then after every save in the game folder or the project's templates/fonts,
+        until ``stop`` is set. Sets ``ready`` once the first cards are published."""
+        from watchfiles import watch as fs_watch
+
+        from cardgen.data.project import Project
+        from cardgen.steps.changes import steps_for, watch_paths
+
+        root = Project.for_game(self.game_dir).root
+        pages = threading.Thread(target=self.pages_loop, args=(stop,), name="preview-pages", daemon=True)
+        pages.start()
+        self.refresh_cards()
+        if ready is not None:
+            ready.set()
+        self.want_pages()
+        for changes in fs_watch(*watch_paths(self.game_dir, root), stop_event=stop, debounce=debounce_ms, step=20,
+                                raise_interrupt=False):
+            steps = steps_for(sorted({Path(p) for _kind, p in changes}), self.game_dir, root)
+            if not steps:
+                continue
+            if steps & {"sheets", "validate"}:
+                self.refresh_cards()
+            if steps & {"sheets", "rulebook"}:
+                self.want_pages()
+

@@ -1,0 +1,211 @@
+"""What the preview page shows, computed in the budgeted child process of each rebuild.
+
+:func:`card_snapshot` checks the game (:func:`cardgen.steps.game_check.check_game`, the same checks
+as ``cardgen validate`` short of the rulebook) with the faces laid out through a
+:class:`cardgen.preview.faces.FaceCache`, and rasterises only the faces whose raster key the
+parent does not hold yet. :func:`page_snapshot` builds the print sheets and the rulebook into a
+private temporary folder with :func:`cardgen.api.build_game` and rasterises their pages.
+
+Both return plain data (JSON-ready dicts and PNG bytes by key) that travel back to the parent
+pickled (:func:`cardgen.core.budget.run_limited`). Nothing here serves or writes outside the
+temporary folder.
+"""
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cardgen.core.errors import Problem
+from cardgen.preview.faces import FaceCache
+
+#: Screen resolution of card images, dots per inch (the large view shows them at this size).
+CARD_DPI = 150
+#: Resolution of rulebook and print-sheet page images, dots per inch.
+PAGE_DPI = 72
+
+
+def _problem_json(p: Problem, cards: list[dict] | None = None) -> dict[str, Any]:
+    return {"severity": p.severity, "text": p.format(), "message": p.message, "file": p.file, "line": p.line,
+            "field": p.field, "code": p.code, "cards": cards or []}
+
+
+def _card_json(ref, field: str = "") -> dict[str, str]:
+    return {"component": ref.component, "id": ref.card_id, "face": ref.face, "field": field}
+
+
+def problems_json(problems: list[Problem], face_findings: list[Problem]) -> list[dict[str, Any]]:
+    """``problems`` as JSON, each with the card faces it is about: its own card, or — for a finding
+    :func:`cardgen.steps.pipeline.layout_problems` grouped over several cards — every face finding
+    it stands for (same code, element and message). Each linked card names the element (``field``)."""
+    out = []
+    for p in problems:
+        if p.card is not None:
+            cards = [_card_json(p.card, p.field)]
+        else:
+            cards = [_card_json(f.card, f.field) for f in face_findings
+                     if f.card is not None and f.code == p.code and f.field == p.field and f.severity == p.severity
+                     and p.message.startswith(f.message)]
+        out.append(_problem_json(p, list({tuple(c.values()): c for c in cards}.values())))
+    return out
+
+
+def _deck_math(report) -> list[dict[str, Any]]:
+    return [{"players": pc.players, "deck": pc.deck, "removed": pc.removed, "hand": pc.hand, "dead_wall": pc.dead_wall,
+             "draw_pile": pc.draw_pile, "turns": pc.turns, "declared_turns": pc.declared_turns, "ok": pc.ok,
+             "arithmetic": pc.arithmetic, "derived": {k: str(v) for k, v in pc.derived.items()}}
+            for pc in report.player_counts]
+
+
+def _boxes(template) -> list[dict[str, Any]]:
+    """Every element's box of ``template``: name, kind and ``[x, y, w, h]`` mm from the trim's top-left."""
+    return [{"name": el.name or el.kind, "kind": el.kind, "box": [float(v) for v in el.box]}
+            for el in template.elements]
+
+
+def rasterise_face(plan, fonts, images, dpi: float) -> bytes:
+    """PNG bytes of one face with its bleed at ``dpi`` (via :func:`cardgen.render.card_pdf.card_pdf`
+    and pdfium, the drawing the print uses)."""
+    from cardgen.render.card_pdf import card_pdf
+    from cardgen.render.png_cards import MM_PER_IN, px, rasterise
+
+    b = plan.bleed
+    w_mm, h_mm = (plan.width + 2 * b) / 72 * MM_PER_IN, (plan.height + 2 * b) / 72 * MM_PER_IN
+    img = rasterise(card_pdf(plan, fonts, images), dpi / 72, (px(w_mm, dpi), px(h_mm, dpi)))
+    import io
+    buf = io.BytesIO()
+    img.save(buf, "PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def card_snapshot(game_dir: Path, cache: FaceCache, known: set[str], dpi: float = CARD_DPI,
+                  templates: dict | None = None) -> dict[str, Any]:
+    """Check ``game_dir`` and lay out its faces through ``cache``; rasterise the faces whose raster
+    key is not in ``known``. ``templates``: loaded templates kept between rebuilds
+    (:func:`cardgen.data.template.remember_templates`); the ones loaded now are returned in
+    ``templates`` for the parent to keep.
+
+    Returns a dict: ``state`` (``game, title, game_version, ok, deck_math, problems, components``: per
+    component ``id, name, size_mm, bleed_mm, boxes`` (front/back element boxes, mm) and ``cards``
+    (``id, count, front, back`` raster keys, ``marks``: element → finding code per face)),
+    ``images`` (raster key → PNG bytes, new ones only), ``entries`` (the cache's new entries) and
+    ``used`` (every input key this rebuild used). ``state["components"]`` is None when the game
+    could not be read (the page keeps showing the last good faces).
+    """
+    from cardgen.data.template import remember_templates
+
+    import time
+
+    start = time.perf_counter()
+    memo = templates if templates is not None else {}
+    had = set(memo)
+    before = remember_templates(memo)
+    try:
+        got = _cards(game_dir, cache, known, dpi)
+    finally:
+        remember_templates(before)
+    got["templates"] = {k: v for k, v in memo.items() if k not in had}
+    got.setdefault("stats", {})["child_s"] = round(time.perf_counter() - start, 4)
+    return got
+
+
+def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dict[str, Any]:
+    from cardgen.check.print_setup import find_template
+    from cardgen.data.project import Project
+    from cardgen.render.images import ImageCache
+    from cardgen.steps.game_check import check_game
+
+    chk = check_game(game_dir, rulebook=False, plan=cache, on_fonts=cache.start)
+    report, game = chk.report, chk.game
+    face_findings = [f for cp in chk.plans for f in cp.findings]
+    state: dict[str, Any] = {
+        "game": report.game, "title": report.title, "game_version": report.version, "ok": not chk.errors,
+        "deck_math": _deck_math(report),
+        "problems": problems_json(chk.errors + chk.warnings, face_findings), "components": None}
+    images: dict[str, bytes] = {}
+    if game is None or chk.fonts is None:
+        return {"state": state, "images": images, "entries": {}, "used": set()}
+    project, drawn = Project.for_game(game.root), ImageCache()
+    components = []
+    for cp in chk.plans:
+        idx = next(i for i, c in enumerate(game.manifest.components) if c.id == cp.component)
+        comp = game.manifest.components[idx]
+        boxes = {"front": _boxes(find_template(project, game, comp.template, ("components", idx, "template")))}
+        if comp.back:
+            boxes["back"] = _boxes(find_template(project, game, comp.back, ("components", idx, "back")))
+        counts: dict[str, int] = {}
+        first: dict[str, Any] = {}
+        for card in cp.cards:
+            counts[card.row.id] = counts.get(card.row.id, 0) + 1
+            first.setdefault(card.row.id, card)
+        cards = []
+        for rid, card in first.items():
+            entry: dict[str, Any] = {"id": rid, "count": counts[rid], "marks": {}}
+            for face in ("front", "back") if comp.back else ("front",):
+                key = cache.by_ref.get(repr(card.ref(face)))
+                if key is None:
+                    continue
+                e = cache.entries[key]
+                if e.raster not in known and e.raster not in images:
+                    images[e.raster] = rasterise_face(e.result.plan, chk.fonts, drawn, dpi)
+                entry[face] = e.raster
+                entry["marks"][face] = {f.field: f.code for f in e.result.findings if f.field}
+            cards.append(entry)
+        components.append({"id": cp.component, "name": cp.name, "size_mm": list(cp.size_mm),
+                           "bleed_mm": cp.fronts[0].bleed / 72 * 25.4 if len(cp.cards) else 0.0,
+                           "boxes": boxes, "cards": cards})
+    state["components"] = components
+    return {"state": state, "images": images, "entries": cache.new_entries(), "used": set(cache.used),
+            "stats": {"laid_out": cache.misses, "reused": cache.hits, "rasterised": len(images)}}
+
+
+def _pages(pdf: Path, dpi: float) -> list[bytes]:
+    import io
+
+    import pypdfium2 as pdfium
+
+    out = []
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        for i in range(len(doc)):
+            page = doc[i]
+            img = page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+            page.close()
+            buf = io.BytesIO()
+            img.save(buf, "PNG", compress_level=1)
+            out.append(buf.getvalue())
+    finally:
+        doc.close()
+    return out
+
+
+def page_snapshot(game_dir: Path, dpi: float = PAGE_DPI, options=None) -> dict[str, Any]:
+    """Build the print sheets and the rulebook of ``game_dir`` (forced: a game that fails
+    validation comes out marked DRAFT, as ``cardgen build --force`` prints it) into a temporary
+    folder and rasterise every page at ``dpi``.
+
+    Returns ``{"pages": {"rulebook": [key…], "sheets": [key…]}, "images": {key: PNG bytes},
+    "problems": [JSON problems of the rulebook and the build]}``.
+    """
+    from cardgen.api import build_game
+    from cardgen.core.errors import CardgenError
+
+    pages: dict[str, list[str]] = {"rulebook": [], "sheets": []}
+    images: dict[str, bytes] = {}
+    with tempfile.TemporaryDirectory(prefix="cardgen-preview-") as tmp:
+        try:
+            res = build_game(game_dir, tmp, options=options, force=True, steps=("sheets", "rulebook"))
+        except CardgenError as exc:
+            return {"pages": None, "images": {}, "problems": problems_json(exc.problems, [])}
+        for f in res.files:
+            kind = "rulebook" if f.name == "rulebook.pdf" else "sheets" if f.suffix == ".pdf" else None
+            if kind is None:
+                continue
+            for png in _pages(f, dpi):
+                key = hashlib.sha1(png).hexdigest()
+                images[key] = png
+                pages[kind].append(key)
+        rules = [p for p in res.report.errors + res.report.warnings + res.layout
+                 if {"rules", "rulebook"} & set(Path(p.file).parts) or p.code.startswith("rules")]
+    return {"pages": pages, "images": images, "problems": problems_json(rules, [])}

@@ -1,0 +1,256 @@
+"""cardgen serve: faces keyed by their inputs (only what a save touches is laid out and drawn
+again), the page state (deck math, problems linked to card and box, last good faces kept on an
+error), and the server (only its own files, read-only, loopback by default)."""
+from __future__ import annotations
+
+import csv
+import http.client
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from benchmarks.gen import make_game
+from cardgen.preview.live import Preview
+from cardgen.preview.server import PreviewServer, bind_warning
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _plain(fn, *args, **kwargs):  # the rebuild in this process (the budgeted fork is tested through the CLI below)
+    return fn(*args, **kwargs)
+
+
+def _edit_row(csv_path: Path, card_id: str, **values) -> None:
+    with csv_path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for r in rows:
+        if r["id"] == card_id:
+            r.update(values)
+    with csv_path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _cards(state) -> dict[str, dict]:
+    return {c["id"]: c for comp in state["components"] for c in comp["cards"]}
+
+
+@pytest.fixture
+def game(tmp_path):
+    return make_game(tmp_path / "g", 6)
+
+
+def test_one_cell_lays_out_and_draws_only_that_card(game):
+    preview = Preview(game, limited=_plain)
+    first = preview.refresh_cards()
+    assert (first["laid_out"], first["reused"], first["rasterised"]) == (12, 0, 7)  # 6 fronts, 6 backs; one back drawn
+    before = _cards(preview.snapshot())
+    old_png = preview.image(before["g00002"]["front"])
+    _edit_row(game / "characters.csv", "g00002", name="李雀士")
+    stats = preview.refresh_cards()
+    assert (stats["laid_out"], stats["reused"], stats["rasterised"]) == (2, 10, 1)  # its front and back; one new image
+    after = _cards(preview.snapshot())
+    changed = {cid for cid in after if after[cid]["front"] != before[cid]["front"]}
+    assert changed == {"g00002"}
+    assert after["g00002"]["back"] == before["g00002"]["back"]  # the shared back is not drawn again
+    old, new = (Image.open(io.BytesIO(png)).convert("RGB") for png in (old_png, preview.image(after["g00002"]["front"])))
+    assert new.size == old.size == (407, 555)  # (63 + 6) × (88 + 6) mm at 150 dpi, floor(mm / 25.4 × dpi + 0.5)
+    from PIL import ImageChops
+    x0, y0, x1, y1 = ImageChops.difference(old, new).getbbox()
+    assert y1 < 555 * 19 / 94 * 1.2  # only the name band (the top 19 mm below the bleed) changed
+    assert preview.image(before["g00002"]["front"]) is None  # the old face's image is dropped once no card shows it
+
+
+def test_template_edit_lays_out_every_card_of_that_template_again(game):
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    t = game / "templates" / "cards" / "character.yaml"
+    t.write_text(t.read_text(encoding="utf-8").replace('background: "#fbf7ee"', 'background: "#eeeeff"'), encoding="utf-8")
+    stats = preview.refresh_cards()
+    assert (stats["laid_out"], stats["reused"], stats["rasterised"]) == (6, 6, 6)  # the fronts; backs have their own template
+
+
+def test_overflow_is_a_problem_linked_to_its_card_and_box_and_clears(game):
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    _edit_row(game / "characters.csv", "g00003", skill_text="山札から引く。" * 40)
+    preview.refresh_cards()
+    state = preview.snapshot()
+    over = [p for p in state["problems"] if p["code"] == "text-overflow"]
+    assert len(over) == 1 and over[0]["severity"] == "error"
+    assert over[0]["cards"] == [{"component": "characters", "id": "g00003", "face": "front", "field": "skill_text"}]
+    assert _cards(state)["g00003"]["marks"]["front"]["skill_text"] == "text-overflow"
+    assert not state["ok"]
+    _edit_row(game / "characters.csv", "g00003", skill_text="山札から1枚引く。")
+    preview.refresh_cards()
+    state = preview.snapshot()
+    assert not [p for p in state["problems"] if p["code"] == "text-overflow"]
+    assert _cards(state)["g00003"]["marks"]["front"] == {} and state["ok"]
+
+
+def test_an_unreadable_save_keeps_the_last_good_faces(game):
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    good = _cards(preview.snapshot())
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("components:", "components: [", 1), encoding="utf-8")
+    preview.refresh_cards()
+    state = preview.snapshot()
+    assert state["stale"] and state["problems"] and state["problems"][0]["file"].endswith("game.yaml")
+    assert _cards(state) == good and all(preview.image(c["front"]) for c in good.values())
+    manifest.write_text(text, encoding="utf-8")
+    preview.refresh_cards()
+    assert not preview.snapshot()["stale"]
+
+
+def test_deck_math_follows_the_card_table(tmp_path):
+    game = shutil.copytree(ROOT / "card_data" / "tenjanpai", tmp_path / "tenjanpai")
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    four = next(pc for pc in preview.snapshot()["deck_math"] if pc["players"] == 4)
+    assert (four["deck"], four["draw_pile"], four["turns"], four["ok"]) == (42, 24, 6, True)
+    _edit_row(game / "battle.csv", "b3-none", count="6")  # 4 more cards
+    preview.refresh_cards()
+    four = next(pc for pc in preview.snapshot()["deck_math"] if pc["players"] == 4)
+    assert (four["deck"], four["draw_pile"], four["turns"], four["ok"]) == (46, 28, 7, False)
+
+
+def test_pages_are_the_rulebook_and_print_sheets(tmp_path):
+    game = shutil.copytree(ROOT / "card_data" / "tenjanpai", tmp_path / "tenjanpai")
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    preview.refresh_pages()
+    pages = preview.snapshot()["pages"]
+    import pypdfium2 as pdfium
+    subprocess.run([sys.executable, "-m", "cardgen", "build", str(game), "--out", str(tmp_path / "out"), "--quiet"],
+                   check=True, capture_output=True, cwd=ROOT)
+    for kind, name in (("rulebook", "rulebook.pdf"), ("sheets", "print-sheets.pdf")):
+        assert len(pages[kind]) == len(pdfium.PdfDocument(tmp_path / "out" / "tenjanpai" / name))
+        img = Image.open(io.BytesIO(preview.image(pages[kind][0])))
+        assert img.format == "PNG" and min(img.size) > 300
+
+
+# --- the server -------------------------------------------------------------------------------
+
+@pytest.fixture
+def server(game):
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    srv = PreviewServer(("127.0.0.1", 0), preview)
+    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    t.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def _get(srv, path: str, method: str = "GET") -> tuple[int, bytes, str]:
+    conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=10)
+    conn.putrequest(method, path, skip_host=False, skip_accept_encoding=True)  # the path exactly as written
+    conn.endheaders()
+    r = conn.getresponse()
+    body = r.read()
+    conn.close()
+    return r.status, body, r.getheader("Content-Type") or ""
+
+
+def test_server_serves_its_page_state_and_images(server):
+    status, body, ctype = _get(server, "/")
+    assert status == 200 and ctype.startswith("text/html") and b"/app.js" in body
+    assert _get(server, "/app.js")[0] == 200 and _get(server, "/style.css")[0] == 200
+    status, body, ctype = _get(server, "/api/state")
+    state = json.loads(body)
+    assert status == 200 and state["game"] == "bench6"
+    key = state["components"][0]["cards"][0]["front"]
+    status, body, ctype = _get(server, f"/img/{key}.png")
+    assert status == 200 and ctype == "image/png" and body.startswith(b"\x89PNG")
+    assert _get(server, f"/img/{key}.png", "HEAD")[1] == b""
+
+
+SECRET = "the-contents-of-a-file-outside"
+
+
+@pytest.mark.parametrize("path", [
+    "/../../../../etc/passwd", "/..%2f..%2f..%2fetc%2fpasswd", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+    "/%252e%252e/%252e%252e/etc/passwd", "/%25252e%25252e/etc/passwd", "/..\\..\\etc\\passwd",
+    "/static/../../../pyproject.toml", "/static/app.js", "/app.js/../../pyproject.toml", "/app.js%00.html",
+    "//etc/passwd", "/etc/passwd", "http://127.0.0.1/etc/passwd", "/img/../game.yaml", "/img/..%2fgame.yaml",
+    "/img/%2e%2e%2f%2e%2e%2fcharacters.csv", "/characters.csv", "/game.yaml", "/templates/cards/character.yaml",
+    "/img/" + "0" * 40 + ".png", "/img/" + "A" * 40 + ".png", "/.%2e/secret.txt", "/%2e%2e%5csecret.txt",
+    "/api/state/../../secret.txt", "/events/../secret.txt",
+])
+def test_server_serves_nothing_else(server, game, path):
+    (game.parent / "secret.txt").write_text(SECRET, encoding="utf-8")
+    status, body, _ = _get(server, path)
+    assert status in (400, 404), (path, status)
+    assert SECRET.encode() not in body and b"root:" not in body and b"components" not in body
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+def test_server_is_read_only(server, method):
+    assert _get(server, "/api/state", method)[0] == 405
+
+
+def test_events_announce_each_new_version(server, game):
+    conn = http.client.HTTPConnection(*server.server_address[:2], timeout=20)
+    conn.request("GET", "/events")
+    r = conn.getresponse()
+    assert r.getheader("Content-Type").startswith("text/event-stream")
+
+    def version():
+        while True:
+            line = r.fp.readline()
+            if line.startswith(b"data:"):
+                return int(line[5:])
+    v1 = version()
+    _edit_row(game / "characters.csv", "g00001", name="新名前")
+    server.preview.refresh_cards()
+    assert version() > v1
+    conn.close()
+
+
+@pytest.mark.parametrize("host, warned", [("127.0.0.1", False), ("::1", False), ("localhost", False),
+                                          ("127.0.0.2", False), ("0.0.0.0", True), ("192.168.1.5", True), ("::", True)])
+def test_bind_warning(host, warned):
+    assert bool(bind_warning(host)) is warned
+
+
+def test_cli_serve_refuses_a_folder_without_a_game(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "cardgen", "serve", str(tmp_path)], capture_output=True, text=True,
+                       cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and "is not a game folder (no game.yaml)" in r.stderr
+
+
+def test_cli_serve_warns_when_bound_beyond_loopback_and_builds_under_the_budget(game):
+    """The real command: a forked, budgeted child builds the faces; the page answers."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "serve", str(game), "--host", "0.0.0.0", "--port", "0"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        err = proc.stderr.readline()
+        assert err.startswith("warning: serving on 0.0.0.0, not on this machine only")
+        out = proc.stdout.readline()
+        assert out.startswith(f"preview of {game} at http://0.0.0.0:")
+        port = int(out.rsplit(":", 1)[1].split("/")[0])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        conn.request("GET", "/api/state")
+        state = json.loads(conn.getresponse().read())
+        assert len(state["components"][0]["cards"]) == 6 and not state["stale"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            assert proc.wait(timeout=20) == 130
+        finally:
+            if proc.poll() is None:
+                proc.kill()
