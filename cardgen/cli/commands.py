@@ -332,19 +332,13 @@ def serve(game_dir: Path, host: str, port: int) -> None:
     from cardgen.preview.server import bind_warning
 
     if not (game_dir / "game.yaml").is_file():
-        fail(UsageError(Problem(str(game_dir), None, "", "is not a game folder (no game.yaml)",
-                                "name a game folder, e.g. cardgen serve card_data/tenjanpai")))
+        raise UsageError(Problem(str(game_dir), None, "", "is not a game folder (no game.yaml)",
+                                 "name a game folder, e.g. cardgen serve card_data/tenjanpai"))
     warning = bind_warning(host)
     if warning:
         echo(warning, err=True)
-    try:
-        run(game_dir, host, port, budget=budget_of(click.get_current_context()),
-            on_ready=lambda url: echo(f"preview of {game_dir} at {url} (Ctrl-C to stop)"))
-    except OSError as exc:
-        fail(UsageError(Problem(f"{host}:{port}", None, "", f"cannot listen there: {exc.strerror or exc}",
-                                "choose another --port (0 picks a free one)")))
-    except KeyboardInterrupt:
-        sys.exit(130)
+    run(game_dir, host, port, budget=budget_of(click.get_current_context()),
+        on_ready=lambda url: echo(f"preview of {game_dir} at {url} (Ctrl-C to stop)"))
 
 
 @cli.command("diff", short_help="What changed between two drafts: cards, faces, rules.")

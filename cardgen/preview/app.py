@@ -31,12 +31,21 @@ def serve(game_dir: Path, host: str = "127.0.0.1", port: int = 8000, budget: Bud
     """Serve the live preview of ``game_dir`` on ``host:port`` until ``stop`` is set (or Ctrl-C).
 
     ``on_ready(url)`` is called once the server listens and the first cards are laid out. Returns
-    when stopped. Raises OSError when the address cannot be bound (port in use).
+    when stopped.
+
+    Raises:
+        UsageError: the address cannot be listened on (port in use, unknown host).
     """
+    from cardgen.core.errors import Problem, UsageError
+
     warm_imports()
     stop = stop or threading.Event()
     preview = Preview(game_dir, budget=budget, options=options)
-    server = PreviewServer((host, port), preview)
+    try:
+        server = PreviewServer((host, port), preview)
+    except OSError as exc:
+        raise UsageError(Problem(f"{host}:{port}", None, "", f"cannot listen there: {exc.strerror or exc}",
+                                 "choose another --port (0 picks a free one)", code="serve-bind")) from None
     ready = threading.Event()
     loop = threading.Thread(target=preview.run, args=(stop,), kwargs={"ready": ready}, name="preview-watch", daemon=True)
     http = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="preview-http", daemon=True)

@@ -254,3 +254,17 @@ def test_cli_serve_warns_when_bound_beyond_loopback_and_builds_under_the_budget(
         finally:
             if proc.poll() is None:
                 proc.kill()
+
+
+def test_cli_serve_names_a_port_in_use(game):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = subprocess.run([sys.executable, "-m", "cardgen", "serve", str(game), "--port", str(port)],
+                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 2
+    assert f"127.0.0.1:{port}: error: cannot listen there: Address already in use" in r.stderr
+    assert "choose another --port (0 picks a free one)" in r.stderr
