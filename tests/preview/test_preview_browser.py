@@ -34,7 +34,11 @@ def test_page_follows_saves(tmp_path):
 
     game = shutil.copytree(ROOT / "card_data" / "tenjanpai", tmp_path / "tenjanpai")
     with serving(game) as (url, _started), chromium() as driver:
-        wait = WebDriverWait(driver, 60, poll_frequency=0.1)
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        # the page redraws its lists on every update: read them in one script, and retry a read
+        # that met an element just replaced
+        wait = WebDriverWait(driver, 60, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,))
         driver.get(url)
 
         def loaded(img_id):
@@ -43,11 +47,12 @@ def test_page_follows_saves(tmp_path):
                 "? i.dataset.key : null", img_id)
 
         def four_players():
-            return driver.find_element(By.CSS_SELECTOR, "#deck-math tr[data-players='4']").text.split()
+            return driver.execute_script("const r = document.querySelector(\"#deck-math tr[data-players='4']\");"
+                                         "return r ? [r.className, ...[...r.cells].map(c => c.textContent)] : [];")
 
         front = "img-battle-b3-none-front"
         old_key = wait.until(lambda d: loaded(front))
-        assert four_players()[:7] == ["4", "42", "0", "3", "6", "24", "6"] and four_players()[-1] == "ok"
+        assert four_players() == ["ok", "4", "42", "0", "3", "6", "24", "6", "6", "ok"]
         other = loaded("img-battle-b3-pon-front")
         assert other and driver.find_element(By.ID, "card-battle-b3-none").text == "b3-none ×2"
 
@@ -62,29 +67,30 @@ def test_page_follows_saves(tmp_path):
 
         # one cell: a count → the deck math changes (43 cards do not split evenly among 4)
         _edit(game / "battle.csv", "b7-both", count="6")
-        wait.until(lambda d: four_players()[1] == "43")
-        assert four_players()[-1] == "MISMATCH"
-        assert driver.find_element(By.CSS_SELECTOR, "#deck-math tr[data-players='4']").get_attribute("class") == "bad"
+        wait.until(lambda d: four_players()[2:3] == ["43"])
+        assert four_players()[0] == "bad" and four_players()[-1] == "MISMATCH"
 
         # an overflow: the problem links to the card and its box
         _edit(game / "characters.csv", "c1-2", skill_text="他プレイヤー1人から:power:を1個奪う。" * 12)
-        link = wait.until(lambda d: next(iter(d.find_elements(
-            By.CSS_SELECTOR, "#problems a.card-link[data-card='c1-2'][data-field='skill_text']")), None))
-        li = link.find_element(By.XPATH, "..")
-        assert "does not fit" in li.text or "overflow" in li.text, li.text
+        link = "#problems a.card-link[data-card='c1-2'][data-field='skill_text']"
+        text = wait.until(lambda d: d.execute_script("const a = document.querySelector(arguments[0]);"
+                                                     "return a && a.parentElement.textContent", link))
+        assert "does not fit" in text and "c1-2" in text, text
         assert "flagged" in driver.find_element(By.ID, "card-characters-c1-2").get_attribute("class")
-        link.click()
+        driver.execute_script("document.querySelector(arguments[0]).click()", link)
         wait.until(lambda d: d.find_element(By.ID, "large").is_displayed())
-        box = driver.find_element(By.CSS_SELECTOR, "#large-frame .box[data-name='skill_text']")
-        assert "text-overflow" in box.get_attribute("class") and "target" in box.get_attribute("class")
-        assert driver.find_element(By.ID, "large").get_attribute("data-card") == "c1-2"
-        assert box.size["width"] > 100  # drawn over the large image, not a dot
+        box = driver.execute_script("const b = document.querySelector(\"#large-frame .box[data-name='skill_text']\");"
+                                    "return [b.className, b.getBoundingClientRect().width,"
+                                    " document.getElementById('large').dataset.card]")
+        assert "text-overflow" in box[0] and "target" in box[0], box
+        assert box[2] == "c1-2"
+        assert box[1] > 100  # drawn over the large image, not a dot
 
         # fixed: the problem clears, the box is no longer marked
         _edit(game / "characters.csv", "c1-2", skill_text="他プレイヤー1人から:power:を1個奪う。")
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#problems a.card-link[data-card='c1-2']"))
-        box = driver.find_element(By.CSS_SELECTOR, "#large-frame .box[data-name='skill_text']")
-        assert "text-overflow" not in box.get_attribute("class")
+        wait.until(lambda d: "text-overflow" not in d.find_element(
+            By.CSS_SELECTOR, "#large-frame .box[data-name='skill_text']").get_attribute("class"))
         assert "flagged" not in driver.find_element(By.ID, "card-characters-c1-2").get_attribute("class")
 
         # the rulebook and print-sheet pages arrived as images
