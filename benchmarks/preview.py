@@ -103,6 +103,10 @@ def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves:
         out["first_load_s"] = round(time.time() - start, 3)
         out["server_ready_s"] = round(ready_s, 3)
         out["cards_on_page"] = driver.execute_script("return document.querySelectorAll('#components .card').length")
+        if screenshot is not None:  # the page as it first comes up, once the rulebook pages are in too
+            _wait(lambda: driver.execute_script("return document.querySelectorAll('#rulebook-pages img').length > 0"))
+            screenshot.parent.mkdir(parents=True, exist_ok=True)
+            driver.save_screenshot(str(screenshot))
         driver.execute_script(WATCH_LOADS)
         state = driver.execute_script("return fetch('/api/state').then(r => r.json())")
         comp = next(c["id"] for c in state["components"] if any(x["id"] == card_id for x in c["cards"]))
@@ -132,12 +136,6 @@ def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves:
             out["template_edit_cards"] = len(ids)
             tfile.write_text(text, encoding="utf-8")
             time.sleep(2)
-        if screenshot is not None:
-            _wait(lambda: driver.execute_script("return document.querySelectorAll('#rulebook-pages img').length > 0"))
-            time.sleep(1)
-            driver.execute_script("window.scrollTo(0, 0)")
-            screenshot.parent.mkdir(parents=True, exist_ok=True)
-            driver.save_screenshot(str(screenshot))
     wall = time.time() - t0
     out["other_load_cores"] = round(max(0.0, (_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") / wall), 2)
     out["loadavg_1min"] = round(os.getloadavg()[0], 2)

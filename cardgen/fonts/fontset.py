@@ -102,6 +102,13 @@ def _register(source: Path, index: int) -> tuple[str, Path]:
         return name, embedded
 
 
+def preload(source: Path | str, index: int = 0) -> None:
+    """Register the face ``index`` of font file ``source`` with reportlab now (a no-op when it
+    already is), so processes forked later find it parsed. Raises ValueError for a file that is
+    not a TrueType/OpenType font, OSError when it cannot be read."""
+    _register(Path(source), index)
+
+
 @functools.lru_cache(maxsize=65536)
 def _width(text: str, font_name: str, size_pt: float) -> float:
     return pdfmetrics.stringWidth(text, font_name, size_pt)

@@ -120,9 +120,24 @@ class Preview:
             self._publish(**{k: v for k, v in new.items() if k != "components"}, stale=True, building=False)
             return got.get("stats")
         self.cache.merge(got["entries"], keep=got["used"])
+        self._preload(got.get("fonts", ()))
         self._publish(**new, stale=False, building=False, failed="",
                       timing={**got.get("stats", {}), "cards_s": round(time.perf_counter() - start, 4)})
         return got.get("stats")
+
+    def _preload(self, fonts) -> None:
+        """Parse the game's fonts once here, so every forked rebuild finds them loaded — only fonts
+        outside the game folder (installed or the project's: trusted); a game's own font files are
+        parsed in the budgeted children only."""
+        from cardgen.core.boundary import inside
+        from cardgen.fonts.fontset import preload
+
+        for path, index in fonts:
+            if not inside(Path(path).resolve(), self.game_dir):
+                try:
+                    preload(path, index)
+                except (OSError, ValueError):
+                    pass  # the children report it
 
     def refresh_pages(self) -> None:
         """Phase 2: print sheets and rulebook pages as images; keeps the last good pages on an error."""

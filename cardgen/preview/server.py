@@ -6,7 +6,7 @@ Routes (GET and HEAD only; anything else is 405):
 - ``/`` → ``static/index.html``; ``/app.js``, ``/style.css`` → the files shipped in this package
   (a fixed table: the request path is never joined to a folder);
 - ``/api/state`` → the JSON state (:class:`cardgen.preview.live.Preview`);
-- ``/img/<40 hex digits>.png`` → an image held in memory by its key;
+- ``/img/<40 hex digits>`` → an image held in memory by its key (JPEG card faces, PNG pages);
 - ``/events`` → server-sent events: ``update`` with the state's version after each rebuild.
 
 Every other path, including ``..`` in any encoding and absolute paths, is 404. The server binds
@@ -33,7 +33,7 @@ STATIC = {
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
-_IMAGE = re.compile(r"/img/([0-9a-f]{40})\.png")
+_IMAGE = re.compile(r"/img/([0-9a-f]{40})")
 #: Seconds between keep-alive comments on an idle event stream.
 PING_S = 15.0
 
@@ -95,8 +95,9 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/state":
             body = json.dumps(preview.snapshot(), ensure_ascii=False).encode("utf-8")
             self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
-        elif (m := _IMAGE.fullmatch(path)) and (png := preview.image(m.group(1))) is not None:
-            self._send(HTTPStatus.OK, png, "image/png", cache="max-age=31536000, immutable")
+        elif (m := _IMAGE.fullmatch(path)) and (img := preview.image(m.group(1))) is not None:
+            ctype = "image/jpeg" if img[:2] == b"\xff\xd8" else "image/png"
+            self._send(HTTPStatus.OK, img, ctype, cache="max-age=31536000, immutable")
         elif path == "/events" and self.command == "GET":
             self._events(preview)
         else:

@@ -173,9 +173,11 @@ def test_server_serves_its_page_state_and_images(server):
     state = json.loads(body)
     assert status == 200 and state["game"] == "bench6"
     key = state["components"][0]["cards"][0]["front"]
-    status, body, ctype = _get(server, f"/img/{key}.png")
-    assert status == 200 and ctype == "image/png" and body.startswith(b"\x89PNG")
-    assert _get(server, f"/img/{key}.png", "HEAD")[1] == b""
+    status, body, ctype = _get(server, f"/img/{key}")
+    assert status == 200 and ctype == "image/jpeg" and body.startswith(b"\xff\xd8")
+    assert Image.open(io.BytesIO(body)).size == (407, 555)
+    assert _get(server, f"/img/{key}", "HEAD")[1] == b""
+    assert _get(server, f"/img/{key}.png")[0] == 404 and _get(server, f"/img/{key}/../../game.yaml")[0] == 404
 
 
 SECRET = "the-contents-of-a-file-outside"
@@ -187,7 +189,7 @@ SECRET = "the-contents-of-a-file-outside"
     "/static/../../../pyproject.toml", "/static/app.js", "/app.js/../../pyproject.toml", "/app.js%00.html",
     "//etc/passwd", "/etc/passwd", "http://127.0.0.1/etc/passwd", "/img/../game.yaml", "/img/..%2fgame.yaml",
     "/img/%2e%2e%2f%2e%2e%2fcharacters.csv", "/characters.csv", "/game.yaml", "/templates/cards/character.yaml",
-    "/img/" + "0" * 40 + ".png", "/img/" + "A" * 40 + ".png", "/.%2e/secret.txt", "/%2e%2e%5csecret.txt",
+    "/img/" + "0" * 40, "/img/" + "A" * 40, "/img/" + "0" * 41, "/.%2e/secret.txt", "/%2e%2e%5csecret.txt",
     "/api/state/../../secret.txt", "/events/../secret.txt",
 ])
 def test_server_serves_nothing_else(server, game, path):
@@ -268,3 +270,25 @@ def test_cli_serve_names_a_port_in_use(game):
     assert r.returncode == 2
     assert f"127.0.0.1:{port}: error: cannot listen there: Address already in use" in r.stderr
     assert "choose another --port (0 picks a free one)" in r.stderr
+
+
+def test_rebuilds_run_in_budgeted_children_and_only_trusted_fonts_load_here(game):
+    """The real path: each rebuild is a forked child under the budget. The server process parses
+    the installed fonts once (so later children find them) but never a font file from the game folder."""
+    from cardgen.fonts import fontset
+
+    src = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
+    if not src.is_file():
+        pytest.skip("needs the IPAex Gothic font")
+    shutil.copy(src, game / "fonts" / "own.ttf")
+    cfg = game / "fonts" / "fonts.yaml"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("number: IPAexGothic", "number: {file: own.ttf}"),
+                   encoding="utf-8")
+    preview = Preview(game)  # run_limited: a forked child per rebuild
+    stats = preview.refresh_cards()
+    assert stats["laid_out"] == 12 and not preview.snapshot()["stale"]
+    loaded = {Path(path).name for path, _index in fontset._REGISTERED}
+    # the serif role is the installed IPAex Mincho; the other roles name IPAexGothic, which the copy in the game's
+    # fonts/ folder now answers to (the game folder is looked in first)
+    assert "ipaexm.ttf" in loaded and "own.ttf" not in loaded
+    assert str(game.resolve()) not in " ".join(path for path, _index in fontset._REGISTERED)

@@ -13,7 +13,7 @@ function el(tag, attrs, ...children) {
   return e;
 }
 const cardDomId = (comp, id) => `card-${comp}-${id}`;
-const imgUrl = (key) => `/img/${key}.png`;
+const imgUrl = (key) => `/img/${key}`;
 
 function setImg(img, key) { // only touch the src when the face changed: no flicker, no refetch
   const want = key ? imgUrl(key) : "";
