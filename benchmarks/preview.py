@@ -13,7 +13,10 @@ Clocks (a real `cardgen serve` process and Debian's headless chromium, tests/bro
   the server prints its address).
 - cell save: from just before the CSV file is written to the browser's `load` event of the new
   image of that card (both clocks are the machine's wall clock, `time.time()` / `Date.now()`).
-  Saves alternate between two values, one every 1.5 s, so each is a separate rebuild.
+  Saves alternate between two values, 2.5 s apart, so each is a separate rebuild.
+  `server_cpu_median`: CPU seconds the `cardgen serve` process and its rebuild child spent from
+  the save to the new image (what the save costs on a free core; the wall time on a loaded
+  machine also waits for a core).
 - template edit: from the write of templates/cards/character.yaml (copied into the game folder)
   to the load of the last of the 15 new character fronts.
 Each result records the CPU other processes used meanwhile (`other_load_cores`, /proc/stat, as
@@ -51,6 +54,13 @@ if (!window.__observer) {
   }, true);
 }
 """
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) of process ``pid`` and of its children it has waited for (the
+    budgeted rebuild children), from /proc/<pid>/stat."""
+    f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(v) for v in f[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def _set_cell(path: Path, card_id: str, column: str, value: str) -> None:
@@ -97,7 +107,7 @@ def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves:
     out: dict = {}
     busy0, t0 = _busy_ticks(), time.time()
     start = time.time()
-    with serving(game) as (url, ready_s), chromium() as driver:
+    with serving(game) as (url, ready_s, pid), chromium() as driver:
         driver.get(url)
         _wait(lambda: _all_loaded(driver))
         out["first_load_s"] = round(time.time() - start, 3)
@@ -111,16 +121,19 @@ def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves:
         state = driver.execute_script("return fetch('/api/state').then(r => r.json())")
         comp = next(c["id"] for c in state["components"] if any(x["id"] == card_id for x in c["cards"]))
         img_id = f"img-{comp}-{card_id}-front"
-        times = []
+        times, cpu = [], []
         for i in range(saves):
             old = _key(driver, img_id)
+            cpu0 = _cpu_s(pid)
             before = time.time()
             _set_cell(game / csv_name, card_id, column, values[(i + 1) % 2])  # values[0] is the one on disk first
             new = _wait(lambda: (k := _key(driver, img_id)) != old and k)
             times.append(_load_time(driver, img_id, new) - before)
-            time.sleep(1.5)
+            cpu.append(_cpu_s(pid) - cpu0)  # the server's and its rebuild's CPU up to the new image
+            time.sleep(2.5)  # the pages follow after a quiet moment: let them finish before the next save
         out["cell_save_s"] = {"median": round(statistics.median(times), 3), "min": round(min(times), 3),
-                              "max": round(max(times), 3), "runs": [round(t, 3) for t in times]}
+                              "max": round(max(times), 3), "runs": [round(t, 3) for t in times],
+                              "server_cpu_median": round(statistics.median(cpu), 3)}
         if template_component:
             tdir = game / "templates" / "cards"
             state = driver.execute_script("return fetch('/api/state').then(r => r.json())")

@@ -44,9 +44,9 @@ def chromium(width: int = 1400, height: int = 1000) -> Iterator:
 
 
 @contextmanager
-def serving(game: Path, extra: tuple[str, ...] = ()) -> Iterator[tuple[str, float]]:
+def serving(game: Path, extra: tuple[str, ...] = ()) -> Iterator[tuple[str, float, int]]:
     """``cardgen serve GAME --port 0`` in its own process; yields ``(url, seconds from start to
-    the ready line)`` and stops it with Ctrl-C (SIGINT) at the end."""
+    the ready line, process id)`` and stops it with Ctrl-C (SIGINT) at the end."""
     import time
 
     start = time.perf_counter()
@@ -57,7 +57,7 @@ def serving(game: Path, extra: tuple[str, ...] = ()) -> Iterator[tuple[str, floa
         line = proc.stdout.readline()
         if " at http://" not in line:
             raise RuntimeError(f"cardgen serve did not start: {line}{proc.stderr.read()}")
-        yield line.rsplit(" at ", 1)[1].split()[0], time.perf_counter() - start
+        yield line.rsplit(" at ", 1)[1].split()[0], time.perf_counter() - start, proc.pid
     finally:
         proc.send_signal(signal.SIGINT)
         try:

@@ -27,6 +27,10 @@ from cardgen.preview.faces import FaceCache
 from cardgen.preview.snapshot import CARD_DPI, PAGE_DPI, card_snapshot, page_snapshot, problems_json
 
 
+#: Seconds without a new save before the rulebook and sheet pages are built again.
+PAGES_QUIET_S = 0.8
+
+
 class Preview:
     """The live preview of one game folder (see the module doc).
 
@@ -162,12 +166,16 @@ class Preview:
         self._pages_wanted += 1
         self._pages_event.set()
 
-    def pages_loop(self, stop: threading.Event) -> None:
-        """Build pages whenever asked (:meth:`want_pages`), the latest request only, until ``stop``."""
+    def pages_loop(self, stop: threading.Event, quiet_s: float = PAGES_QUIET_S) -> None:
+        """Build pages whenever asked (:meth:`want_pages`), the latest request only, once no new
+        request came for ``quiet_s`` seconds (a designer saving again and again gets the cards at
+        once and the pages when they pause), until ``stop``."""
         while not stop.is_set():
             if not self._pages_event.wait(timeout=0.2):
                 continue
             self._pages_event.clear()
+            if quiet_s and self._pages_event.wait(timeout=quiet_s):
+                continue  # asked again meanwhile: wait for the quiet
             self.refresh_pages()
 
     def run(self, stop: threading.Event, debounce_ms: int = 50, ready: threading.Event | None = None) -> None:

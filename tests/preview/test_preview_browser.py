@@ -33,7 +33,7 @@ def test_page_follows_saves(tmp_path):
     from selenium.webdriver.support.ui import WebDriverWait
 
     game = shutil.copytree(ROOT / "card_data" / "tenjanpai", tmp_path / "tenjanpai")
-    with serving(game) as (url, _started), chromium() as driver:
+    with serving(game) as (url, _started, _pid), chromium() as driver:
         from selenium.common.exceptions import StaleElementReferenceException
 
         # the page redraws its lists on every update: read them in one script, and retry a read
