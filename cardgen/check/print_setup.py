@@ -94,6 +94,9 @@ def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Pro
     looked = [f"{rel(own)}/ (the game's own)"]
     if shared.resolve() != own.resolve():
         looked.append(f"{rel(shared)}/ (shared)" if shared.is_dir() else f"{rel(shared)}/ (shared; not there)")
+    elif own.is_dir() and (game.root / "fonts").is_dir():
+        looked.append("nowhere else (a game folder with its own templates/cards/ and fonts/ is its own project: "
+                      "shared templates are not searched)")
     else:
         looked.append("no shared templates/cards/ with fonts/ in the folders above it")
     avail = sorted({p.stem for d in project.template_dirs for p in d.glob("*.yaml")})

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli.options import (budget_of, budget_options, calibration_options, export_options, exports_of,
+from cardgen.cli.options import (budget_of, budget_options, calibration_options, export_options, exports_of, limited,
                                  out_option, out_options, quiet_option, sheet_options, sheet_options_of)
 from cardgen.cli.output import echo, fail, print_files, print_preflight, print_report
 from cardgen.cli.insight import register as register_insight
@@ -24,10 +24,7 @@ def _quiet() -> bool:
     return click.get_current_context().meta.get("cardgen.quiet", False)
 
 
-def _limited(fn, *args, game: Path, **kwargs):
-    """``fn(*args, **kwargs)`` in a child process under the command's budget (:mod:`cardgen.core.budget`)."""
-    from cardgen.core.budget import run_limited
-    return run_limited(fn, *args, budget=budget_of(click.get_current_context()), game=str(game), **kwargs)
+_limited = limited  # fn(*args) in a child process under the command's budget (:mod:`cardgen.core.budget`)
 
 
 def _build_one(game_dir: Path, out: Path, **build):

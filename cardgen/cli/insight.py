@@ -1,15 +1,21 @@
 """Click commands ``cardgen odds`` and ``cardgen simulate`` (added to the main group by
-:func:`register`); thin over :mod:`cardgen.insight.api`."""
+:func:`register`); thin over :mod:`cardgen.insight.api`.
+
+Like a build, each runs the game in a forked child under the operating-system budget
+(``--memory-limit``, ``--cpu-limit``; :mod:`cardgen.core.budget`), and prints through the escaping
+echo and rich markup of :mod:`cardgen.cli.output` (control characters as U+XXXX, ``[/]`` as written)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
-from cardgen.cli.options import quiet_option
+from cardgen.cli.options import budget_options, limited, quiet_option
+from cardgen.cli.output import echo
 
 
 @click.command("odds", short_help="Exact odds of a dealt hand, from the card data.")
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True,
               help="Output root; the odds are merged into OUT/<game>/report.json.")
@@ -22,19 +28,20 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
     from cardgen.insight.api import odds_game
     from cardgen.cli.insight_output import print_odds
 
-    run = odds_game(game_dir, out)
+    run = limited(odds_game, game_dir, out, game=game_dir)
     if not run.results:
-        click.echo(f"note: {run.game} declares no odds (add `insight: odds:` to game.yaml; see docs/insight.md)")
+        echo(f"note: {run.game} declares no odds (add `insight: odds:` to game.yaml; see docs/insight.md)")
         return
     if fmt == "json":
-        click.echo(json.dumps([r.to_json() for r in run.results], ensure_ascii=False, indent=2))
+        echo(json.dumps([r.to_json() for r in run.results], ensure_ascii=False, indent=2))
     else:
         print_odds(run.results, run.title)
-        click.echo(f"wrote {run.report}")
+        echo(f"wrote {run.report}")
 
 
 @click.command("simulate", short_help="Monte Carlo playtest of whole rounds, per player count.")
 @quiet_option
+@budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--rounds", "-n", type=click.IntRange(min=2), default=100_000, show_default=True,
               help="Rounds per player count.")
@@ -64,18 +71,18 @@ def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple
     from cardgen.insight.api import simulate_game
 
     quiet = click.get_current_context().meta.get("cardgen.quiet", False)
-    run = simulate_game(game_dir, out, rounds=rounds, seed=seed, policy=policy, options=list(options),
-                        players=list(players) or None, compare_with=compare_with, jobs=jobs, pdf=not no_pdf,
-                        progress=None if quiet else _progress)
+    run = limited(simulate_game, game_dir, out, rounds=rounds, seed=seed, policy=policy, options=list(options),
+                  players=list(players) or None, compare_with=compare_with, jobs=jobs, pdf=not no_pdf,
+                  progress=None if quiet else _progress, game=game_dir)
     if fmt == "json":
-        click.echo(json.dumps(json.loads(run.files[0].read_text(encoding="utf-8")), ensure_ascii=False, indent=2))
+        echo(json.dumps(json.loads(run.files[0].read_text(encoding="utf-8")), ensure_ascii=False, indent=2))
     else:
         print_simulation(run.result)
         if run.other is not None:
             print_simulation(run.other)
             print_comparison(run.result, run.other, run.comparison)
     for f in run.files:
-        click.echo(f"wrote {f}")
+        echo(f"wrote {f}")
 
 
 def _progress(total: int):

@@ -1,9 +1,11 @@
-"""What ``cardgen odds`` and ``cardgen simulate`` print on the terminal (rich tables)."""
+"""What ``cardgen odds`` and ``cardgen simulate`` print on the terminal (rich tables). Every
+title and cell goes through :func:`cardgen.cli.output.markup`: labels come from the game folder."""
 from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
 
+from cardgen.cli.output import markup
 from cardgen.insight.odds import pct
 
 #: a ratio over fewer events is shown as too few (see cardgen.insight.estimates.MIN_EVENTS; kept
@@ -16,18 +18,18 @@ def print_odds(results, title: str, console: Console | None = None) -> None:
     console = console or Console()
     for r in results:
         counts = sorted(r.counts, key=lambda c: c.players)
-        t = Table(title=f"{title} — {r.label}", title_justify="left")
+        t = Table(title=markup(f"{title} — {r.label}"), title_justify="left")
         t.add_column("")
         for c in counts:
             t.add_column(f"{c.players} players ({c.cards} of {c.deck})", justify="right")
         for i, line in enumerate(counts[0].lines):
-            t.add_row(line.label, *[f"{pct(c.lines[i].p)}  ({c.lines[i].hands:,}/{c.total:,})" for c in counts])
+            t.add_row(markup(line.label), *[f"{pct(c.lines[i].p)}  ({c.lines[i].hands:,}/{c.total:,})" for c in counts])
         for key in counts[0].expected:
-            t.add_row(f"expected {key.replace('_', ' ')}", *[f"{c.expected[key]:,.1f}" for c in counts])
+            t.add_row(markup(f"expected {key.replace('_', ' ')}"), *[f"{c.expected[key]:,.1f}" for c in counts])
         if r.kind == "pairs":
             by_value = [{v["value"]: v for v in c.per_value} for c in counts]
             for value in dict.fromkeys(v for c in counts for v in (x["value"] for x in c.per_value)):
-                t.add_row(f"{r.by} {value}: ≥1 / ≥2",
+                t.add_row(markup(f"{r.by} {value}: ≥1 / ≥2"),
                           *[(f"{pct(b[value]['p_one'])} / {pct(b[value]['p_two'])}" if value in b else "—")
                             for b in by_value])
         console.print(t)
@@ -48,8 +50,8 @@ def print_simulation(result, console: Console | None = None) -> None:
     up), calls and points, each with its standard error (± 1 SE)."""
     console = console or Console()
     for c in result.counts:
-        t = Table(title=f"{result.title} — {result.label}: {c.players} players, {c.rounds:,} rounds, "
-                        f"policy {result.policy}, seed {result.seed} ({c.rounds / c.seconds:,.0f} rounds/s)",
+        t = Table(title=markup(f"{result.title} — {result.label}: {c.players} players, {c.rounds:,} rounds, "
+                               f"policy {result.policy}, seed {result.seed} ({c.rounds / c.seconds:,.0f} rounds/s)"),
                   title_justify="left")
         t.add_column("estimate (± 1 standard error)")
         t.add_column("value", justify="right")
@@ -58,7 +60,7 @@ def print_simulation(result, console: Console | None = None) -> None:
             if m in numbers:
                 continue
             v, se, den = m.value()
-            t.add_row(m.label, _fmt(v, se, m.percent, den if m.percent else None))
+            t.add_row(markup(m.label), _fmt(v, se, m.percent, den if m.percent else None))
         console.print(t)
         n = Table(title=f"{c.players} players — by number", title_justify="left")
         for head in ("number", "face up /round", "face down /round", "face-up share", "win rate if face up",
@@ -86,8 +88,8 @@ def print_comparison(a, b, rows, console: Console | None = None) -> None:
     from cardgen.insight.estimates import is_main
 
     console = console or Console()
-    t = Table(title=f"B − A: A = {a.label}, B = {b.label} (same rounds, seed {a.seed}, policy {a.policy}; "
-                    "± 1 SE, difference with its 95% CI)", title_justify="left")
+    t = Table(title=markup(f"B − A: A = {a.label}, B = {b.label} (same rounds, seed {a.seed}, policy {a.policy}; "
+                           "± 1 SE, difference with its 95% CI)"), title_justify="left")
     for head in ("pl.", "estimate", "A", "B", "B − A [95% CI]"):
         t.add_column(head, justify="left" if head == "estimate" else "right")
     for r in rows:
@@ -99,7 +101,7 @@ def print_comparison(a, b, rows, console: Console | None = None) -> None:
         few = r["percent"] and min(r["a_n"], r["b_n"]) < MIN_EVENTS
         if few:
             sure = False
-        t.add_row(str(r["players"]), _short(r["key"], r["label"]),
+        t.add_row(str(r["players"]), markup(_short(r["key"], r["label"])),
                   _fmt(r["a"], r["a_se"], r["percent"], r["a_n"] if r["percent"] else None),
                   _fmt(r["b"], r["b_se"], r["percent"], r["b_n"] if r["percent"] else None),
                   "too few events" if few else

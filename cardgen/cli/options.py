@@ -142,6 +142,17 @@ def budget_options(f):
     return f
 
 
+def limited(fn, *args, game: Path, **kwargs):
+    """``fn(*args, **kwargs)`` in a forked child under the current command's budget
+    (:func:`budget_of`, :func:`cardgen.core.budget.run_limited`); returns its value.
+
+    Raises:
+        CardgenError: the child ran past the budget (naming ``game`` and the limit), or what ``fn`` raised.
+    """
+    from cardgen.core.budget import run_limited
+    return run_limited(fn, *args, budget=budget_of(click.get_current_context()), game=str(game), **kwargs)
+
+
 def budget_of(ctx: click.Context):
     """The :class:`cardgen.core.budget.Budget` the command was given (defaults when it has no flags)."""
     from cardgen.core.budget import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, Budget

@@ -54,3 +54,30 @@ def test_another_games_template_is_never_used(tmp_path, monkeypatch):
         "(the game's own) and no shared templates/cards/ with fonts/ in the folders above it; "
         "card_data/big/templates/cards/character.yaml has that name but belongs to another game, whose "
         "templates are never used")
+
+
+def test_checkout_templates_are_the_last_fallback(tmp_path, monkeypatch):
+    """The decision of issue 18, as README's Security section states it: a game folder that is not
+    a project of its own, with no project root above it, gets the checkout's templates/cards/ by
+    plain name (the project's own files, which the game cannot change); a game folder with its own
+    templates/cards/ and fonts/ is its own project and gets nothing from outside."""
+    from cardgen.core.boundary import checkout
+    from cardgen.data.project import Project
+
+    monkeypatch.chdir(tmp_path)  # no templates/ here: the folder cardgen runs in is no project root
+    loose = tmp_path / "sent" / "tenjanpai"
+    shutil.copytree(ROOT / "card_data" / "tenjanpai", loose)
+    assert Project.for_game(loose).template_dirs == [checkout() / "templates" / "cards"]
+    assert not [p for p in validate_game(loose).errors if p.code == "missing-template"]
+
+    own = tmp_path / "own" / "tenjanpai"
+    shutil.copytree(ROOT / "card_data" / "tenjanpai", own)
+    (own / "templates" / "cards").mkdir(parents=True)
+    shutil.copy(ROOT / "templates" / "cards" / "character.yaml", own / "templates" / "cards")
+    (own / "fonts").mkdir()
+    shutil.copy(ROOT / "fonts" / "fonts.yaml", own / "fonts")
+    assert Project.for_game(own).template_dirs == [own.resolve() / "templates" / "cards"]
+    missing = [p for p in validate_game(own).errors if p.code == "missing-template"]
+    assert {p.message.split("'")[1] for p in missing} == {"battle", "battle_back", "character_back", "power_token"}
+    assert "looked in own/tenjanpai/templates/cards/ (the game's own) and nowhere else (a game folder with its own " \
+           "templates/cards/ and fonts/ is its own project: shared templates are not searched)" in missing[0].message

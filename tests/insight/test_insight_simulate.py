@@ -11,9 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from cardgen.cli.commands import cli
 from cardgen.insight import sim_layout as L
 from cardgen.insight.odds import compute_odds
 from cardgen.insight.simulate import Variant, prepare, simulate, trace_round
@@ -157,15 +155,27 @@ def _estimates(path: Path) -> dict:
     return {(c["players"], k): v for c in data["simulation"]["player_counts"] for k, v in c["estimates"].items()}
 
 
-def test_cardgen_simulate_compare_writes_json_and_insight_pdf(tmp_path):
+def _simulate_cli(*args: str, cwd: Path) -> tuple[int, str]:
+    """``cardgen simulate ARGS`` in its own process. The command simulates in a forked child under
+    the budget (issue 18), and numba's OpenMP threads refuse to start in a child forked from a
+    process that already ran them — as this test process did above — so the CLI runs as a user
+    runs it, in a fresh process."""
+    from attack_game import run_cli
+
+    code, out, _took = run_cli("simulate", *args, cwd=cwd, timeout=300)
+    return code, out
+
+
+def test_cardgen_simulate_compare_writes_json_and_insight_pdf(tmp_path, monkeypatch):
     """The draft's question as a command: the variant's 2s have a paid pon instead of a free chi."""
     import pdfplumber
 
     variant = TEN / "variants" / "twos-paid-pon.yaml"
-    res = CliRunner().invoke(cli, ["simulate", str(TEN), "-n", "4000", "--players", "4", "--seed", "5",
-                                   "--out", str(tmp_path), "--compare", str(variant)], env={"COLUMNS": "160"})
-    assert res.exit_code == 0, res.output
-    assert "B − A" in res.output and "2: win rate if face up" in res.output
+    monkeypatch.setenv("COLUMNS", "160")
+    code, output = _simulate_cli(str(TEN), "-n", "4000", "--players", "4", "--seed", "5",
+                                 "--out", str(tmp_path), "--compare", str(variant), cwd=tmp_path)
+    assert code == 0, output
+    assert "B − A" in output and "2: win rate if face up" in output
     data = json.loads((tmp_path / "tenjanpai" / "simulation.json").read_text(encoding="utf-8"))
     rows = {r["key"]: r for r in data["comparison"] if r["players"] == 4}
     chi, pon = rows["chi.used"], rows["pon.used"]
@@ -182,9 +192,9 @@ def test_simulate_json_is_the_same_with_one_thread_or_all(tmp_path):
     runs = []
     for jobs in ("1", "2"):
         out = tmp_path / jobs
-        res = CliRunner().invoke(cli, ["simulate", str(TEN), "-n", "2000", "--policy", "random", "--seed", "9",
-                                       "--jobs", jobs, "--out", str(out), "--no-pdf"])
-        assert res.exit_code == 0, res.output
+        code, output = _simulate_cli(str(TEN), "-n", "2000", "--policy", "random", "--seed", "9",
+                                     "--jobs", jobs, "--out", str(out), "--no-pdf", cwd=tmp_path)
+        assert code == 0, output
         runs.append(_estimates(out / "tenjanpai" / "simulation.json"))
     assert runs[0] == runs[1] and len(runs[0]) > 50
 
@@ -197,8 +207,8 @@ def test_an_option_switches_an_open_question(tmp_path):
     b = simulate(setup, 3000, 2, "random", players=[4]).counts[0]
     used = lambda c: c.res[:, L.COL_PON_USED].sum() + c.res[:, L.COL_CHI_USED].sum()  # noqa: E731
     assert used(b) > used(a)
-    res = CliRunner().invoke(cli, ["simulate", str(TEN), "--option", "facedown_call=true", "--out", str(tmp_path)])
-    assert res.exit_code == 1 and "unknown option 'facedown_call'" in res.output
+    code, output = _simulate_cli(str(TEN), "--option", "facedown_call=true", "--out", str(tmp_path), cwd=tmp_path)
+    assert code == 1 and "unknown option 'facedown_call'" in output
 
 
 def test_compare_with_another_game_folder(tmp_path):
