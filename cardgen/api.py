@@ -212,8 +212,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     fonts = chk.fonts if chk.fonts is not None else fonts_for(game)
     plans, pf = chk.plans, chk.preflight
     if report.errors:  # forced: every face carries the DRAFT mark, in every output drawn from the plans
-        from cardgen.core.units import parse_length
-        mark_draft(plans, fonts, parse_length(game.manifest.print.safe))
+        mark_draft(plans, fonts, game.manifest.print.safe)
     if pf is not None:
         pf.forced, pf.draft = bool(force and errors), bool(report.errors)
     problems = chk.layout

@@ -14,7 +14,7 @@ from cardgen.check.deck_math import Report, validate
 from cardgen.data.game import Game, load_game
 from cardgen.data.project import Project
 from cardgen.data.template import Template, load_template
-from cardgen.core.units import MM, parse_length
+from cardgen.core.units import MM
 
 
 def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
@@ -31,7 +31,7 @@ def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
             raise CardgenError(game.problem(("print", "card_size"), f"unknown card size {spec!r}",
                                             "use poker, bridge, mini, tarot, mahjong or {width, height}",
                                             code="unknown-size"))
-    w, h = parse_length(spec.width) / MM, parse_length(spec.height) / MM
+    w, h = spec.width / MM, spec.height / MM
     if not (0 < w <= MAX_PIECE_MM and 0 < h <= MAX_PIECE_MM):
         idx = next((i for i, c in enumerate(game.manifest.components) if c.size is comp_size), None)
         where = ("print", "card_size") if comp_size is None or idx is None else ("components", idx, "size")
@@ -48,15 +48,10 @@ MAX_BLEED_MM = 20.0
 
 
 def print_settings_problems(game: Game) -> list[Problem]:
-    """``print.bleed`` and ``print.safe``: lengths from 0 to :data:`MAX_BLEED_MM` mm."""
+    """``print.bleed`` and ``print.safe`` (pt since validation): lengths from 0 to :data:`MAX_BLEED_MM` mm."""
     out = []
     for key in ("bleed", "safe"):
-        value = getattr(game.manifest.print, key)
-        try:
-            mm = parse_length(value) / MM
-        except ValueError as exc:
-            out.append(game.problem(("print", key), str(exc), code="bad-length"))
-            continue
+        mm = getattr(game.manifest.print, key) / MM
         if not 0 <= mm <= MAX_BLEED_MM:
             out.append(game.problem(("print", key), f"{mm:g} mm is out of range (0 to {MAX_BLEED_MM:g} mm)",
                                     "3 mm is usual for bleed (塗り足し) and for the safe area", code="bad-length"))

@@ -79,9 +79,9 @@ class PrintSettings(Strict):
     """How components are printed."""
 
     card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `bridge` 56×87, `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
-    bleed: Length = Field(3, description="Bleed around every card, mm (塗り足し). Art is extended this far past the trim.")
-    safe: Length = Field(3, description="Safe area inset inside the trim, mm: text is kept at least this far in.")
-    cut_tolerance: Length = Field(3, description="Frames and text boxes keep at least this far inside the trim, mm, "
+    bleed: Length = Field(3, validate_default=True, description="Bleed around every card, mm (塗り足し). Art is extended this far past the trim.")
+    safe: Length = Field(3, validate_default=True, description="Safe area inset inside the trim, mm: text is kept at least this far in.")
+    cut_tolerance: Length = Field(3, validate_default=True, description="Frames and text boxes keep at least this far inside the trim, mm, "
                                   "or run into the bleed (a preflight warning otherwise): home duplex and hand "
                                   "cutting are off by about 1 mm.")
 

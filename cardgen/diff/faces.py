@@ -146,7 +146,6 @@ class BoxPlanner:
         from cardgen.layout.card import Frame
         from cardgen.steps.pipeline import context, table_context
         from cardgen.check.print_setup import piece_size_mm
-        from cardgen.core.units import parse_length
 
         game = faces.game
         self.faces, self.cid, self.side = faces, cid, side
@@ -154,8 +153,7 @@ class BoxPlanner:
         comp = game.component(cid)
         w, h = piece_size_mm(game, comp.size)
         m = game.manifest
-        self.frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe),
-                           parse_length(m.print.cut_tolerance))
+        self.frame = Frame(w * MM, h * MM, m.print.bleed, m.print.safe, m.print.cut_tolerance)
         self.base = context(game, {}, table_context(game))
         self.rows = {r.id: r for r in game.tables.get(cid, [])}
         self.keys = _element_keys(self.template) if self.template is not None else []

@@ -161,9 +161,8 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str, options, since: s
                                 else "no card chosen; nothing written")
             return result
         if report.errors:  # forced: the same per-card DRAFT mark as a full build
-            from cardgen.core.units import parse_length
             from cardgen.steps.pipeline import mark_draft
-            mark_draft(plans, faces.fonts, parse_length(game.manifest.print.safe))
+            mark_draft(plans, faces.fonts, game.manifest.print.safe)
         options = replace(options, label_note=note, draft=bool(report.errors))
         out_dir = Path(out_root) / game.id
         with AtomicOutput(out_dir) as out:

@@ -14,7 +14,7 @@ from cardgen.data.expand import printable_components
 from cardgen.steps.pipeline import SheetOptions, sheet_spec
 from cardgen.check.print_setup import piece_size_mm
 from cardgen.data.game import Game
-from cardgen.core.units import MM, parse_length
+from cardgen.core.units import MM
 
 
 def game_language(game: Game) -> str:
@@ -43,7 +43,7 @@ def sheet_orientation(game: Game, options: SheetOptions, language: str = "en") -
     paper = options.paper.upper()
     comps = {c.id: c for c in game.manifest.components}
     printed = printable_components(game)
-    bleed = parse_length(game.manifest.print.bleed)
+    bleed = game.manifest.print.bleed
     specs = {cid: sheet_spec(options, piece_size_mm(game, comps[cid].size), bleed) for cid in printed}
     two_sided = [cid for cid in printed if comps[cid].back]  # duplex matters only where there are backs
     try:

@@ -20,7 +20,7 @@ from cardgen.check.print_setup import find_template, piece_size_mm
 from cardgen.data.project import Project
 from cardgen.check.deck_math import Report
 from cardgen.data.game import Game, safe_path
-from cardgen.core.units import MM, parse_length
+from cardgen.core.units import MM
 
 
 @dataclass
@@ -111,8 +111,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     idx = next(i for i, c in enumerate(m.components) if c.id == cid)
     comp = m.components[idx]
     w, h = piece_size_mm(game, comp.size)
-    frame = Frame(w * MM, h * MM, parse_length(m.print.bleed), parse_length(m.print.safe),
-                  parse_length(m.print.cut_tolerance))
+    frame = Frame(w * MM, h * MM, m.print.bleed, m.print.safe, m.print.cut_tolerance)
     front_t = find_template(project, game, comp.template, ("components", idx, "template"))
     back_t = find_template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
     from cardgen.data.template import geometry_problems
@@ -291,7 +290,7 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
     from cardgen.render.pdf_sheets import SheetRun, render_sheets
 
     m = game.manifest
-    bleed = parse_length(m.print.bleed)
+    bleed = m.print.bleed
     specs = []
     for p in plans:
         spec = sheet_spec(options, p.size_mm, bleed)
