@@ -125,6 +125,15 @@ class Template(_T):
 
     _file: str = PrivateAttr("")
     _lines: list = PrivateAttr(default_factory=list)
+    _digest: str = PrivateAttr("")
+
+    def digest(self) -> str:
+        """A sha1 hex digest of what the template draws (background and elements, not its file
+        name or lines): two templates with the same content share it. Part of a face key."""
+        if not self._digest:
+            import hashlib
+            self._digest = hashlib.sha1(self.model_dump_json().encode()).hexdigest()
+        return self._digest
 
     def source(self, index: int) -> tuple[str, int | None]:
         """``(file, line)`` of element ``index`` as loaded (``("", None)`` when built in code)."""

@@ -52,6 +52,17 @@ class Frame:
     cut_tolerance: float = 3 * MM  #: frames and text boxes keep this far from the trim, or reach it
 
 
+def face_key(template: Template, frame: Frame, values: Any) -> str:
+    """The key of a face: the template's content, the card geometry (pt) and the card's values.
+
+    Faces with equal keys draw the same (within one game, whose ``game``/``design``/``tables``
+    are the same for every card), so renderers draw them once. Content, never ``id()``: an
+    object's id is reused once it is freed, which let a back share a front's key."""
+    geometry = [round(v, 4) for v in (frame.width, frame.height, frame.bleed, frame.safe, frame.cut_tolerance)]
+    return hashlib.sha1(json.dumps([template.digest(), geometry, values], sort_keys=True,
+                                   default=str).encode()).hexdigest()
+
+
 @dataclass
 class LayoutResult:
     """A laid-out face: its plan (ops in pt) and what layout found (overflow, shrunk text, missing glyphs)."""
@@ -148,7 +159,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             msg = expression_error(exc)
             findings.append(card_problem("error", card, name, f"template expression failed: {msg}", "template-expr",
                                         *template.source(index)))
-    key = hashlib.sha1(json.dumps([id(template), ctx.get("card")], sort_keys=True, default=str).encode()).hexdigest()
+    key = face_key(template, frame, ctx.get("card"))
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
 
 

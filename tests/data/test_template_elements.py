@@ -122,3 +122,25 @@ def test_a_turned_corner_index_turns_its_inline_icons(tmp_path):
     a, b = crop(up), crop(down)
     assert a.std() > 20  # the icon is there
     assert np.abs(a[::-1, ::-1] - b).mean() < 8 < np.abs(a - b).mean()  # turned, not merely moved
+
+
+def test_face_keys_follow_content_not_object_identity(tmp_path):
+    """Two loads of one template give one face key per card; another template, another card size
+    or other values give another. (Keys made from ``id(template)`` once let a freed template's
+    address be reused, so a back was drawn with a front's form.)"""
+    frame = Frame(63 * MM, 88 * MM, 3 * MM, 3 * MM)
+    measure = lambda text, font, size: len(text) * size  # noqa: E731
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    text = "{kind: text, box: [5, 5, 40, 10], text: '{{ card.name }}'}"
+    first, again = _load(tmp_path / "a", text), _load(tmp_path / "a", text)
+    other = _load(tmp_path / "b", text.replace("40, 10", "40, 12"))
+
+    def key(t, values, f=frame):
+        return plan_card(t, {"card": values}, f, measure, "c 1").plan.key
+
+    assert first is not again
+    assert key(first, {"name": "お"}) == key(again, {"name": "お"})
+    assert key(first, {"name": "お"}) != key(other, {"name": "お"})
+    assert key(first, {"name": "お"}) != key(first, {"name": "う"})
+    assert key(first, {"name": "お"}) != key(first, {"name": "お"}, Frame(88 * MM, 63 * MM, 3 * MM, 3 * MM))
