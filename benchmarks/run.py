@@ -119,8 +119,13 @@ def _busy_ticks() -> int:
 
 
 def _run_child(kind: str, game: Path, out: Path, env: dict | None = None) -> dict:
+    if kind == "raw":  # the independent floor: its own script, no cardgen import
+        out.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, str(HERE / "raw_floor.py"), str(game), str(out / "raw.pdf")]
+    else:
+        cmd = [sys.executable, __file__, "--child", kind, str(game), str(out)]
     busy0, t0 = _busy_ticks(), time.perf_counter()
-    p = subprocess.Popen([sys.executable, __file__, "--child", kind, str(game), str(out)], cwd=ROOT,
+    p = subprocess.Popen(cmd, cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     stdout, stderr = p.stdout.read(), p.stderr.read()  # type: ignore[union-attr]
     _pid, status, usage = os.wait4(p.pid, 0)
@@ -185,8 +190,14 @@ def main(argv: list[str] | None = None) -> int:
             games[f"generated-{n}"] = make_game(Path(tmp) / f"g{n}", n)
         for name, game in games.items():
             row = {}
-            for kind in ("cardgen", "floor"):
-                r = _median_runs(kind, game, Path(tmp) / "out" / kind, a.repeat)
+            kinds = ("cardgen", "floor", "raw") if name.startswith("generated-") else ("cardgen", "floor")
+            # interleaved: cardgen, floor, raw, cardgen, … so all see the same background load
+            runs: dict[str, list] = {k: [] for k in kinds}
+            for _ in range(a.repeat):
+                for kind in kinds:
+                    runs[kind].append(_run_child(kind, game, Path(tmp) / "out" / kind))
+            for kind in kinds:
+                r = _medians(runs[kind])
                 row[kind] = {"cards": r["cards"], "ms_per_card": 1000 * r["seconds"] / r["cards"],
                              "seconds": r["seconds"], "max_rss_mb": r["max_rss_mb"],
                              "bytes_per_card": r["bytes"] / r["cards"], "pdf_bytes": r["bytes"], "runs": r["runs"],
@@ -195,12 +206,19 @@ def main(argv: list[str] | None = None) -> int:
                     row[kind]["phases_s"] = r["phases_s"]
             row["time_ratio"] = row["cardgen"]["ms_per_card"] / row["floor"]["ms_per_card"]
             row["bytes_ratio"] = row["cardgen"]["bytes_per_card"] / row["floor"]["bytes_per_card"]
+            if "raw" in row:
+                row["time_ratio_raw"] = row["cardgen"]["ms_per_card"] / row["raw"]["ms_per_card"]
+                row["bytes_ratio_raw"] = row["cardgen"]["bytes_per_card"] / row["raw"]["bytes_per_card"]
             results["decks"][name] = row
             print(f"{name:16} cards {row['cardgen']['cards']:5}  "
                   f"cardgen {row['cardgen']['ms_per_card']:6.2f} ms/card  floor {row['floor']['ms_per_card']:6.2f}  "
                   f"×{row['time_ratio']:.2f}  |  RSS {row['cardgen']['max_rss_mb']:6.1f} MB (floor "
                   f"{row['floor']['max_rss_mb']:.1f})  |  {row['cardgen']['bytes_per_card']:7.0f} B/card "
                   f"(floor {row['floor']['bytes_per_card']:.0f}, ×{row['bytes_ratio']:.2f})", flush=True)
+            if "raw" in row:
+                print(f"    independent raw floor {row['raw']['ms_per_card']:6.2f} ms/card, ×{row['time_ratio_raw']:.2f}; "
+                      f"RSS {row['raw']['max_rss_mb']:.1f} MB; {row['raw']['bytes_per_card']:.0f} B/card "
+                      f"(×{row['bytes_ratio_raw']:.2f})", flush=True)
             print("    cardgen phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in row["cardgen"]["phases_s"].items())
                   + f"; other load on the machine {row['cardgen']['other_load_cores']:.2f} cores", flush=True)
         if len(a.sizes) >= 2:
@@ -208,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
             results["memory_ratio"] = {"between": [lo, hi], "ratio": results["decks"][hi]["cardgen"]["max_rss_mb"]
                                        / results["decks"][lo]["cardgen"]["max_rss_mb"]}
             print(f"peak memory {hi} / {lo}: ×{results['memory_ratio']['ratio']:.2f}")
+        results["whole_run"] = _whole_run({k: v for k, v in games.items() if k.startswith("generated-")},
+                                          Path(tmp), a.repeat)
         py = [sys.executable, "-m", "cardgen"]
         results["startup"] = {
             "help_s": _wall(py + ["--help"], 5),
@@ -221,6 +241,41 @@ def main(argv: list[str] | None = None) -> int:
     a.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {a.out}")
     return 0
+
+
+def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
+    """``cardgen sheets`` (the CLI) against the independent floor script, each a whole process
+    (start-up and imports included), interleaved; medians. With two deck sizes, the fixed cost
+    (the time at 0 cards, extrapolated along the line through both) and the cost per card."""
+    out: dict = {}
+    for name, game in games.items():
+        times: dict[str, list] = {"cardgen": [], "raw": [], "other_load_cores": []}
+        for _ in range(repeat):
+            for kind, cmd in (("cardgen", [sys.executable, "-m", "cardgen", "sheets", "-q", "--force", str(game),
+                                           "--out", str(tmp / "whole")]),
+                              ("raw", [sys.executable, str(HERE / "raw_floor.py"), str(game), str(tmp / "whole.pdf")])):
+                busy0, t = _busy_ticks(), time.perf_counter()
+                p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                _pid, _status, usage = os.wait4(p.pid, 0)
+                wall = time.perf_counter() - t
+                times[kind].append(wall)
+                own = usage.ru_utime + usage.ru_stime
+                times["other_load_cores"].append(max(0.0, ((_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") - own) / wall))
+        row = {k: statistics.median(v) for k, v in times.items()}
+        row["ratio"] = row["cardgen"] / row["raw"]
+        out[name] = row
+        print(f"whole run {name}: cardgen sheets {row['cardgen']:.2f} s, independent floor {row['raw']:.2f} s, "
+              f"×{row['ratio']:.2f} (other load {row['other_load_cores']:.2f} cores)", flush=True)
+    sizes = sorted(int(k.split("-")[1]) for k in out)
+    if len(sizes) >= 2:
+        lo, hi = out[f"generated-{sizes[0]}"], out[f"generated-{sizes[-1]}"]
+        for kind in ("cardgen", "raw"):
+            per = (hi[kind] - lo[kind]) / (sizes[-1] - sizes[0])
+            out[f"{kind}_fixed_s"] = lo[kind] - per * sizes[0]
+            out[f"{kind}_ms_per_card"] = 1000 * per
+        print(f"fixed cost: cardgen sheets {out['cardgen_fixed_s']:.2f} s, floor {out['raw_fixed_s']:.2f} s; "
+              f"per card {out['cardgen_ms_per_card']:.2f} / {out['raw_ms_per_card']:.2f} ms", flush=True)
+    return out
 
 
 def _png_scaling(games: dict, tmp: Path, repeat: int, size: int) -> dict:
