@@ -186,8 +186,8 @@ def remember_templates(memo: dict | None) -> dict | None:
 
 
 def load_template(templates_dir: Path, name: str, referenced_from: str = "", line: int | None = None) -> Template:
-    """Load ``templates_dir/<name>.yaml`` (from the memo of :func:`remember_templates` when its
-    bytes have not changed).
+    """Load ``templates_dir/<name>.yaml``, parsed once while its bytes stay the same (in the memo
+    of :func:`remember_templates` when one is kept, else in this process's own, :data:`_LOADED`).
 
     Raises:
         CardgenError: missing file (naming the manifest line that asks for it), YAML or schema problems.
@@ -203,15 +203,18 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
         raise CardgenError(Problem(referenced_from or rel(path), line, "template",
                                    f"the card template {name!r} does not exist ({rel(path)})",
                                    "available: " + (", ".join(avail) or "none"), code="missing-template"))
-    memo, key = _MEMO, None
-    if memo is not None:
-        import hashlib
-        key = (str(path.resolve()), rel(path), hashlib.sha1(path.read_bytes()).hexdigest())
-        if key in memo:
-            return memo[key]
+    from cardgen.data.yaml_source import MAX_YAML_BYTES, read_capped
+
+    import hashlib
+    shown = rel(path)
+    memo = _MEMO if _MEMO is not None else _LOADED
+    key = (str(path.resolve()), shown, hashlib.sha1(read_capped(path, shown, MAX_YAML_BYTES)).hexdigest())
+    if key in memo:
+        return memo[key]
     template = _load(path)
-    if memo is not None:
-        memo[key] = template
+    if memo is _LOADED and len(_LOADED) >= 256:
+        _LOADED.clear()
+    memo[key] = template
     return template
 
 
@@ -230,6 +233,13 @@ def _load(path: Path) -> Template:
     _check_expressions(template, loaded.source)
     _check_values(template, loaded.source)
     return template
+
+
+#: Templates loaded without a problem, by (path, path as shown, sha1 of the bytes), when no memo of
+#: :func:`remember_templates` is kept: a template named by several components, or checked by
+#: validation and then planned, is read once per process. Templates are not changed after
+#: loading (a per-card colour makes a copy of its element).
+_LOADED: dict[tuple[str, str, str], Template] = {}
 
 
 

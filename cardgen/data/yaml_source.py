@@ -8,6 +8,8 @@ YAML is read with PyYAML's safe machinery and a YAML 1.2 "core schema" resolver:
 ``"007"`` and numbers keep their written form (see :class:`RawInt` / :class:`RawFloat`), so a
 field declared as text gets exactly what the designer typed (``1.10`` stays ``"1.10"``).
 Tags such as ``!!python/object`` are refused. Duplicate keys and tab indentation are errors.
+Nodes are composed by libyaml (PyYAML's C loader) when present, else — and for any document
+with an alias or an error, so messages stay the same — by PyYAML's Python composer.
 
 Card tables (CSV) are read by :mod:`cardgen.data.card_tables` into the same :class:`Loaded` shape.
 """
@@ -143,7 +145,7 @@ _FALSE = {"false", "False", "FALSE"}
 def _scalar(node: ScalarNode) -> Any:
     """Resolve a scalar by the YAML 1.2 core schema (plain scalars only; quoted ones are text)."""
     value = node.value
-    if node.style is not None:
+    if node.style:  # quoted or block; plain is None (PyYAML) or "" (libyaml)
         return value
     if node.tag == "tag:yaml.org,2002:str" and value in _NULL:
         return None
@@ -182,6 +184,35 @@ class _Composer(yaml.SafeLoader):
 # Plain scalars get the str tag; :func:`_scalar` decides their type.
 _Composer.yaml_implicit_resolvers = {}
 
+if getattr(yaml, "__with_libyaml__", False):
+    class _CComposer(yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+        """libyaml's composer (about 15× faster), used for a document with no ``*`` (so no alias)
+        and no error: anything else goes to :class:`_Composer`, whose messages are the ones
+        cardgen documents. Tags, merge keys, duplicates and surrogates are checked on the
+        composed nodes by :func:`_build` either way."""
+
+    _CComposer.yaml_implicit_resolvers = {}
+else:  # pragma: no cover - PyYAML built without libyaml
+    _CComposer = None
+
+
+def _compose(text: str) -> tuple[Any, list[int]]:
+    """The node tree of ``text`` and the lines of its aliases (libyaml first, see :class:`_CComposer`)."""
+    if _CComposer is not None and "*" not in text:
+        loader = _CComposer(text)
+        try:
+            return loader.get_single_node(), []
+        except yaml.YAMLError:
+            pass  # said again, in PyYAML's words, below (libyaml also stops at 1,000 levels)
+        finally:
+            loader.dispose()
+    loader = _Composer(text)
+    loader.alias_lines = []
+    try:
+        return loader.get_single_node(), loader.alias_lines
+    finally:
+        loader.dispose()
+
 
 def _show_tag(tag: str) -> str:
     return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
@@ -208,7 +239,7 @@ def _build(node, path: PathKey, src: Source, file: str, problems: list[Problem])
         out: dict = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge" or (
-                    isinstance(key_node, ScalarNode) and key_node.style is None and key_node.value == "<<"):
+                    isinstance(key_node, ScalarNode) and not key_node.style and key_node.value == "<<"):
                 problems.append(Problem(file, key_node.start_mark.line + 1, _fmt(path),
                                         "merge keys (<<) are not supported", "write the keys out", code="yaml-merge"))
                 continue
@@ -266,17 +297,12 @@ def load_yaml(path: Path, shown: str | None = None) -> Loaded:
         raise CardgenError(problems)
     src = Source(file)
     try:
-        loader = _Composer(text)
-        loader.alias_lines = []
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
-        if loader.alias_lines:
+        node, alias_lines = _compose(text)
+        if alias_lines:
             raise CardgenError([Problem(file, line, "", "YAML aliases (*name) are not supported",
                                         "write the value out where it is used (anchors &name and aliases "
                                         "*name are refused)", code="yaml-alias")
-                                for line in sorted(set(loader.alias_lines))])
+                                for line in sorted(set(alias_lines))])
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
