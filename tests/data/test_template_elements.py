@@ -125,7 +125,7 @@ def test_a_turned_corner_index_turns_its_inline_icons(tmp_path):
 
 
 def test_face_keys_follow_content_not_object_identity(tmp_path):
-    """Two loads of one template give one face key per card; another template, another card size
+    """Two objects of one template give one face key per card; another template, another card size
     or other values give another. (Keys made from ``id(template)`` once let a freed template's
     address be reused, so a back was drawn with a front's form.)"""
     frame = Frame(63 * MM, 88 * MM, 3 * MM, 3 * MM)
@@ -133,7 +133,8 @@ def test_face_keys_follow_content_not_object_identity(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     text = "{kind: text, box: [5, 5, 40, 10], text: '{{ card.name }}'}"
-    first, again = _load(tmp_path / "a", text), _load(tmp_path / "a", text)
+    first = _load(tmp_path / "a", text)
+    again = first.model_copy(deep=True)  # equal content, another object (loading again gives the cached one)
     other = _load(tmp_path / "b", text.replace("40, 10", "40, 12"))
 
     def key(t, values, f=frame):

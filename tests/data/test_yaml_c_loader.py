@@ -10,7 +10,7 @@ import yaml
 
 import cardgen.data.yaml_source as ys
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(p for d in ("card_data", "templates", "cardgen/presets", "tests/fixtures", "fonts")
                for p in (ROOT / d).rglob("*.yaml"))
 
