@@ -1,5 +1,8 @@
 """Print sheets PDF: imposed card faces, crop marks, page labels, mirrored backs.
 
+Crop marks are a form XObject per page layout (:class:`MarkForms`), placed on every page that
+has those slots.
+
 Each distinct face (same template, same values) is drawn once as a PDF form XObject and placed
 with ``doForm`` wherever it appears, so a 4,000-card deck with one back stores that back once.
 The canvas is created with ``invariant=1``: the same input gives the same bytes.
@@ -109,6 +112,40 @@ class FormCache:
         c.restoreState()
 
 
+class MarkForms:
+    """Crop marks drawn once per page layout: the marks of a page (:attr:`PagePlan.marks`, pt)
+    become a form XObject the first time that set of marks appears and are placed with
+    ``doForm`` on every page with the same slots (a 4,000-card deck has one or two layouts, and
+    about 40 mark lines a card). The form's space is the page's, so each line lies exactly
+    where it would if drawn on the page."""
+
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
+        self.names: dict[tuple, str] = {}
+
+    def place(self, page: PagePlan) -> None:
+        """Draw the crop marks of ``page`` (nothing when it has none)."""
+        if not page.marks:
+            return
+        c = self.canvas
+        key = (page.width, page.height, tuple((ln.x1, ln.y1, ln.x2, ln.y2, ln.width, ln.color) for ln in page.marks))
+        name = self.names.get(key)
+        if name is None:
+            name = self.names[key] = f"marks{len(self.names)}"
+            c.beginForm(name, lowerx=0, lowery=0, upperx=page.width, uppery=page.height)
+            c.setLineCap(0)
+            pen = None
+            for ln in page.marks:
+                if (ln.color, ln.width) != pen:  # set once per run of equal lines
+                    pen = (ln.color, ln.width)
+                    c.setStrokeColor(color(ln.color))
+                    c.setLineWidth(ln.width)
+                c.line(ln.x1, ln.y1, ln.x2, ln.y2)
+            c.endForm()
+            _freeze_form(c, name)
+        c.doForm(name)
+
+
 def face_uses(runs: list[SheetRun]) -> dict[str, int]:
     """How many times each face key is placed on the sheets of ``runs``."""
     uses: dict[str, int] = {}
@@ -216,6 +253,7 @@ def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, d
     c.setAuthor(meta.get("author", ""))
     c.setSubject(meta.get("subject", ""))
     forms = FormCache(c, fonts, images, face_uses(runs))
+    marks = MarkForms(c)
     pages = 0
     for run in runs:
         sheets = max((p.number for p in run.pages), default=0)
@@ -230,11 +268,7 @@ def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, d
                 plan = faces[idx]
                 if plan is not None:
                     forms.place(plan, slot.x, slot.y)
-            c.setLineCap(0)
-            for ln in page.marks:
-                c.setStrokeColor(color(ln.color))
-                c.setLineWidth(ln.width)
-                c.line(ln.x1, ln.y1, ln.x2, ln.y2)
+            marks.place(page)
             bar = scale_bar(band_length(page), paper, fonts.width) if pages == 0 else None
             draw_label(c, label(run, page, sheets), page.label_box, fonts, page.label_vertical,
                        bar.ops if bar else (), bar.start - 2 * MM if bar else None)
