@@ -4,7 +4,8 @@ A name matches a file stem or file name, or any family / full / PostScript name 
 ``name`` table in any language (``IPAexゴシック`` works), compared after NFKC, case folding and
 dropping spaces, hyphens and underscores. The system folders are indexed once per process
 (:func:`system_index`); project and game folders per :func:`folder_index` call. Only the
-``name`` table is read (fontTools, imported lazily).
+``name`` table is read (fontTools, imported lazily), once per font file: the names are kept in
+an on-disk cache keyed by path, size and modification time (:data:`NAME_CACHE`).
 """
 from __future__ import annotations
 
@@ -73,10 +74,75 @@ def _face_names(path: Path, index: int) -> dict[int, list[str]]:
         font.close()
 
 
+#: The names read from each font file, kept on disk between runs (JSON, in the cache folder of
+#: :mod:`cardgen.fonts.convert`): file path → [size, mtime ns, faces], faces a list of
+#: {name ID: [strings]} per face, or null for a file that could not be read.
+NAME_CACHE = "font-names-1.json"
+
+
+def _cache_file() -> Path:
+    from cardgen.fonts.convert import _cache_dir
+    return _cache_dir() / NAME_CACHE
+
+
+def _read_cache(path: Path) -> dict:
+    """The name cache as stored, or {} when missing, unreadable or not in the expected shape."""
+    import json
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_cache(path: Path, data: dict) -> None:
+    """Store the name cache (written whole, then renamed); an unwritable cache folder is ignored."""
+    import json
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[str]]] | None:
+    """Names of every face of ``path`` (None: unreadable), from ``cache`` while the file's size
+    and modification time are those recorded, else read (fontTools) and recorded in ``cache``."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    stamp = [st.st_size, st.st_mtime_ns]
+    hit = cache.get(str(path))
+    if isinstance(hit, list) and len(hit) == 3 and hit[:2] == stamp:
+        faces = hit[2]
+        if faces is None:
+            return None
+        if isinstance(faces, list) and all(isinstance(f, dict) and all(
+                k.isdigit() and isinstance(v, list) and all(isinstance(x, str) for x in v) for k, v in f.items())
+                for f in faces):
+            return [{int(k): v for k, v in f.items()} for f in faces]
+    try:
+        faces = [_face_names(path, i) for i in range(collection_size(path))]
+    except Exception:  # an unreadable font only loses its names here; loading it reports
+        faces = None
+    cache[str(path)] = stamp + [faces]
+    changed.append(path)
+    return faces
+
+
 def index_files(files: list[Path]) -> dict[str, list[Hit]]:
     """Name index of ``files``: :func:`norm` key → every face that name matches. A font that
-    cannot be read is indexed by its file name only (loading it reports the error)."""
+    cannot be read is indexed by its file name only (loading it reports the error).
+
+    The names of each file are read once and kept in the on-disk cache (:data:`NAME_CACHE`,
+    keyed by path, size and modification time), so a later run reads no font it has seen."""
     index: dict[str, list[Hit]] = {}
+    cache_path = _cache_file()
+    cache = _read_cache(cache_path) if files else {}
+    changed: list[Path] = []
 
     def add(text: str, hit: Hit) -> None:
         key = norm(text)
@@ -87,20 +153,17 @@ def index_files(files: list[Path]) -> dict[str, list[Hit]]:
     for path in files:
         add(path.stem, Hit(0, path, 0))
         add(path.name, Hit(0, path, 0))
-        try:
-            count = collection_size(path)
-            for i in range(count):
-                names = _face_names(path, i)
-                sub = {norm(s) for s in names.get(2, []) + names.get(17, [])}
-                regular = not sub or bool(sub & {norm(r) for r in _REGULAR})
-                for nid in (4, 6):
-                    for s in names.get(nid, []):
-                        add(s, Hit(1, path, i))
-                for nid in (1, 16):
-                    for s in names.get(nid, []):
-                        add(s, Hit(2 if regular else 3, path, i))
-        except Exception:  # an unreadable font only loses its names here; loading it reports
-            continue
+        for i, names in enumerate(_file_faces(path, cache, changed) or []):
+            sub = {norm(s) for s in names.get(2, []) + names.get(17, [])}
+            regular = not sub or bool(sub & {norm(r) for r in _REGULAR})
+            for nid in (4, 6):
+                for s in names.get(nid, []):
+                    add(s, Hit(1, path, i))
+            for nid in (1, 16):
+                for s in names.get(nid, []):
+                    add(s, Hit(2 if regular else 3, path, i))
+    if changed:  # entries of files that are gone are dropped
+        _write_cache(cache_path, {k: v for k, v in cache.items() if os.path.exists(k)})
     return index
 
 
