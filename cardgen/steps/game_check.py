@@ -115,7 +115,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         try:
             if check.fonts is not None:  # glyphs and table columns need the fonts
                 from cardgen.steps.pipeline import check_rulebook
-                found = check_rulebook(game, report, check.fonts)
+                found = check_rulebook(game, report, check.fonts, check.plans)
                 add([p for p in found if p.severity == "error"], fatal=True)
                 add([p for p in found if p.severity != "error"])
             else:

@@ -408,12 +408,14 @@ def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper
                            findings=findings)
 
 
-def check_rulebook(game: Game, report: Report, fonts: FontSet) -> list[Problem]:
+def check_rulebook(game: Game, report: Report, fonts: FontSet,
+                   plans: Sequence[ComponentPlans] = ()) -> list[Problem]:
     """Every problem :func:`write_rulebook` would meet, found without drawing (``cardgen validate``):
     its errors raised as :class:`CardgenError` (rules text, glyphs), then those of laying the text
-    out returned (words too wide for a table column, images scaled down)."""
+    out returned (words too wide for a table column, images scaled down). Card figures reuse
+    ``plans`` (those already laid out by the check), as the build does."""
     from cardgen.render.images import ImageCache
     from cardgen.rulebook.pdf import check_story
 
-    blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, ())
+    blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, plans)
     return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache())
