@@ -203,7 +203,7 @@ def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs
 @out_options
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
 def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
-    """Write Tabletop Simulator deck sheets (10 × 7, last slot = hidden card), backs and tts/decks.json."""
+    """Write Tabletop Simulator deck sheets (10 across, up to 7 down, last slot = hidden card), backs and tts/decks.json."""
     _run(game_dir, out, force=force, steps=("tts",), exports=exports_of(jobs=jobs))
 
 

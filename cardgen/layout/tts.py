@@ -47,10 +47,19 @@ def cell_size(card_w: float, card_h: float, cols: int = MAX_COLS, rows: int = MA
     return min(math.floor(max_px / cols), int(card_w * scale + 0.5)), min(math.floor(max_px / rows), int(card_h * scale + 0.5))
 
 
+MIN_ROWS = 2  #: Tabletop Simulator's custom deck dialog takes 2 to 7 cards down
+
+
 def tts_sheets(count: int, card_w: float, card_h: float) -> list[TtsSheet]:
-    """Sheets for ``count`` cards of trim size ``card_w × card_h`` (any unit): always 10 × 7 slots,
-    the last slot kept for the hidden-card image."""
+    """Sheets for ``count`` cards of trim size ``card_w × card_h`` (any unit): 10 columns and as
+    many rows (2 to 7) as the sheet's cards and the hidden-card slot need, the last slot kept
+    for the hidden-card image. The cell size is that of a full 10 × 7 sheet, so every sheet
+    of a deck has the same pixels per card."""
     per = MAX_COLS * MAX_ROWS - 1
     cell = cell_size(card_w, card_h)
-    return [TtsSheet(n, MAX_COLS, MAX_ROWS, cell, list(range(start, min(count, start + per))))
-            for n, start in enumerate(range(0, count, per), 1)]
+    out = []
+    for n, start in enumerate(range(0, count, per), 1):
+        cards = list(range(start, min(count, start + per)))
+        rows = min(MAX_ROWS, max(MIN_ROWS, math.ceil((len(cards) + 1) / MAX_COLS)))
+        out.append(TtsSheet(n, MAX_COLS, rows, cell, cards))
+    return out

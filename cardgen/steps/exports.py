@@ -115,7 +115,7 @@ def backless_note(plans, sides: str) -> str | None:
 def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
               progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
     """Tabletop Simulator images under ``tts/`` for each ``deck`` component: face sheets
-    (10 × 7, last slot = hidden card), one back image (a back sheet when backs differ), and
+    (10 across, 2–7 rows as the cards need, last slot = hidden card), one back image (a back sheet when backs differ), and
     ``tts/decks.json`` saying which sheet holds which card."""
     from PIL import Image as PILImage
 

@@ -80,18 +80,19 @@ def test_tts_sheets(built):
     battle = decks["battle"]
     assert battle["count"] == 42 and len(battle["cards"]) == 42
     sheet = battle["sheets"][0]
-    assert (sheet["cols"], sheet["rows"], sheet["count"], sheet["hidden_slot"]) == (10, 7, 42, 69)
+    # 42 cards and the hidden card: 5 rows of 10 (the sheet is no taller than its cards)
+    assert (sheet["cols"], sheet["rows"], sheet["count"], sheet["hidden_slot"]) == (10, 5, 42, 49)
     last = battle["cards"][41]
     assert (last["index"], last["sheet"], last["slot"]) == (42, 1, 41) and last["id"].startswith("b7")
     with Image.open(built / sheet["file"]) as im:
         assert max(im.size) <= 4096
-        assert im.size == (10 * sheet["cell_px"][0], 7 * sheet["cell_px"][1])
+        assert im.size == (10 * sheet["cell_px"][0], 5 * sheet["cell_px"][1])
         rgb = im.convert("RGB")
         cw, ch = sheet["cell_px"]
         # card 1 (a battle front) in slot 0; slot 42 is empty; the hidden slot holds the back
         assert rgb.getpixel((cw // 2, 2)) == (0xF7, 0xF1, 0xE3)
         assert rgb.getpixel((2 * cw + cw // 2, 4 * ch + ch // 2)) == (255, 255, 255)
-        assert rgb.getpixel((9 * cw + 3, 6 * ch + 3)) == (0x8C, 0x1C, 0x13)
+        assert rgb.getpixel((9 * cw + 3, 4 * ch + 3)) == (0x8C, 0x1C, 0x13)
     with Image.open(built / battle["back"]) as im:
         assert im.size == tuple(sheet["cell_px"])
 
@@ -100,7 +101,9 @@ def test_tts_grid_math():
     assert cell_size(63, 88) == (409, 571)
     sheets = tts_sheets(150, 63, 88)
     assert [len(s.cards) for s in sheets] == [69, 69, 12]
-    assert all((s.cols, s.rows) == (10, 7) and max(s.size) <= 4096 for s in sheets)
+    assert [(s.cols, s.rows) for s in sheets] == [(10, 7), (10, 7), (10, 2)]  # 12 cards + hidden: 2 rows
+    assert all(max(s.size) <= 4096 and s.cell == sheets[0].cell for s in sheets)
+    assert [s.rows for s in (tts_sheets(n, 63, 88)[0] for n in (1, 19, 20, 59, 60))] == [2, 2, 3, 6, 7]
     wide = cell_size(120, 70)
     assert wide[0] * 10 <= 4096 and wide[1] * 7 <= 4096
 
