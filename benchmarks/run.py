@@ -72,9 +72,10 @@ def _child(kind: str, game: str, out: str) -> None:
         from cardgen.steps.pipeline import SheetOptions
         phases = _time_phases(api)
         t = time.perf_counter()
-        build_game(game, out, SheetOptions(), force=True, steps=("png",),
-                   exports=ExportOptions(jobs=int(os.environ.get("CARDGEN_JOBS", "1"))))
+        res = build_game(game, out, SheetOptions(), force=True, steps=("png",),
+                         exports=ExportOptions(jobs=int(os.environ.get("CARDGEN_JOBS", "1"))))
         dt = time.perf_counter() - t
+        extra["png_bytes"] = sum(f.stat().st_size for f in (res.out_dir / "cards").glob("*.png"))
         me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         extra.update(phases_s=phases, parent_cpu_s=me.ru_utime + me.ru_stime,
                      workers_cpu_s=kids.ru_utime + kids.ru_stime)
@@ -122,6 +123,8 @@ def _run_child(kind: str, game: Path, out: Path, env: dict | None = None) -> dic
     if kind == "raw":  # the independent floor: its own script, no cardgen import
         out.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, str(HERE / "raw_floor.py"), str(game), str(out / "raw.pdf")]
+    elif kind == "pillow":  # the independent PNG floor: Pillow alone
+        cmd = [sys.executable, str(HERE / "pillow_floor.py"), str(game), str(out)]
     else:
         cmd = [sys.executable, __file__, "--child", kind, str(game), str(out)]
     busy0, t0 = _busy_ticks(), time.perf_counter()
@@ -148,7 +151,7 @@ def _median_runs(kind: str, game: Path, out: Path, repeat: int, env: dict | None
 def _medians(runs: list[dict]) -> dict:
     med = statistics.median
     out = {"cards": runs[0]["cards"], "bytes": runs[0]["bytes"], "runs": len(runs)}
-    for k in ("seconds", "max_rss_mb", "other_load_cores", "parent_cpu_s", "workers_cpu_s"):
+    for k in ("seconds", "max_rss_mb", "other_load_cores", "parent_cpu_s", "workers_cpu_s", "png_bytes"):
         if k in runs[0]:
             out[k] = med(r[k] for r in runs)
     if "phases_s" in runs[0]:
@@ -156,12 +159,17 @@ def _medians(runs: list[dict]) -> dict:
     return out
 
 
-def _wall(cmd: list[str], repeat: int) -> float:
-    times = []
+def _wall(cmd: list[str], repeat: int, cpu: dict | None = None, key: str = "") -> float:
+    """Median wall seconds of ``cmd`` (start-up included); its median CPU seconds go to ``cpu[key]``."""
+    times, cpus = [], []
     for _ in range(repeat):
         t = time.perf_counter()
-        subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _pid, _status, usage = os.wait4(p.pid, 0)
         times.append(time.perf_counter() - t)
+        cpus.append(usage.ru_utime + usage.ru_stime)
+    if cpu is not None:
+        cpu[key] = statistics.median(cpus)
     return statistics.median(times)
 
 
@@ -229,11 +237,17 @@ def main(argv: list[str] | None = None) -> int:
         results["whole_run"] = _whole_run({k: v for k, v in games.items() if k.startswith("generated-")},
                                           Path(tmp), a.repeat)
         py = [sys.executable, "-m", "cardgen"]
+        cpu: dict = {}
+        busy0, t0 = _busy_ticks(), time.perf_counter()
         results["startup"] = {
-            "help_s": _wall(py + ["--help"], 5),
-            "validate_s": {g.name: _wall(py + ["validate", str(g)], 5)
+            "help_s": _wall(py + ["--help"], 5, cpu, "help"),
+            "validate_s": {g.name: _wall(py + ["validate", str(g)], 5, cpu, g.name)
                            for g in sorted((ROOT / "card_data").iterdir()) if (g / "game.yaml").is_file()},
+            "cpu_s": cpu,
         }
+        wall = time.perf_counter() - t0
+        results["startup"]["other_load_cores"] = max(0.0, ((_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK")
+                                                           - 5 * sum(cpu.values())) / wall)
         print(f"cardgen --help {results['startup']['help_s']:.3f} s; validate "
               + ", ".join(f"{k} {v:.3f} s" for k, v in results["startup"]["validate_s"].items()))
         if not a.no_png:
@@ -249,7 +263,7 @@ def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
     (the time at 0 cards, extrapolated along the line through both) and the cost per card."""
     out: dict = {}
     for name, game in games.items():
-        times: dict[str, list] = {"cardgen": [], "raw": [], "other_load_cores": []}
+        times: dict[str, list] = {"cardgen": [], "raw": [], "cardgen_cpu": [], "raw_cpu": [], "other_load_cores": []}
         for _ in range(repeat):
             for kind, cmd in (("cardgen", [sys.executable, "-m", "cardgen", "sheets", "-q", "--force", str(game),
                                            "--out", str(tmp / "whole")]),
@@ -260,21 +274,25 @@ def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
                 wall = time.perf_counter() - t
                 times[kind].append(wall)
                 own = usage.ru_utime + usage.ru_stime
+                times[f"{kind}_cpu"].append(own)
                 times["other_load_cores"].append(max(0.0, ((_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") - own) / wall))
         row = {k: statistics.median(v) for k, v in times.items()}
         row["ratio"] = row["cardgen"] / row["raw"]
+        row["cpu_ratio"] = row["cardgen_cpu"] / row["raw_cpu"]
         out[name] = row
-        print(f"whole run {name}: cardgen sheets {row['cardgen']:.2f} s, independent floor {row['raw']:.2f} s, "
-              f"×{row['ratio']:.2f} (other load {row['other_load_cores']:.2f} cores)", flush=True)
+        print(f"whole run {name}: cardgen sheets {row['cardgen']:.2f} s ({row['cardgen_cpu']:.2f} s CPU), independent "
+              f"floor {row['raw']:.2f} s ({row['raw_cpu']:.2f} s CPU), ×{row['ratio']:.2f} wall, ×{row['cpu_ratio']:.2f} "
+              f"CPU (other load {row['other_load_cores']:.2f} cores)", flush=True)
     sizes = sorted(int(k.split("-")[1]) for k in out)
     if len(sizes) >= 2:
         lo, hi = out[f"generated-{sizes[0]}"], out[f"generated-{sizes[-1]}"]
-        for kind in ("cardgen", "raw"):
+        for kind in ("cardgen", "raw", "cardgen_cpu", "raw_cpu"):
             per = (hi[kind] - lo[kind]) / (sizes[-1] - sizes[0])
             out[f"{kind}_fixed_s"] = lo[kind] - per * sizes[0]
             out[f"{kind}_ms_per_card"] = 1000 * per
-        print(f"fixed cost: cardgen sheets {out['cardgen_fixed_s']:.2f} s, floor {out['raw_fixed_s']:.2f} s; "
-              f"per card {out['cardgen_ms_per_card']:.2f} / {out['raw_ms_per_card']:.2f} ms", flush=True)
+        print(f"fixed cost: cardgen sheets {out['cardgen_fixed_s']:.2f} s ({out['cardgen_cpu_fixed_s']:.2f} s CPU), "
+              f"floor {out['raw_fixed_s']:.2f} s ({out['raw_cpu_fixed_s']:.2f} s CPU); per card "
+              f"{out['cardgen_ms_per_card']:.2f} / {out['raw_ms_per_card']:.2f} ms", flush=True)
     return out
 
 
@@ -291,15 +309,27 @@ def _png_scaling(games: dict, tmp: Path, repeat: int, size: int) -> dict:
 
     game = games.get(f"generated-{size}") or make_game(tmp / f"g{size}", size)
     runs: dict[int, list] = {1: [], 2: []}
+    floor: list = []
     for _ in range(repeat):
         for jobs in (1, 2):
             env = {**os.environ, "CARDGEN_JOBS": str(jobs)}
             runs[jobs].append(_run_child("png", game, tmp / f"png{jobs}", env))
+        floor.append(_run_child("pillow", game, tmp / "pillow"))
     out: dict = {"game": f"generated-{size}", "cards": size}
+    pf = {k: statistics.median(r[k] for r in floor) for k in ("seconds", "cpu_seconds", "bytes", "other_load_cores")}
+    out["pillow_floor"] = {**pf, "ms_per_card": 1000 * pf["seconds"] / size,
+                           "cpu_ms_per_card": 1000 * pf["cpu_seconds"] / size, "bytes_per_card": pf["bytes"] / size}
     for jobs in (1, 2):
         m = _medians(runs[jobs])
         out[f"jobs{jobs}"] = {k: m[k] for k in ("seconds", "max_rss_mb", "parent_cpu_s", "workers_cpu_s",
-                                                 "other_load_cores", "phases_s", "runs")}
+                                                 "other_load_cores", "phases_s", "runs", "png_bytes")}
+    out["jobs1"]["ms_per_card"] = 1000 * out["jobs1"]["seconds"] / size
+    out["jobs1"]["cpu_ms_per_card"] = 1000 * out["jobs1"]["parent_cpu_s"] / size
+    out["per_card_vs_pillow_floor"] = out["jobs1"]["ms_per_card"] / out["pillow_floor"]["ms_per_card"]
+    out["cpu_per_card_vs_pillow_floor"] = out["jobs1"]["cpu_ms_per_card"] / out["pillow_floor"]["cpu_ms_per_card"]
+    print(f"PNG per card, one process: cardgen {out['jobs1']['ms_per_card']:.1f} ms ({out['jobs1']['cpu_ms_per_card']:.1f} "
+          f"ms CPU), Pillow floor {out['pillow_floor']['ms_per_card']:.1f} ms ({out['pillow_floor']['cpu_ms_per_card']:.1f} "
+          f"ms CPU, {out['pillow_floor']['bytes_per_card'] / 1024:.0f} KiB/card)", flush=True)
     out["speedup"] = out["jobs1"]["seconds"] / out["jobs2"]["seconds"]
     # what 2 free cores would give: the parent's CPU is serial, the workers' CPU splits over 2
     j2 = out["jobs2"]
