@@ -151,3 +151,31 @@ def test_new_game_prints_its_open_question(tmp_path):
     build_game(game, tmp_path / "out", steps=("rulebook",))
     pages = _read_book(tmp_path / "out" / "g" / "rulebook.pdf")
     assert [q for _p, q, _u in _notes(pages)] == ["手札は何枚か"]
+
+
+def _body(pages: list[dict]) -> str:
+    """The flat text of every page before the appendix, in reading order."""
+    out = []
+    for pg in pages:
+        body, sep, _rest = pg["text"].partition(_appendix_mark())
+        out.append(body)
+        if sep:
+            break
+    return "".join(out)
+
+
+@pytest.mark.parametrize("name, ron_card", [("tenjanpai", False), ("yajanki", True)])
+def test_draw_ties_and_used_ron_cards_are_noted_where_the_drafts_are_silent(books, name, ron_card):
+    """Seeds 000 and 001 give the power/chips of a 流局 to the player with the largest 聴牌速度 and
+    say nothing of a tie: a note in the 流局 section. Seed 000 (夜雀鬼) lets a ron card in hand win
+    without saying what becomes of the card: a note in the ロン和了 section. Seed 001 (天雀牌) says
+    the pair is shown, so no such note there."""
+    choices = {c.id: _flat(c.question) for c in load_game(CARD_DATA / name).manifest.game.choices}
+    body = _body(books[name])
+    tie = body.index(_flat(LABEL) + choices["draw-tie"])
+    assert body.index("その局は流局です") < tie
+    if ron_card:
+        used = body.index(_flat(LABEL) + choices["ron-card-used"])
+        assert body.index("ロン和了したプレイヤーは") < used < body.index("ダブロン")
+    else:
+        assert "ron-card-used" not in choices and "そのカードを見せて" in body
