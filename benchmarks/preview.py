@@ -9,8 +9,9 @@ and on the generated 1,000-card deck; a template edit touching every card of one
 
 Clocks (a real `cardgen serve` process and Debian's headless chromium, tests/browser.py):
 - first load: from starting the `cardgen serve` process (interpreter start-up included) to the
-  moment every card image of the page has loaded in the browser (the page is opened as soon as
-  the server prints its address).
+  moment every card image of the page has loaded in the browser (already running; the page is
+  opened as soon as the server prints its address). `first_load_server_cpu_s`: the server's CPU
+  seconds until then, its rebuild children included.
 - cell save: from just before the CSV file is written to the browser's `load` event of the new
   image of that card (both clocks are the machine's wall clock, `time.time()` / `Date.now()`).
   Saves alternate between two values, 2.5 s apart, so each is a separate rebuild.
@@ -106,11 +107,12 @@ def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves:
     comp = None
     out: dict = {}
     busy0, t0 = _busy_ticks(), time.time()
-    start = time.time()
-    with serving(game) as (url, ready_s, pid), chromium() as driver:
+    with chromium() as driver, serving(game) as (url, ready_s, pid):  # the browser is up before the clock starts
+        start = time.time() - ready_s
         driver.get(url)
         _wait(lambda: _all_loaded(driver))
         out["first_load_s"] = round(time.time() - start, 3)
+        out["first_load_server_cpu_s"] = round(_cpu_s(pid), 3)
         out["server_ready_s"] = round(ready_s, 3)
         out["cards_on_page"] = driver.execute_script("return document.querySelectorAll('#components .card').length")
         if screenshot is not None:  # the page as it first comes up, once the rulebook pages are in too

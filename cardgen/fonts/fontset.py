@@ -62,6 +62,7 @@ def clear_caches() -> None:
     """Forget the in-memory system font index and cached widths (registrations stay)."""
     clear_system_index()
     _width.cache_clear()
+    _missing.cache_clear()
 
 
 def _sfnt_tag(path: Path, index: int) -> bytes:
@@ -156,13 +157,16 @@ class FontSet:
     def missing_chars(self, role: str, text: str) -> list[str]:
         """Characters of ``text`` the font has no glyph for, once each, in order of first use.
         Whitespace (spaces, tabs, newlines) and U+2060 (the no-break mark of
-        :mod:`cardgen.layout.text`, never drawn) are ignored."""
-        cmap = pdfmetrics.getFont(self.name(role)).face.charToGlyph
-        out: list[str] = []
-        for ch in text:
-            if not ch.isspace() and ch != "\u2060" and ord(ch) not in cmap and ch not in out:
-                out.append(ch)
-        return out
+        :mod:`cardgen.layout.text`, never drawn) are ignored. Cached by font and text."""
+        return list(_missing(self.name(role), text))
+
+
+@functools.lru_cache(maxsize=65536)
+def _missing(font_name: str, text: str) -> tuple[str, ...]:
+    """:meth:`FontSet.missing_chars` of the registered font ``font_name`` (a registered name
+    always means the same face, so the answer can be kept)."""
+    cmap = pdfmetrics.getFont(font_name).face.charToGlyph
+    return tuple(ch for ch in dict.fromkeys(text) if not ch.isspace() and ch != "\u2060" and ord(ch) not in cmap)
 
 
 # ---------------------------------------------------------------- loading

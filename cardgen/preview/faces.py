@@ -98,8 +98,10 @@ class FaceCache:
     def key(self, template, ctx: dict, frame, card) -> str:
         """The input key of one face (hex)."""
         tkey, uses_tables = self._template(template)
-        return _sha([tkey, ctx.get("card"), self._game, self._tables if uses_tables else "", self._fonts,
-                     [frame.width, frame.height, frame.bleed, frame.safe, frame.cut_tolerance], repr(card)])
+        values = ctx.get("card") or {}
+        return hashlib.sha1(repr((tkey, tuple(values.items()), self._game, self._tables if uses_tables else "",
+                                  self._fonts, (frame.width, frame.height, frame.bleed, frame.safe, frame.cut_tolerance),
+                                  card)).encode()).hexdigest()
 
     def __call__(self, template, ctx, frame, measure, card, **kw) -> LayoutResult:
         """Same arguments and result as :func:`cardgen.layout.card.plan_card`, from the cache when
