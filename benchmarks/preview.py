@@ -20,8 +20,9 @@ Clocks (a real `cardgen serve` process and Debian's headless chromium, tests/bro
   machine also waits for a core).
 - template edit: from the write of templates/cards/character.yaml (copied into the game folder)
   to the load of the last of the 15 new character fronts.
-Each result records the CPU other processes used meanwhile (`other_load_cores`, /proc/stat, as
-benchmarks/run.py does). Writes the `preview` key of benchmarks/results.json (others kept).
+Each result records how busy the whole machine was meanwhile (`machine_busy_cores`, /proc/stat:
+every process, this benchmark's server and chromium included, of 2 cores) and the 1-minute load
+average at the end (`loadavg_1min`: other agents' work shows there). Writes the `preview` key of benchmarks/results.json (others kept).
 """
 from __future__ import annotations
 
@@ -152,7 +153,7 @@ def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves:
             tfile.write_text(text, encoding="utf-8")
             time.sleep(2)
     wall = time.time() - t0
-    out["other_load_cores"] = round(max(0.0, (_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") / wall), 2)
+    out["machine_busy_cores"] = round(max(0.0, (_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") / wall), 2)
     out["loadavg_1min"] = round(os.getloadavg()[0], 2)
     return out
 

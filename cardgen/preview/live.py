@@ -50,6 +50,7 @@ class Preview:
                                       "deck_math": [], "problems": [], "rules_problems": [], "stale": False,
                                       "building": True}
         self.version = 0
+        self._json: tuple[int, bytes] | None = None
         self._cond = threading.Condition()
         self._pages_wanted = 0
         self._pages_event = threading.Event()
@@ -90,6 +91,14 @@ class Preview:
         import copy
         with self._cond:
             return copy.deepcopy(self.state)
+
+    def state_json(self) -> bytes:
+        """The state as UTF-8 JSON, serialised once per version (every open page asks after each update)."""
+        import json
+        with self._cond:
+            if self._json is None or self._json[0] != self.version:
+                self._json = (self.version, json.dumps(self.state, ensure_ascii=False).encode("utf-8"))
+            return self._json[1]
 
     def image(self, key: str) -> bytes | None:
         """The PNG bytes of image ``key``, or None."""

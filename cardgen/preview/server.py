@@ -15,7 +15,6 @@ to 127.0.0.1 unless told otherwise (:func:`bind_warning`).
 from __future__ import annotations
 
 import ipaddress
-import json
 import re
 import threading
 from http import HTTPStatus
@@ -93,8 +92,7 @@ class Handler(BaseHTTPRequestHandler):
             name, ctype = STATIC[path]
             self._send(HTTPStatus.OK, static_file(name), ctype)
         elif path == "/api/state":
-            body = json.dumps(preview.snapshot(), ensure_ascii=False).encode("utf-8")
-            self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
+            self._send(HTTPStatus.OK, preview.state_json(), "application/json; charset=utf-8")
         elif (m := _IMAGE.fullmatch(path)) and (img := preview.image(m.group(1))) is not None:
             ctype = "image/jpeg" if img[:2] == b"\xff\xd8" else "image/png"
             self._send(HTTPStatus.OK, img, ctype, cache="max-age=31536000, immutable")

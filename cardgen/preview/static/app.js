@@ -2,6 +2,7 @@
 "use strict";
 let state = null;
 let large = null; // {component, id, face, field}
+const drawn = new Map(); // card element id → what it shows (JSON): unchanged cards are not touched
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -37,6 +38,9 @@ function renderCards() {
       const id = cardDomId(comp.id, card.id);
       ids.add(id);
       let box = document.getElementById(id);
+      const sig = JSON.stringify([card.front, card.back, card.count, flagged.has(id)]);
+      if (box && drawn.get(id) === sig && grid.children[i] === box) return;
+      drawn.set(id, sig);
       if (!box) {
         box = el("div", {class: "card", id, "data-component": comp.id, "data-card": card.id},
           el("div", {class: "faces"}, el("img", {id: `img-${comp.id}-${card.id}-front`, alt: `${card.id} front`}),
@@ -51,9 +55,11 @@ function renderCards() {
       box.querySelector(".meta").textContent = `${card.id} ×${card.count}`;
       box.classList.toggle("flagged", flagged.has(id));
     });
-    for (const child of [...grid.children]) if (!ids.has(child.id)) child.remove();
+    for (const child of [...grid.children]) if (!ids.has(child.id)) { drawn.delete(child.id); child.remove(); }
   }
-  for (const child of [...root.children]) if (!wanted.has(child.id)) child.remove();
+  for (const child of [...root.children]) if (!wanted.has(child.id)) {
+    child.querySelectorAll(".card").forEach(c => drawn.delete(c.id)); child.remove();
+  }
 }
 
 function renderDeck() {
