@@ -27,7 +27,6 @@ average at the end (`loadavg_1min`: other agents' work shows there). Writes the 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import shutil
@@ -45,6 +44,7 @@ sys.path.insert(0, str(HERE))
 from run import _busy_ticks  # noqa: E402
 
 from tests.browser import chromium, serving  # noqa: E402
+from tests.card_rows import edit_row  # noqa: E402
 
 #: In the page: record when each card image finishes loading (wall clock, ms) by its key.
 WATCH_LOADS = """
@@ -63,18 +63,6 @@ def _cpu_s(pid: int) -> float:
     budgeted rebuild children), from /proc/<pid>/stat."""
     f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return sum(int(v) for v in f[11:15]) / os.sysconf("SC_CLK_TCK")
-
-
-def _set_cell(path: Path, card_id: str, column: str, value: str) -> None:
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    for r in rows:
-        if r["id"] == card_id:
-            r[column] = value
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
 
 
 def _key(driver, img_id: str):
@@ -129,7 +117,7 @@ def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves:
             old = _key(driver, img_id)
             cpu0 = _cpu_s(pid)
             before = time.time()
-            _set_cell(game / csv_name, card_id, column, values[(i + 1) % 2])  # values[0] is the one on disk first
+            edit_row(game / csv_name, card_id, **{column: values[(i + 1) % 2]})  # values[0] is the one on disk first
             new = _wait(lambda: (k := _key(driver, img_id)) != old and k)
             times.append(_load_time(driver, img_id, new) - before)
             cpu.append(_cpu_s(pid) - cpu0)  # the server's and its rebuild's CPU up to the new image

@@ -3,7 +3,6 @@ again), the page state (deck math, problems linked to card and box, last good fa
 error), and the server (only its own files, read-only, loopback by default)."""
 from __future__ import annotations
 
-import csv
 import http.client
 import io
 import json
@@ -19,6 +18,7 @@ import pytest
 from PIL import Image
 
 from benchmarks.gen import make_game
+from tests.card_rows import edit_row
 from cardgen.preview.live import Preview
 from cardgen.preview.server import PreviewServer, bind_warning
 
@@ -27,18 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _plain(fn, *args, **kwargs):  # the rebuild in this process (the budgeted fork is tested through the CLI below)
     return fn(*args, **kwargs)
-
-
-def _edit_row(csv_path: Path, card_id: str, **values) -> None:
-    with csv_path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    for r in rows:
-        if r["id"] == card_id:
-            r.update(values)
-    with csv_path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
 
 
 def _cards(state) -> dict[str, dict]:
@@ -56,7 +44,7 @@ def test_one_cell_lays_out_and_draws_only_that_card(game):
     assert (first["laid_out"], first["reused"], first["rasterised"]) == (12, 0, 7)  # 6 fronts, 6 backs; one back drawn
     before = _cards(preview.snapshot())
     old_png = preview.image(before["g00002"]["front"])
-    _edit_row(game / "characters.csv", "g00002", name="李雀士")
+    edit_row(game / "characters.csv", "g00002", name="李雀士")
     stats = preview.refresh_cards()
     assert (stats["laid_out"], stats["reused"], stats["rasterised"]) == (2, 10, 1)  # its front and back; one new image
     after = _cards(preview.snapshot())
@@ -83,7 +71,7 @@ def test_template_edit_lays_out_every_card_of_that_template_again(game):
 def test_overflow_is_a_problem_linked_to_its_card_and_box_and_clears(game):
     preview = Preview(game, limited=_plain)
     preview.refresh_cards()
-    _edit_row(game / "characters.csv", "g00003", skill_text="山札から引く。" * 40)
+    edit_row(game / "characters.csv", "g00003", skill_text="山札から引く。" * 40)
     preview.refresh_cards()
     state = preview.snapshot()
     over = [p for p in state["problems"] if p["code"] == "text-overflow"]
@@ -91,7 +79,7 @@ def test_overflow_is_a_problem_linked_to_its_card_and_box_and_clears(game):
     assert over[0]["cards"] == [{"component": "characters", "id": "g00003", "face": "front", "field": "skill_text"}]
     assert _cards(state)["g00003"]["marks"]["front"]["skill_text"] == "text-overflow"
     assert not state["ok"]
-    _edit_row(game / "characters.csv", "g00003", skill_text="山札から1枚引く。")
+    edit_row(game / "characters.csv", "g00003", skill_text="山札から1枚引く。")
     preview.refresh_cards()
     state = preview.snapshot()
     assert not [p for p in state["problems"] if p["code"] == "text-overflow"]
@@ -120,7 +108,7 @@ def test_deck_math_follows_the_card_table(tmp_path):
     preview.refresh_cards()
     four = next(pc for pc in preview.snapshot()["deck_math"] if pc["players"] == 4)
     assert (four["deck"], four["draw_pile"], four["turns"], four["ok"]) == (42, 24, 6, True)
-    _edit_row(game / "battle.csv", "b3-none", count="6")  # 4 more cards
+    edit_row(game / "battle.csv", "b3-none", count="6")  # 4 more cards
     preview.refresh_cards()
     four = next(pc for pc in preview.snapshot()["deck_math"] if pc["players"] == 4)
     assert (four["deck"], four["draw_pile"], four["turns"], four["ok"]) == (46, 28, 7, False)
@@ -216,7 +204,7 @@ def test_events_announce_each_new_version(server, game):
             if line.startswith(b"data:"):
                 return int(line[5:])
     v1 = version()
-    _edit_row(game / "characters.csv", "g00001", name="新名前")
+    edit_row(game / "characters.csv", "g00001", name="新名前")
     server.preview.refresh_cards()
     assert version() > v1
     conn.close()

@@ -3,29 +3,17 @@
 edits its files on disk and watches the page follow."""
 from __future__ import annotations
 
-import csv
 import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.browser import available, chromium, serving
+from tests.card_rows import edit_row
 
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(not available(), reason="needs /usr/bin/chromium and /usr/bin/chromedriver (make browser)")
-
-
-def _edit(path: Path, card_id: str, **values) -> None:
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    for r in rows:
-        if r["id"] == card_id:
-            r.update(values)
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
 
 
 def test_page_follows_saves(tmp_path):
@@ -57,7 +45,7 @@ def test_page_follows_saves(tmp_path):
         assert other and driver.find_element(By.ID, "card-battle-b3-none").text == "b3-none ×2"
 
         # one cell: the number of b3-none → its face is drawn again, no other card's
-        _edit(game / "battle.csv", "b3-none", number="4")
+        edit_row(game / "battle.csv", "b3-none", number="4")
         new_key = wait.until(lambda d: (k := loaded(front)) != old_key and k)
         assert loaded("img-battle-b3-pon-front") == other
         png = driver.execute_script("const c = document.createElement('canvas'), i = document.getElementById(arguments[0]);"
@@ -66,12 +54,12 @@ def test_page_follows_saves(tmp_path):
         assert new_key != old_key and png > 1000
 
         # one cell: a count → the deck math changes (43 cards do not split evenly among 4)
-        _edit(game / "battle.csv", "b7-both", count="6")
+        edit_row(game / "battle.csv", "b7-both", count="6")
         wait.until(lambda d: four_players()[2:3] == ["43"])
         assert four_players()[0] == "bad" and four_players()[-1] == "MISMATCH"
 
         # an overflow: the problem links to the card and its box
-        _edit(game / "characters.csv", "c1-2", skill_text="他プレイヤー1人から:power:を1個奪う。" * 12)
+        edit_row(game / "characters.csv", "c1-2", skill_text="他プレイヤー1人から:power:を1個奪う。" * 12)
         link = "#problems a.card-link[data-card='c1-2'][data-field='skill_text']"
         text = wait.until(lambda d: d.execute_script("const a = document.querySelector(arguments[0]);"
                                                      "return a && a.parentElement.textContent", link))
@@ -87,7 +75,7 @@ def test_page_follows_saves(tmp_path):
         assert box[1] > 100  # drawn over the large image, not a dot
 
         # fixed: the problem clears, the box is no longer marked
-        _edit(game / "characters.csv", "c1-2", skill_text="他プレイヤー1人から:power:を1個奪う。")
+        edit_row(game / "characters.csv", "c1-2", skill_text="他プレイヤー1人から:power:を1個奪う。")
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#problems a.card-link[data-card='c1-2']"))
         wait.until(lambda d: "text-overflow" not in d.find_element(
             By.CSS_SELECTOR, "#large-frame .box[data-name='skill_text']").get_attribute("class"))
