@@ -37,6 +37,14 @@ def _stat(path: str) -> tuple[int, int] | None:
     return st.st_size, st.st_mtime_ns
 
 
+def _ref_fields(card) -> tuple:
+    """A card reference (:class:`cardgen.core.errors.CardRef`, or a plain label) as a plain tuple
+    (its dataclass repr is slow; 2,000 faces ask for it on every rebuild)."""
+    if isinstance(card, str):
+        return (card,)
+    return (card.component, card.card_id, card.file, card.line, card.face)
+
+
 def font_key(fonts) -> str:
     """Identity of a :class:`cardgen.fonts.fontset.FontSet`: each role's font file with its size
     and modification time (a font saved again lays every face out again)."""
@@ -70,7 +78,7 @@ class FaceCache:
     entries: dict[str, Entry] = field(default_factory=dict)
     added: set[str] = field(default_factory=set)
     used: set[str] = field(default_factory=set)
-    by_ref: dict[str, str] = field(default_factory=dict)  #: repr(CardRef) → input key, this rebuild
+    by_ref: dict = field(default_factory=dict)  #: CardRef → input key, this rebuild
     hits: int = 0
     misses: int = 0
     _fonts: str = ""
@@ -101,14 +109,14 @@ class FaceCache:
         values = ctx.get("card") or {}
         return hashlib.sha1(repr((tkey, tuple(values.items()), self._game, self._tables if uses_tables else "",
                                   self._fonts, (frame.width, frame.height, frame.bleed, frame.safe, frame.cut_tolerance),
-                                  card)).encode()).hexdigest()
+                                  _ref_fields(card))).encode()).hexdigest()
 
     def __call__(self, template, ctx, frame, measure, card, **kw) -> LayoutResult:
         """Same arguments and result as :func:`cardgen.layout.card.plan_card`, from the cache when
         the inputs are unchanged."""
         key = self.key(template, ctx, frame, card)
         self.used.add(key)
-        self.by_ref[repr(card)] = key
+        self.by_ref[card] = key
         hit = self.entries.get(key)
         if hit is not None and hit.fresh():
             self.hits += 1

@@ -178,7 +178,7 @@ def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dic
         for rid, card in first.items():
             entry: dict[str, Any] = {"id": rid, "count": counts[rid], "marks": {}}
             for face in ("front", "back") if comp.back else ("front",):
-                key = cache.by_ref.get(repr(card.ref(face)))
+                key = cache.by_ref.get(card.ref(face))
                 if key is None:
                     continue
                 e = cache.entries[key]
