@@ -10,7 +10,9 @@ Routes (GET and HEAD only; anything else is 405):
 - ``/events`` → server-sent events: ``update`` with the state's version after each rebuild.
 
 Every other path, including ``..`` in any encoding and absolute paths, is 404. The server binds
-to 127.0.0.1 unless told otherwise (:func:`bind_warning`).
+to 127.0.0.1 unless told otherwise (:func:`bind_warning`). Bound to a loopback address, it
+answers only requests whose ``Host`` names this machine (``127.0.0.1``, ``localhost``, ``[::1]``):
+a web page elsewhere that points a name of its own at 127.0.0.1 (DNS rebinding) gets 403.
 """
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ STATIC = {
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
 _IMAGE = re.compile(r"/img/([0-9a-f]{40})")
+#: Host names a loopback-bound preview answers to.
+LOCAL_NAMES = {"127.0.0.1", "localhost", "[::1]"}
 #: Seconds between keep-alive comments on an idle event stream.
 PING_S = 15.0
 
@@ -84,8 +88,20 @@ class Handler(BaseHTTPRequestHandler):
         """As GET, without the body."""
         self.do_GET()
 
+    def _host_ok(self) -> bool:
+        """On a loopback address, only a ``Host`` naming this machine (see the module doc)."""
+        if not self.server.loopback:
+            return True
+        host = (self.headers.get("Host") or "").strip().lower()
+        name = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]", 1)[0] + "]"
+        return name in LOCAL_NAMES
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         """Serve one of the routes; 404 for anything else."""
+        if not self._host_ok():
+            self._send(HTTPStatus.FORBIDDEN, b"this preview answers only to 127.0.0.1 / localhost\n",
+                       "text/plain; charset=utf-8")
+            return
         path = self.path.split("?", 1)[0]
         preview = self.server.preview
         if path in STATIC:
@@ -141,6 +157,7 @@ class PreviewServer(ThreadingHTTPServer):
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
         self.preview = preview
+        self.loopback = not bind_warning(address[0])
         self.stopping = threading.Event()
 
     def shutdown(self) -> None:

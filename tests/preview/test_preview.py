@@ -187,6 +187,22 @@ def test_server_serves_nothing_else(server, game, path):
     assert SECRET.encode() not in body and b"root:" not in body and b"components" not in body
 
 
+@pytest.mark.parametrize("host, status", [("127.0.0.1:8000", 200), ("localhost", 200), ("LOCALHOST:1", 200),
+                                          ("[::1]:8000", 200), ("evil.example:8000", 403), ("127.0.0.1.evil.example", 403),
+                                          ("", 403)])
+def test_server_answers_only_to_this_machines_names(server, host, status):
+    """DNS rebinding: a page elsewhere pointing its own name at 127.0.0.1 must not read the game."""
+    conn = http.client.HTTPConnection(*server.server_address[:2], timeout=10)
+    conn.putrequest("GET", "/api/state", skip_host=True)
+    if host:
+        conn.putheader("Host", host)
+    conn.endheaders()
+    r = conn.getresponse()
+    body = r.read()
+    conn.close()
+    assert r.status == status and (b"components" in body) == (status == 200)
+
+
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
 def test_server_is_read_only(server, method):
     assert _get(server, "/api/state", method)[0] == 405
