@@ -24,6 +24,7 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.yaml_hints import colon_in_value, comment_colours
 
 PathKey = tuple  # tuple[str | int, ...]
 
@@ -304,20 +305,14 @@ def load_yaml(path: Path, shown: str | None = None) -> Loaded:
                                         "*name are refused)", code="yaml-alias")
                                 for line in sorted(set(alias_lines))])
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        msg = (exc.problem or "syntax error").strip()
-        if exc.context:
-            msg = f"{exc.context.strip()}: {msg}"
-        raise CardgenError(Problem(file, line, "", f"YAML syntax error: {msg}",
-                                   "check indentation, colons and quotes on this line and the one above",
-                                   code="yaml-syntax"))
+        raise CardgenError(_syntax_problems(text, file, exc))
     except yaml.YAMLError as exc:  # pragma: no cover - all PyYAML errors are marked
         raise CardgenError(Problem(file, None, "", f"YAML error: {exc}", code="yaml-syntax"))
     except RecursionError:
         raise CardgenError(_too_deep(file))
     if node is None:
         return Loaded({}, src)
+    problems.extend(comment_colours(text, file))
     try:
         data = _build(node, (), src, file, problems)
     except RecursionError:
@@ -326,6 +321,32 @@ def load_yaml(path: Path, shown: str | None = None) -> Loaded:
         raise CardgenError(problems)
     src.lines[()] = 1
     return Loaded(data, src)
+
+
+def _syntax_problems(text: str, file: str, exc: yaml.MarkedYAMLError) -> list[Problem]:
+    """What a YAML syntax error means for the designer (:mod:`cardgen.data.yaml_hints`): an
+    unquoted colour read as a comment that ate a flow mapping's ``}`` (named at its own line, not
+    where PyYAML gave up), an unquoted ``: `` inside a value (named with its key), else PyYAML's
+    words at its line (after any unquoted colours above it)."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    msg = (exc.problem or "syntax error").strip()
+    if exc.context:
+        msg = f"{exc.context.strip()}: {msg}"
+    if line is not None:
+        colours = comment_colours(text, file, 1, line)
+        if colours and "flow" in msg:  # the comment ate a closing } or ]: that is the error
+            return colours
+        lines = text.splitlines()
+        if not colours and exc.problem_mark and line <= len(lines):
+            colon = colon_in_value(lines, line, exc.problem_mark.column, file)
+            if colon:
+                return [colon]
+    else:
+        colours = []
+    return colours + [Problem(file, line, "", f"YAML syntax error: {msg}",
+                              "check indentation, colons and quotes on this line and the one above",
+                              code="yaml-syntax")]
 
 
 def _too_deep(file: str) -> Problem:

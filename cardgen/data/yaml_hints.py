@@ -1,0 +1,106 @@
+"""Specific hints for the two YAML mistakes designers make most, found in the text as written.
+
+- An unquoted colour, ``stroke: #000000``: YAML reads ``#`` after a space as the start of a
+  comment, so the value is empty — silently in block style, and in a flow mapping
+  (``{stroke: #000000, size: 1}``) the comment eats the closing ``}`` and PyYAML reports a
+  syntax error on a *later* line. :func:`comment_colours` finds the line where it happened.
+- An unquoted ``: `` inside a text value, ``description: 遊び方: 3人``: YAML reads the second
+  colon as the start of another key. :func:`colon_in_value` names the key and shows the value
+  quoted.
+
+Both are found from the line text, not by re-parsing: YAML's own error names only the place
+where parsing gave up.
+"""
+from __future__ import annotations
+
+import re
+
+from cardgen.core.errors import Problem
+
+#: ``key: #hex`` with the ``#`` right after the space: a colour that YAML reads as a comment.
+_COMMENT_COLOUR = re.compile(
+    r"(?P<key>[^\s{},\[\]:#\"']+):[ \t]+(?P<colour>#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3,4}))(?=[\s,}\]]|$)")
+#: The last ``key: value`` before a column: the key and where its value starts.
+_KEY_BEFORE = re.compile(r"(?:^|[\s{,\[-])(?P<key>[^\s{},\[\]:#\"']+):[ \t]+(?P<value>[^{},\[\]\"']*)$")
+
+
+def _outside_quotes(line: str, pos: int) -> bool:
+    """True when ``pos`` in ``line`` is not inside a '…' or "…" string (a simple count)."""
+    before = line[:pos]
+    return before.count('"') % 2 == 0 and before.count("'") % 2 == 0
+
+
+def comment_colours(text: str, file: str, first: int = 1, last: int | None = None) -> list[Problem]:
+    """Unquoted colours (``key: #rrggbb``) read by YAML as comments, one error each, on lines
+    ``first``…``last`` (1-based, inclusive; default: the whole text).
+
+    Returns:
+        list of :class:`Problem` (code ``yaml-colour-comment``) naming the key and the colour,
+        with the quoted form as the hint. Lines that are comments themselves are skipped.
+    """
+    problems: list[Problem] = []
+    lines = text.splitlines()
+    last = len(lines) if last is None else min(last, len(lines))
+    for number in range(max(first, 1), last + 1):
+        line = lines[number - 1]
+        if line.lstrip().startswith("#"):
+            continue
+        for m in _COMMENT_COLOUR.finditer(line):
+            if not _outside_quotes(line, m.start()):
+                continue
+            key, colour = m.group("key"), m.group("colour")
+            problems.append(Problem(
+                file, number, "", f"the colour {colour} after '{key}:' is not quoted, so YAML reads it as a "
+                "comment and the value is empty",
+                f'put the colour in quotes: {key}: "{colour}"', code="yaml-colour-comment"))
+    return problems
+
+
+def colon_in_value(lines: list[str], line: int, column: int, file: str) -> Problem | None:
+    """The unquoted ``: `` YAML refused at ``column`` (0-based) of line ``line`` (1-based) of
+    ``lines``, when it lies inside the value of a ``key:`` on that line, or inside a plain value
+    continued from a ``key:`` line above it; else None (the generic syntax message stays).
+
+    Returns:
+        a :class:`Problem` at ``line`` (code ``yaml-colon-in-value``) naming the key, whose hint
+        shows the value in quotes.
+    """
+    text = lines[line - 1]
+    if not text[column:column + 1] == ":":
+        return None
+    m = _KEY_BEFORE.search(text[:column])
+    if m and m.group("value").strip():
+        key, value = m.group("key"), _value_from(text, m.start("key"), m.start("value"), column)
+    else:  # a plain value continued over lines: its key is on the nearest less indented line above
+        indent = len(text) - len(text.lstrip(" "))
+        parts = [text.strip()]
+        for above in range(line - 2, -1, -1):
+            prev = lines[above]
+            if not prev.strip():
+                return None
+            if len(prev) - len(prev.lstrip(" ")) >= indent:
+                parts.insert(0, prev.strip())
+                continue
+            m = _KEY_BEFORE.search(prev)
+            if not m or not m.group("value").strip():
+                return None
+            key, value = m.group("key"), " ".join([m.group("value").strip(), *parts])
+            break
+        else:
+            return None
+    if " #" in value:
+        value = value[:value.index(" #")].rstrip()
+    return Problem(file, line, "", f"the value of '{key}' holds ': ' (a colon and a space), which YAML reads as "
+                   "the start of another key",
+                   f'put the whole value in quotes: {key}: "{value}"', code="yaml-colon-in-value")
+
+
+def _value_from(text: str, key_at: int, value_at: int, column: int) -> str:
+    """The value as written from ``value_at``: to the end of the line, or in a flow mapping
+    (``{`` before the key) to the next ``,`` or ``}`` after the refused colon at ``column``."""
+    rest = text[value_at:]
+    if "{" in text[:key_at]:
+        cut = re.search(r"[,}]", text[column:])
+        if cut:
+            rest = text[value_at:column + cut.start()]
+    return rest.rstrip()
