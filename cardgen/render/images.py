@@ -1,10 +1,13 @@
 """Raster images for card art, opened safely with Pillow.
 
 - EXIF-rotated photos come out upright (``ImageOps.exif_transpose``).
-- CMYK JPEGs become RGB: through the embedded ICC profile when there is one, else with
-  Pillow's plain conversion. Pillow already un-inverts Adobe (Photoshop) CMYK JPEGs when it
-  reads them (raw mode ``CMYK;I`` when the APP14 "Adobe" marker is present), so no second
-  inversion is applied here.
+- Colour as the file means it: art with an embedded ICC profile (Adobe RGB, a CMYK press
+  profile, a grey profile) is converted to sRGB with Pillow's ImageCms; untagged art is taken as
+  sRGB. CMYK JPEGs: Pillow reads every CMYK JPEG as Adobe (Photoshop) writes them, values stored
+  inverted (raw mode ``CMYK;I``); a file without the APP14 "Adobe" marker stores plain values, so
+  it is inverted back here (else cyan prints black). Untagged CMYK uses Pillow's plain conversion.
+- 16-bit greyscale PNGs (Pillow mode ``I;16``) are scaled to 8 bits (Pillow's ``convert`` clips:
+  50 % grey would print white); 16-bit RGB(A) PNGs Pillow already reads as 8-bit.
 - Alpha is kept (RGBA/LA → PDF soft mask).
 - Decompression bombs (more than :data:`MAX_PIXELS` pixels, Pillow's ``MAX_IMAGE_PIXELS`` by
   default) and unreadable or missing files raise :class:`CardgenError` naming the file.
@@ -20,7 +23,7 @@ import threading
 import warnings
 from pathlib import Path
 
-from PIL import Image as PILImage, ImageOps, UnidentifiedImageError
+from PIL import Image as PILImage, ImageChops, ImageOps, UnidentifiedImageError
 
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.layout.ops import Image
@@ -121,7 +124,9 @@ def _why(exc: BaseException) -> str:
 
 
 def load_upright(path: str | Path) -> PILImage.Image:
-    """The image decoded, upright, in RGB, RGBA, L or LA. Raises :class:`CardgenError`."""
+    """The image decoded, upright, in RGB, RGBA, L or LA, in sRGB (see the module docstring:
+    ICC profiles, CMYK with or without the Adobe marker, 16-bit grey). Raises
+    :class:`CardgenError` (missing, unreadable, too large, cut short)."""
     im = _open(path)
     try:
         im.load()
@@ -129,22 +134,63 @@ def load_upright(path: str | Path) -> PILImage.Image:
         raise _err(path, f"the image {rel(Path(path))} cannot be decoded: {_why(exc)}", "save it again as PNG or JPEG",
                    "bad-image")
     im = ImageOps.exif_transpose(im)
-    if im.mode == "CMYK":
-        icc = im.info.get("icc_profile")
-        if icc:
-            from PIL import ImageCms
-            try:
-                src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
-                im = ImageCms.profileToProfile(im, src, ImageCms.createProfile("sRGB"), outputMode="RGB")
-            except (ImageCms.PyCMSError, OSError):
-                im = im.convert("RGB")
-        else:
-            im = im.convert("RGB")
+    icc = im.info.get("icc_profile")
+    if im.mode in _HIGH_BIT_GREY:
+        im = _grey_to_8_bit(im)
+    elif im.mode == "CMYK" and "adobe" not in im.info:
+        im = ImageChops.invert(im)  # Pillow reads every CMYK JPEG as Adobe's inverted kind
     elif im.mode == "P":
         im = im.convert("RGBA" if "transparency" in im.info else "RGB")
-    elif im.mode not in ("RGB", "RGBA", "L", "LA"):
+    if icc and im.mode in ("RGB", "RGBA", "L", "LA", "CMYK"):
+        converted = _to_srgb(im, icc)
+        if converted is not None:
+            return converted
+    if im.mode not in ("RGB", "RGBA", "L", "LA"):
         im = im.convert("RGBA" if "A" in im.getbands() else "RGB")
     return im
+
+
+#: Pillow modes of greyscale pixels deeper than 8 bits (16-bit PNGs open as ``I;16``).
+_HIGH_BIT_GREY = ("I;16", "I;16B", "I;16L", "I;16N", "I")
+
+
+def _grey_to_8_bit(im: PILImage.Image) -> PILImage.Image:
+    """A 16-bit greyscale image (0–65535) as 8-bit ``L`` (0–255, rounded: 32768 → 128).
+    Pillow's own ``convert`` clips instead of scaling, printing 50 % grey as white."""
+    import numpy as np
+
+    values = np.asarray(im, dtype=np.uint32)
+    return PILImage.fromarray(((np.clip(values, 0, 65535) + 128) // 257).astype(np.uint8), "L")
+
+
+def _to_srgb(im: PILImage.Image, icc: bytes) -> PILImage.Image | None:
+    """``im`` converted from its embedded ICC profile to sRGB (Pillow's ImageCms, LittleCMS,
+    relative colorimetric), alpha kept; None when the profile cannot be read or does not fit the
+    image's colour space (the pixels are then taken as sRGB, as before)."""
+    from PIL import ImageCms
+
+    alpha = im.getchannel("A") if im.mode in ("RGBA", "LA") else None
+    base = im.convert(im.mode[:-1]) if alpha is not None else im
+    try:
+        src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        out = ImageCms.profileToProfile(base, src, _srgb(), outputMode="RGB")
+    except (ImageCms.PyCMSError, OSError, ValueError):
+        return None
+    if alpha is not None:
+        out.putalpha(alpha)
+    return out
+
+
+_SRGB = None
+
+
+def _srgb():
+    """The sRGB profile (built once)."""
+    global _SRGB
+    if _SRGB is None:
+        from PIL import ImageCms
+        _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
+    return _SRGB
 
 
 def place(op: Image, pw: int, ph: int) -> tuple[float, float, float, float]:
