@@ -1,20 +1,18 @@
 """What the CLI prints: validation reports, preflight summaries, written files, failures."""
 from __future__ import annotations
 
-import re
 import sys
 
 import click
 
-#: Characters that would steer the terminal rather than show: C0/C1 controls but newline and tab
-#: (ESC starts colour and cursor codes), DEL, and the bidirectional overrides and isolates.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+from cardgen.core.unicode_text import shown
 
 
 def clean(text: str) -> str:
-    """``text`` with every control character shown as ``U+XXXX`` (newlines and tabs kept): a
-    manifest's escape codes reach the terminal as text, never as commands."""
-    return _CONTROL.sub(lambda m: f"U+{ord(m.group()):04X}", text)
+    """``text`` with every control and invisible character shown as ``U+XXXX`` (newlines and tabs
+    kept; :func:`cardgen.core.unicode_text.shown`): a manifest's escape codes reach the terminal as
+    text, never as commands, and a zero-width space or variation selector in a message is seen."""
+    return shown(text)
 
 
 def echo(message: object = "", err: bool = False) -> None:

@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.unicode_text import nfc
 
 #: The project root named with ``--project`` (or ``CARDGEN_PROJECT``); see :func:`trusted_roots`.
 _PROJECT: list[Path] = []
@@ -84,6 +85,30 @@ def inside(path: Path, folder: Path) -> bool:
         return False
 
 
+def on_disk(path: Path | str) -> Path:
+    """``path`` as it is spelt on disk when it exists only under another Unicode form of its
+    name: macOS writes ポ decomposed (ホ + U+309A, NFD), a card table or keyboard gives it
+    composed (NFC), and the two are different names to Linux. Each missing part is matched
+    against its folder's entries by NFC; ``path`` itself when it exists or nothing matches."""
+    p = Path(path)
+    if p.as_posix().isascii() or p.exists() or p.is_symlink():
+        return p
+    current = Path(p.anchor) if p.is_absolute() else Path(".")
+    for part in p.parts[1:] if p.is_absolute() else p.parts:
+        step = current / part
+        if not (step.exists() or step.is_symlink()):
+            want = nfc(part)
+            try:
+                match = sorted(n for n in os.listdir(current or ".") if nfc(n) == want)
+            except OSError:
+                return p
+            if not match:
+                return p
+            step = current / match[0]
+        current = step
+    return current
+
+
 def confine(path: Path | str, roots: list[Path], file: str, line: int | None, field: str, *,
             what: str = "the file", regular: bool = True) -> Path:
     """``path`` resolved once (symlinks followed), refused unless it lies in one of ``roots``.
@@ -94,13 +119,14 @@ def confine(path: Path | str, roots: list[Path], file: str, line: int | None, fi
         regular: also refuse anything but a regular file that exists (a FIFO, a device, a folder).
 
     Returns:
-        the resolved path, also when nothing is there (the caller says the file is missing).
+        the resolved path, also when nothing is there (the caller says the file is missing); a
+        name found only in another Unicode form (NFC/NFD) is the one on disk (:func:`on_disk`).
 
     Raises:
         CardgenError: ``path-escape`` (outside every root; the message names only the path as
             written, never the content of what it points to) or ``not-a-file``.
     """
-    raw = Path(path)
+    raw = on_disk(path)
     try:
         resolved = raw.resolve()
     except (OSError, RuntimeError):  # a symlink loop

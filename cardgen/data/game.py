@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from cardgen.core.boundary import on_disk
 from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
 from cardgen.data.yaml_source import Loaded, RawFloat, RawInt, Source, load_yaml
 from cardgen.data.card_tables import load_table
@@ -82,7 +83,8 @@ class Game:
 
 
 def safe_path(root: Path, name: str, file: str, line: int | None, path: str) -> Path:
-    """``root / name``, refusing anything that leaves ``root`` (``../``, absolute, symlinks out).
+    """``root / name``, refusing anything that leaves ``root`` (``../``, absolute, symlinks out);
+    a name found on disk only in another Unicode form (NFC/NFD) is returned as spelt on disk.
 
     Raises:
         CardgenError: naming ``file:line`` and ``path``.
@@ -91,7 +93,7 @@ def safe_path(root: Path, name: str, file: str, line: int | None, path: str) -> 
     if candidate.is_absolute() or ".." in candidate.parts:
         raise CardgenError(Problem(file, line, path, f"the path {name!r} leaves the game folder",
                                    "name a file inside the game folder, relative to it", code="path-escape"))
-    full = root / candidate
+    full = on_disk(root / candidate)
     try:
         resolved = full.resolve()
         resolved.relative_to(root.resolve())

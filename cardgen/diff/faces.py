@@ -179,7 +179,8 @@ class BoxPlanner:
                   for k, el in zip(self.keys, t.elements)]
         for key, part, box in parts:
             res = plan_card(part, ctx, self.frame, fonts.width, card_id, resolve_file=self._resolve,
-                            exists=lambda p: Path(p).is_file(), missing_chars=fonts.missing_chars)
+                            exists=lambda p: Path(p).is_file(), missing_chars=fonts.missing_chars,
+                            prepare=fonts.prepare)
             out[key] = (normal_ops(res.plan.ops), box)
         return out
 

@@ -28,6 +28,7 @@ from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
 from cardgen.data.game import Game
 from cardgen.data.project import Project
 from cardgen.fonts.convert import cff_to_truetype
+from cardgen.fonts.variations import prepare as prepare_text
 from cardgen.fonts.index import (DISPLAY, FONT_SUFFIXES, Index, clear_system_index, collection_size, folder_index,
                                  inside, norm, system_font_dirs, system_index)
 
@@ -153,6 +154,11 @@ class FontSet:
     def descent(self, role: str, size_pt: float) -> float:
         """Descent in pt, **negative** (below the baseline), as reportlab reports it."""
         return pdfmetrics.getFont(self.name(role)).face.descent * size_pt / 1000.0
+
+    def prepare(self, role: str, text: str) -> str:
+        """``text`` as the ``role`` font draws it (:func:`cardgen.fonts.variations.prepare`): NFC,
+        variation sequences the font has kept, other invisible characters dropped."""
+        return prepare_text(text, self.name(role))
 
     def missing_chars(self, role: str, text: str) -> list[str]:
         """Characters of ``text`` the font has no glyph for, once each, in order of first use.

@@ -21,6 +21,7 @@ from cardgen.data.template import (CircleElement, Element, IconElement, IconsEle
                                    RectElement, Template, TextElement, color_problem, eval_expr, is_color,
                                    render_text)
 from cardgen.core.units import EPS, MM
+from cardgen.core.unicode_text import forms
 
 MAX_ICONS = 100  #: icons one `icons` box may repeat
 
@@ -89,7 +90,7 @@ def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
 
 
 def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, card: CardRef | str,
-              ascent: float = 0.88, resolve_file=None, exists=None, missing_chars=None) -> LayoutResult:
+              ascent: float = 0.88, resolve_file=None, exists=None, missing_chars=None, prepare=None) -> LayoutResult:
     """Lay out one card face.
 
     Args:
@@ -106,6 +107,9 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             character its font cannot show is an error finding (it would print as a blank box).
         exists: callable ``(path) -> bool``; a missing image becomes an ``error`` finding
             (``missing-file``) instead of an op. Layout never opens the file.
+        prepare: callable ``(font_role, text) -> text``: the text as that font draws it (NFC,
+            invisible characters dropped, variation sequences — ``FontSet.prepare`` in cardgen.fonts), applied
+            to every text element before its glyphs are checked, measured and placed.
 
     Returns:
         :class:`LayoutResult`: the plan and findings (text that does not fit at the minimum size
@@ -115,7 +119,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         card = CardRef("", card)
     ops: list = []
     findings: list[Problem] = []
-    face = _Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings)
+    face = _Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings, prepare)
     if template.background:
         b = frame.bleed
         bg = render_text(template.background, ctx).strip() if "{" in template.background else template.background
@@ -178,6 +182,7 @@ class _Face:
     missing_chars: Callable | None
     ops: list
     findings: list[Problem]
+    prepare: Callable | None = None
 
     def found(self, severity: Severity, name: str, message: str, code: str) -> None:
         """Add a finding about element ``name`` of this face (at the card's row)."""
@@ -262,7 +267,7 @@ def _plan_image(el: ImageElement, box, name: str, face: _Face) -> None:
     if src:
         path = face.resolve_file(src) if face.resolve_file else src
         if face.exists is not None and not face.exists(path):
-            face.found("error", name, f"the image {src!r} does not exist", "missing-file")
+            face.found("error", name, f"the image {src!r} does not exist{forms(src)}", "missing-file")
         else:
             face.ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H), fit=el.fit))
 
@@ -271,6 +276,8 @@ def _plan_image(el: ImageElement, box, name: str, face: _Face) -> None:
 def _plan_text_element(el: TextElement, box, name: str, face: _Face) -> None:
     X, Y, W, H = box
     text = render_text(el.text or "", face.ctx)
+    if face.prepare is not None:
+        text = face.prepare(el.font, text)
     if face.missing_chars is not None:
         lacking = face.missing_chars(el.font, text.replace("\\n", "\n"))
         if lacking:

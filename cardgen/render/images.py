@@ -26,6 +26,7 @@ from pathlib import Path
 from PIL import Image as PILImage, ImageChops, ImageOps, UnidentifiedImageError
 
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.unicode_text import forms
 from cardgen.layout.ops import Image
 
 #: The image formats cardgen opens (Pillow plugin names). Anything else — EPS, which would run
@@ -50,7 +51,7 @@ def _err(path: str | Path, message: str, hint: str, code: str) -> CardgenError:
 def _open(path: str | Path) -> PILImage.Image:
     p = Path(path)
     if not p.is_file():
-        raise _err(p, f"the image {rel(p)} does not exist", "check the file name in the card table or template",
+        raise _err(p, f"the image {rel(p)} does not exist{forms(rel(p))}", "check the file name in the card table or template",
                    "missing-file")
     try:
         with warnings.catch_warnings():

@@ -47,3 +47,21 @@ def test_c_accelerator_in_use():
 
     for name in ("fp_str", "escapePDF", "instanceStringWidthTTF"):
         assert getattr(rl_accel, name).__module__ == "_rl_accel", f"{name} is the pure-Python fallback"
+
+
+def test_ttf_face_tables_for_variant_glyphs():
+    """fonts/variations.py gives a variant glyph (an ideographic variation sequence) a private code
+    point by entering it in the registered face's tables, as reportlab's own ``hbFont`` does:
+    ``charToGlyph``, ``glyphToChar``, ``charWidths``, ``hmetrics``, ``defaultWidth``,
+    ``subfontNameX`` (a .ttc face index) and ``TTFont.pdfScale``."""
+    from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
+
+    from conftest import IPAEX
+
+    if not IPAEX.is_file():
+        pytest.skip("IPAex fonts not installed")
+    font = TTFont("_internals_probe", str(IPAEX))
+    for name in ("charToGlyph", "glyphToChar", "charWidths", "hmetrics", "defaultWidth", "filename"):
+        assert hasattr(font.face, name), f"TTFontFace.{name} is gone"
+    assert hasattr(TTFontFace, "getSubfont") and callable(font.pdfScale)
+    assert isinstance(font.face.hmetrics[1], tuple) and len(font.face.hmetrics[1]) == 2
