@@ -34,6 +34,24 @@ class PlayerCountReport:
     derived: dict[str, Any] = field(default_factory=dict)  #: ``setup.derive`` values for this count
 
 
+#: What each field of :class:`PlayerCountReport` means: the ``player_counts`` list of the rules
+#: text has one mapping per player count with these keys (documented in docs/manifest.md).
+PLAYER_COUNT_FIELDS: dict[str, str] = {
+    "players": "the player count (`setup.player_counts[].players`)",
+    "deck": "cards in play after the removals for this player count",
+    "removed": "cards removed for this player count (`remove`), 0 when none",
+    "hand": "cards dealt to each player (`hand`)",
+    "dead_wall": "cards set aside face down that are never drawn (`dead_wall`, 王牌)",
+    "draw_pile": "cards left to draw: deck − players × hand − dead_wall",
+    "turns": "draws per player: draw_pile ÷ players; empty (none) when it does not split evenly",
+    "declared_turns": "the `turns` the manifest declares for this player count (empty when not declared)",
+    "ok": "true when the deck math of this player count adds up",
+    "arithmetic": "the sum written out, e.g. `42 cards; 42 − 4 × 3 (hands) − 6 (dead wall) = 24 to draw; 24 ÷ 4 players = 6 turns each`",
+    "wins_per_round": "wins possible in one round (`setup.derive.wins_per_round`, empty when not derived)",
+    "derived": "every `setup.derive` value for this player count, by name",
+}
+
+
 @dataclass
 class Report:
     """The validation report of one game (``cardgen validate --format json``)."""

@@ -146,6 +146,15 @@ class DesignRule(Strict):
     severity: Literal["error", "warning"] = Field("error", description="`error` stops a build; `warning` is reported only.")
 
 
+class TableSettings(Strict):
+    """Columns and words of one generated rulebook table (`rulebook.tables.<table>`, e.g.
+    `setup_table`). What is not given keeps the built-in words (Japanese mahjong terms: 王牌,
+    手番…) and columns; the keys of each table are listed under "Generated rulebook tables" below."""
+
+    columns: list[str] | None = Field(None, description="Column keys in the order printed, e.g. `[players, deck, hand, draw_pile]` for a game without a dead wall; `setup_table` also takes any `setup.derive` name. Leave out for the default columns.")
+    headings: dict[str, str] = Field(default_factory=dict, description="Column key (or word key, e.g. `players_unit`, `removed_note`, `total`) → text as printed, e.g. `{dead_wall: 伏せ札, turns: 手番（1人）}`; keys not given keep their default.")
+
+
 class RulebookSettings(Strict):
     """How the rulebook (``cardgen rulebook``) is set: numbering, paper, extra values.
 
@@ -167,6 +176,7 @@ class RulebookSettings(Strict):
     breakdown_by: str = Field("number", description="Column of the setup deck that `breakdown_table` groups by.")
     breakdown_columns: list[str] = Field(default_factory=list, description="Int columns of the setup deck shown in `breakdown_table` as the number of cards that have them (> 0), e.g. `[pon, chi]`.")
     values: dict[str, str] = Field(default_factory=dict, description="Extra names for the rules text, each a jinja2 expression over the rulebook context, e.g. `character_count: components.characters.count`.")
+    tables: dict[str, TableSettings] = Field(default_factory=dict, description="Generated table name (`setup_table`, `component_table`, `breakdown_table`, `scoring_table`) → its columns and headings (TableSettings); the defaults are the built-in Japanese words.")
 
 
 class OddsDeclaration(Strict):

@@ -163,10 +163,40 @@ def helpers_reference() -> str:
     return "\n".join(lines) + "\n"
 
 
+def rules_text_reference() -> str:
+    """The section of docs/manifest.md on what generated rulebook tables print (their column and
+    word keys with the default words, :data:`cardgen.rulebook.tables.TABLE_WORDS`) and the fields
+    of ``player_counts`` (:data:`cardgen.check.deck_math.PLAYER_COUNT_FIELDS`)."""
+    from cardgen.check.deck_math import PLAYER_COUNT_FIELDS
+    from cardgen.rulebook.tables import TABLE_WORDS
+
+    lines = ["## Generated rulebook tables\n",
+             "Set under `rulebook: tables: <table>:` (TableSettings): `columns` picks and orders the column",
+             "keys, `headings` changes any column or word key; the rest keep the defaults below, which are",
+             "the words the bundled games print. Example for a game without a dead wall:\n",
+             "```yaml", "rulebook:", "  tables:", "    setup_table:",
+             "      columns: [players, deck, hand, draw_pile, turns]",
+             "      headings: {draw_pile: 山札の枚数, turns: 1人が引く回数}", "```\n",
+             "| table | columns (default order) | key → default text |", "|---|---|---|"]
+    for name, spec in TABLE_WORDS.items():
+        words = "; ".join(f"`{k}` → {v.replace('|', chr(92) + '|')}" for k, v in spec["headings"].items())
+        lines.append(f"| `{name}` | {', '.join(f'`{c}`' for c in spec['columns'])} | {words} |")
+    lines += ["", "`setup_table` also takes any `setup.derive` name as a column; `breakdown_table`'s `has` stands for",
+              "one column per `rulebook.breakdown_columns` entry (`{column}` is its name or icon), and a heading",
+              "keyed by such a column name replaces its heading.\n",
+              "## `player_counts` in the rules text\n",
+              "The rules text (and `rulebook.values`) can read `player_counts`: the validator's deck math, one",
+              "mapping per player count, e.g.",
+              "`{% for pc in player_counts %}{{ pc.players }}人：山札{{ pc.draw_pile }}枚{% endfor %}`.\n",
+              "| field | meaning |", "|---|---|"]
+    lines += [f"| `{k}` | {v} |" for k, v in PLAYER_COUNT_FIELDS.items()]
+    return "\n".join(lines) + "\n"
+
+
 def manifest_reference() -> str:
     """The Markdown text of docs/manifest.md."""
     out = [HEADER, *model_tables(Manifest)]
-    return "\n".join(out).rstrip() + "\n\n" + helpers_reference()
+    return "\n".join(out).rstrip() + "\n\n" + rules_text_reference() + "\n" + helpers_reference()
 
 
 def templates_reference() -> str:

@@ -59,6 +59,7 @@ from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expres
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.rulebook.odds_tables import odds_table_helper
 from cardgen.rulebook.table_registry import TABLES, RulebookData, TableBuilder, UNITS, md_table, missing
+from cardgen.rulebook.tables import table_words
 from cardgen.data.game import Game
 
 class _Lazy:
@@ -125,14 +126,15 @@ def _player_count_table(data: RulebookData) -> Callable:
         """Per player count: ``columns`` maps a name of the validator's numbers (deck, hand, turns…)
         or of ``setup.derive`` (e.g. ``wins_per_round``) → header."""
         rows = []
+        words = table_words(data, "setup_table")[1]  # the players heading and unit are setup_table's
         for pc in sorted(data.report.player_counts, key=lambda p: p.players):
             values = {**asdict(pc), **pc.derived}
             for col in columns:
                 if col not in values:
                     raise missing(data, f"player_count_table: no number {col!r} per player count",
                                   "use one of: " + ", ".join(values))
-            rows.append([f"{pc.players}人", *[_fmt(values[c]) for c in columns]])
-        return "\n" + md_table(["人数", *[str(h) for h in columns.values()]], rows) + "\n"
+            rows.append([f"{pc.players}{words['players_unit']}", *[_fmt(values[c]) for c in columns]])
+        return "\n" + md_table([words["players"], *[str(h) for h in columns.values()]], rows) + "\n"
     return player_count_table
 
 

@@ -12,6 +12,58 @@ from cardgen.render.icons import ICONS
 
 _ICONS = set(ICONS) | {"power"}
 
+#: The generated tables whose words the manifest may change (``rulebook.tables.<name>``):
+#: default column keys in order, and default text per column or word key. The defaults are the
+#: words the bundled games print (Japanese mahjong terms); ``{column}`` in a breakdown heading is
+#: the column's name or icon.
+TABLE_WORDS: dict[str, dict] = {
+    "setup_table": {
+        "columns": ["players", "removed", "deck", "hand", "dead_wall", "draw_pile", "turns"],
+        "headings": {"players": "人数", "removed": "抜く枚数", "deck": "使う枚数", "hand": "手札（1人）",
+                     "dead_wall": "王牌", "draw_pile": "山札", "turns": "手番（1人）",
+                     "players_unit": "人", "removed_note": "抜くカード", "none": "—"},
+    },
+    "component_table": {
+        "columns": ["name", "count", "note"],
+        "headings": {"name": "内容物", "count": "数量", "note": "備考", "not_included": "付属しません"},
+    },
+    "breakdown_table": {
+        "columns": ["by", "count", "has"],
+        "headings": {"by": "数字", "count": "枚数", "has": "{column}あり", "total": "計"},
+    },
+    "scoring_table": {
+        "columns": ["power", "bonus"],
+        "headings": {"power": "持っている :power:", "bonus": "パワーボーナス", "power_unit": "個",
+                     "bonus_unit": "点", "or_more": "以上"},
+    },
+}
+
+
+def table_words(data: RulebookData, name: str, extra_columns: tuple[str, ...] = ()) -> tuple[list[str], dict[str, str]]:
+    """``(columns, words)`` of the generated table ``name``: the manifest's
+    ``rulebook.tables.<name>`` over :data:`TABLE_WORDS`. ``extra_columns``: keys allowed in
+    ``columns`` besides the defaults (``setup.derive`` names). Raises CardgenError (via
+    :func:`missing`) naming an unknown column or word key and the known ones."""
+    default = TABLE_WORDS[name]
+    settings = data.manifest.rulebook.tables.get(name)
+    columns = list(default["columns"])
+    words = dict(default["headings"])
+    if settings is None:
+        return columns, words
+    known_columns = [*default["columns"], *extra_columns]
+    if settings.columns is not None:
+        unknown = [c for c in settings.columns if c not in known_columns]
+        if unknown:
+            raise missing(data, f"rulebook.tables.{name}.columns: no column {unknown[0]!r}",
+                          "use some of: " + ", ".join(known_columns))
+        columns = list(settings.columns)
+    unknown = [k for k in settings.headings if k not in words and k not in known_columns]
+    if unknown:
+        raise missing(data, f"rulebook.tables.{name}.headings: no column or word {unknown[0]!r}",
+                      "use some of: " + ", ".join(dict.fromkeys([*known_columns, *words])))
+    words.update(settings.headings)
+    return columns, words
+
 
 def _label(column: str) -> str:
     return f":{column}:" if column in _ICONS else column
@@ -19,15 +71,20 @@ def _label(column: str) -> str:
 
 @table("component_table")
 def component_table(data: RulebookData) -> str:
-    """内容物 | 数量 | 備考: every component in manifest order; counts from the tables."""
+    """内容物 | 数量 | 備考: every component in manifest order; counts from the tables
+    (words and columns: ``rulebook.tables.component_table``)."""
+    columns, words = table_words(data, "component_table")
     rows = []
     for c in data.manifest.components:
         if c.kind == "data":  # a table the rules read (e.g. yaku), not a physical component
             continue
         n = data.count(c.id)
-        qty = "付属しません" if c.kind == "not_included" else (f"{n}{UNITS.get(c.kind, '')}" if n is not None else "—")
-        rows.append([c.name, qty, c.note])
-    return md_table(["内容物", "数量", "備考"], rows, ["l", "c", "l"])
+        qty = words["not_included"] if c.kind == "not_included" else (
+            f"{n}{UNITS.get(c.kind, '')}" if n is not None else "—")
+        cells = {"name": c.name, "count": qty, "note": c.note}
+        rows.append([cells[k] for k in columns])
+    align = {"name": "l", "count": "c", "note": "l"}
+    return md_table([words[k] for k in columns], rows, [align[k] for k in columns])
 
 
 def _removal_text(data: RulebookData, players: int) -> str:
@@ -47,20 +104,23 @@ def _removal_text(data: RulebookData, players: int) -> str:
 
 @table("setup_table")
 def setup_table(data: RulebookData) -> str:
-    """Deal and draw per player count, straight from the validator's deck math."""
+    """Deal and draw per player count, straight from the validator's deck math (columns and
+    headings: ``rulebook.tables.setup_table``; a ``setup.derive`` name is a column too)."""
     if not data.report.player_counts:
         raise missing(data, "setup_table needs `setup:` in the manifest", "add setup.deck and setup.player_counts")
+    counts = sorted(data.report.player_counts, key=lambda p: p.players)
+    derived = tuple(dict.fromkeys(k for pc in counts for k in pc.derived))
+    columns, words = table_words(data, "setup_table", derived)
     rows = []
-    for pc in sorted(data.report.player_counts, key=lambda p: p.players):
-        rows.append([f"{pc.players}人", pc.removed, pc.deck, pc.hand, pc.dead_wall, pc.draw_pile,
-                     pc.turns if pc.turns is not None else "—"])
-    head = ["人数", "抜く枚数", "使う枚数", "手札（1人）", "王牌", "山札", "手番（1人）"]
-    out = md_table(head, rows)
-    notes = [f"{pc.players}人：{_removal_text(data, pc.players)}" for pc in sorted(data.report.player_counts,
-                                                                                  key=lambda p: p.players)
-             if pc.removed]
+    for pc in counts:
+        cells = {"players": f"{pc.players}{words['players_unit']}", "removed": pc.removed, "deck": pc.deck,
+                 "hand": pc.hand, "dead_wall": pc.dead_wall, "draw_pile": pc.draw_pile,
+                 "turns": pc.turns if pc.turns is not None else words["none"], **pc.derived}
+        rows.append([cells.get(k, words["none"]) for k in columns])
+    out = md_table([words.get(k, k) for k in columns], rows)
+    notes = [f"{pc.players}{words['players_unit']}：{_removal_text(data, pc.players)}" for pc in counts if pc.removed]
     if notes:
-        out += "\n\n抜くカード — " + "／".join(notes)
+        out += f"\n\n{words['removed_note']} — " + "／".join(notes)
     return out
 
 
@@ -83,9 +143,22 @@ def breakdown_table(data: RulebookData) -> str:
         for c in cols:
             if (r.get(c) or 0) > 0:
                 g[c] += r["count"]
-    body = [[k, g["count"], *[g[c] for c in cols]] for k, g in sorted(groups.items())]
-    body.append(["計", sum(g["count"] for g in groups.values()), *[sum(g[c] for g in groups.values()) for c in cols]])
-    return md_table(["数字" if by == "number" else by, "枚数", *[f"{_label(c)}あり" for c in cols]], body)
+    columns, words = table_words(data, "breakdown_table", tuple(cols))
+    given = data.manifest.rulebook.tables.get("breakdown_table")
+    own = given.headings if given else {}
+    by_heading = words["by"] if by == "number" or "by" in own else by
+
+    def row(label, count, has: dict) -> list:
+        cells = {"by": [label], "count": [count], "has": [has[c] for c in cols], **{c: [has[c]] for c in cols}}
+        return [v for k in columns for v in cells[k]]
+
+    body = [row(k, g["count"], g) for k, g in sorted(groups.items())]
+    body.append(row(words["total"], sum(g["count"] for g in groups.values()),
+                    {c: sum(g[c] for g in groups.values()) for c in cols}))
+    has_heads = {c: own.get(c) or words["has"].replace("{column}", _label(c)) for c in cols}
+    heads = {"by": [by_heading], "count": [words["count"]], "has": list(has_heads.values()),
+             **{c: [h] for c, h in has_heads.items()}}
+    return md_table([h for k in columns for h in heads[k]], body)
 
 
 @table("scoring_table")
@@ -96,8 +169,11 @@ def scoring_table(data: RulebookData) -> str:
         raise missing(data, "scoring_table needs design.power_bonus_cap and design.power_bonus_flat",
                       "add both under design:, or do not use scoring_table in this game's rules")
     cap, flat = int(d["power_bonus_cap"]), int(d["power_bonus_flat"])
-    rows = [[f"{n}個", f"{n}点"] for n in range(cap + 1)] + [[f"{cap + 1}個以上", f"{flat}点"]]
-    return md_table(["持っている :power:", "パワーボーナス"], rows, ["c", "c"])
+    columns, w = table_words(data, "scoring_table")
+    pu, bu = w["power_unit"], w["bonus_unit"]
+    rows = [{"power": f"{n}{pu}", "bonus": f"{n}{bu}"} for n in range(cap + 1)]
+    rows.append({"power": f"{cap + 1}{pu}{w['or_more']}", "bonus": f"{flat}{bu}"})
+    return md_table([w[k] for k in columns], [[r[k] for k in columns] for r in rows], ["c"] * len(columns))
 
 
 def _payments(data: RulebookData):

@@ -1,0 +1,52 @@
+"""Generated rulebook tables take their columns and words from the manifest
+(``rulebook.tables``); without it they print the built-in Japanese words (the bundled games'
+rulebooks are unchanged, see tests/test_rulebook.py). Read back from the rulebook PDF."""
+from __future__ import annotations
+
+import pdfplumber
+import pytest
+
+from cardgen.api import build_game
+from cardgen.core.errors import CardgenError
+
+from conftest import copy_game, needs_fonts, replace_in
+
+TABLES = """  tables:
+    setup_table:
+      columns: [players, deck, hand, draw_pile, turns]
+      headings: {players: 遊ぶ人数, draw_pile: 山の枚数, turns: 引く回数, players_unit: 名}
+    component_table:
+      headings: {name: 入っているもの, count: 数}
+"""
+
+
+def _lines(pdf) -> list[str]:
+    with pdfplumber.open(str(pdf)) as doc:
+        return [line["text"] for page in doc.pages for line in page.extract_text_lines()]
+
+
+@needs_fonts
+def test_setup_and_component_tables_use_the_manifests_words(tmp_path):
+    game = copy_game(tmp_path)
+    replace_in(game / "game.yaml", "  breakdown_columns: [pon, chi]\n", "  breakdown_columns: [pon, chi]\n" + TABLES)
+    res = build_game(game, tmp_path / "out", steps=("rulebook",))
+    lines = _lines(res.out_dir / "rulebook.pdf")
+    head = [line for line in lines if line.startswith("遊ぶ人数")]
+    assert head == ["遊ぶ人数 使う枚数 手札（1人） 山の枚数 引く回数"], head
+    at = lines.index(head[0])
+    # 4 players: 42 cards, 3 each, 6 in the dead wall (not shown) → 24 to draw, 6 turns; 3 players: 6 removed
+    assert lines[at + 1:at + 3] == ["3名 36 3 21 7", "4名 42 3 24 6"], lines[at + 1:at + 3]
+    assert any(line.startswith("入っているもの 数 備考") for line in lines)
+    assert not any(line.startswith("人数 ") or line.startswith("内容物 ") for line in lines)
+
+
+@needs_fonts
+def test_unknown_column_is_named_with_the_known_ones(tmp_path):
+    game = copy_game(tmp_path)
+    replace_in(game / "game.yaml", "  breakdown_columns: [pon, chi]\n",
+               "  breakdown_columns: [pon, chi]\n  tables:\n    setup_table: {columns: [players, dead_walls]}\n")
+    with pytest.raises(CardgenError) as exc:
+        build_game(game, tmp_path / "out", steps=("rulebook",))
+    text = "\n".join(str(p) for p in exc.value.problems)
+    assert "rulebook.tables.setup_table.columns: no column 'dead_walls'" in text
+    assert "players, removed, deck, hand, dead_wall, draw_pile, turns" in text
