@@ -56,7 +56,7 @@ def test_ttf_face_tables_for_variant_glyphs():
     ``subfontNameX`` (a .ttc face index) and ``TTFont.pdfScale``."""
     from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
-    from conftest import IPAEX
+    from tests.conftest import IPAEX
 
     if not IPAEX.is_file():
         pytest.skip("IPAex fonts not installed")

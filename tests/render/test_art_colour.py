@@ -10,9 +10,9 @@ from PIL import Image
 from cardgen.api import build_game
 from cardgen.steps.exports import ExportOptions
 
-from conftest import needs_fonts
-from test_art_preflight import make_game
-from imagefiles import ADOBE_RGB_COLORANTS, ADOBE_RGB_GAMMA, cmyk_jpeg, png16, rgb_profile
+from tests.conftest import needs_fonts
+from tests.check.test_art_preflight import make_game
+from tests.imagefiles import ADOBE_RGB_COLORANTS, ADOBE_RGB_GAMMA, cmyk_jpeg, png16, rgb_profile
 
 #: sRGB primaries adapted to D50 (Bradford), IEC 61966-2-1 via the ICC's D50 connection space
 #: (B. Lindbloom's RGB/XYZ matrices): the space Adobe RGB values are converted into.

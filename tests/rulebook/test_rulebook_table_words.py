@@ -9,7 +9,7 @@ import pytest
 from cardgen.api import build_game
 from cardgen.core.errors import CardgenError
 
-from conftest import copy_game, needs_fonts, replace_in
+from tests.conftest import copy_game, needs_fonts, replace_in
 
 TABLES = """  tables:
     setup_table:

@@ -16,9 +16,9 @@ from cardgen.api import build_game
 from cardgen.core.unicode_text import forms, nfc, shown
 from cardgen.steps.exports import ExportOptions
 
-from conftest import needs_fonts
+from tests.conftest import needs_fonts
 
-BASE = Path(__file__).parent / "fixtures" / "bad" / "_base"
+BASE = Path(__file__).parents[1] / "fixtures" / "bad" / "_base"
 
 ROWS = {  # id → card text as typed (each card is one shop page, in this order)
     "dakuten": "ト\u3099ラ",                 # ト + combining dakuten: ド
