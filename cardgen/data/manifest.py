@@ -10,7 +10,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cardgen.data.fields import Id, Length, Players
+from cardgen.data.fields import Colour, Id, Length, Players
 from cardgen.data.yaml_source import RawFloat, RawInt
 
 
@@ -209,6 +209,16 @@ class InsightSettings(Strict):
     simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game.")
 
 
+class IconDeclaration(Strict):
+    """One of the game's own icons (`icons.<name>` in game.yaml), used like the built-in ones:
+    `:<name>:` in card text, `icon: <name>` in an `icon` or `icons` element. The name is
+    lower-case letters, digits and `_`, and not a built-in icon's."""
+
+    file: str = Field(description="The icon's file in the game folder: SVG (drawn as vector paths, sharp at any size) or PNG (drawn as an image; 300 dpi at the printed size is enough), e.g. `icons/coin.svg`.")
+    label: str = Field("", max_length=2, description="One or two characters printed across the icon's centre, e.g. `金`. Give one when two icons differ only in colour: `cardgen validate` warns about icons that look alike in greyscale (colour-blind players and greyscale printers cannot tell them apart).")
+    label_colour: Colour = Field("#000000", description="Colour of the label.")
+
+
 class Manifest(Strict):
     """A game manifest: ``card_data/<game>/game.yaml``."""
 
@@ -221,3 +231,4 @@ class Manifest(Strict):
     design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
     rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")
     insight: InsightSettings = Field(default_factory=InsightSettings, description="Exact odds (`cardgen odds`) and the playtest simulator (`cardgen simulate`) for this game.")
+    icons: dict[str, IconDeclaration] = Field(default_factory=dict, description="The game's own icons: name → IconDeclaration (an SVG or PNG file), e.g. `coin: {file: icons/coin.svg}`; used as `:coin:` in card text and `icon: coin` in templates.")

@@ -90,7 +90,7 @@ class IconElement(_Element):
     """`icon`: one vector icon, as large as the box allows, centred."""
 
     kind: Literal["icon"] = Field(description="What the box draws.")
-    icon: str | None = Field(None, description="Icon name (`pon`, `chi`, `ron`, `tsumo`, `kan`, `power`, `power_empty`, `stick_dot`) or an expression giving one.")
+    icon: str | None = Field(None, description="Icon name — built in (`pon`, `chi`, `ron`, `tsumo`, `kan`, each also `<name>_off`, `power`, `power_empty`, `stick_dot`) or one of the game's own (`icons:` in game.yaml) — or an expression giving one.")
 
 
 class IconsElement(_Element):

@@ -157,6 +157,8 @@ class BoxPlanner:
         self.base = context(game, {}, table_context(game))
         self.rows = {r.id: r for r in game.tables.get(cid, [])}
         self.keys = _element_keys(self.template) if self.template is not None else []
+        from cardgen.check.icons import icon_specs
+        self.icons = icon_specs(game)
 
     def _resolve(self, name: str) -> str:
         from cardgen.data.game import safe_path
@@ -180,7 +182,7 @@ class BoxPlanner:
         for key, part, box in parts:
             res = plan_card(part, ctx, self.frame, fonts.width, card_id, resolve_file=self._resolve,
                             exists=lambda p: Path(p).is_file(), missing_chars=fonts.missing_chars,
-                            prepare=fonts.prepare)
+                            prepare=fonts.prepare, icons=self.icons)
             out[key] = (normal_ops(res.plan.ops), box)
         return out
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 import hashlib
 import json
 from contextlib import nullcontext
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping
 
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
 from cardgen.core.errors import CardgenError, CardRef, Problem, Severity, card_problem
-from cardgen.layout.icon_names import unknown_icon
+from cardgen.layout.icon_names import BUILTIN_ICONS, IconSpec, unknown_icon
 from cardgen.layout.print_checks import cut_tolerance_message, small_text_message
-from cardgen.layout.ops import CardPlan, Circle, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
+from cardgen.layout.ops import CardPlan, Circle, GameIcon, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.core.sandbox import evaluation, expression_error, is_plain
 from cardgen.core.size_guards import LimitError
@@ -90,7 +90,8 @@ def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
 
 
 def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, card: CardRef | str,
-              ascent: float = 0.88, resolve_file=None, exists=None, missing_chars=None, prepare=None) -> LayoutResult:
+              ascent: float = 0.88, resolve_file=None, exists=None, missing_chars=None, prepare=None,
+              icons: Mapping[str, IconSpec] | None = None) -> LayoutResult:
     """Lay out one card face.
 
     Args:
@@ -110,6 +111,8 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         prepare: callable ``(font_role, text) -> text``: the text as that font draws it (NFC,
             invisible characters dropped, variation sequences — ``FontSet.prepare`` in cardgen.fonts), applied
             to every text element before its glyphs are checked, measured and placed.
+        icons: the game's own icons (``icons:`` in game.yaml), name → :class:`IconSpec`; they are
+            known names besides the built-in ones and become :class:`GameIcon` ops.
 
     Returns:
         :class:`LayoutResult`: the plan and findings (text that does not fit at the minimum size
@@ -119,7 +122,8 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         card = CardRef("", card)
     ops: list = []
     findings: list[Problem] = []
-    face = _Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings, prepare)
+    face = _Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings, prepare,
+                 dict(icons or {}))
     if template.background:
         b = frame.bleed
         bg = render_text(template.background, ctx).strip() if "{" in template.background else template.background
@@ -183,10 +187,23 @@ class _Face:
     ops: list
     findings: list[Problem]
     prepare: Callable | None = None
+    icons: dict[str, IconSpec] = field(default_factory=dict)
 
     def found(self, severity: Severity, name: str, message: str, code: str) -> None:
         """Add a finding about element ``name`` of this face (at the card's row)."""
         self.findings.append(card_problem(severity, self.card, name, message, code))
+
+    def icon(self, icon: str, element: str, x: float, y: float, size: float, check: bool = True):
+        """The op of icon ``icon`` in the square ``x, y, size`` (pt): a :class:`GameIcon` for one
+        of the game's own icons, else a built-in :class:`Icon`; an unknown name is an error
+        finding naming the closest known name (the op still draws a grey square on a proof)."""
+        message = unknown_icon(icon, BUILTIN_ICONS + tuple(self.icons)) if check else None
+        if message:
+            self.found("error", element, message, "unknown-icon")
+        spec = self.icons.get(icon)
+        if spec is not None:
+            return GameIcon(icon, x, y, size, spec.file, spec.label, spec.label_colour)
+        return Icon(icon, x, y, size)
 
 
 #: ``(element, box, name, face)``: add the element's ops (and findings) to ``face``; ``box`` is
@@ -230,15 +247,7 @@ def _plan_icon(el: IconElement, box, name: str, face: _Face) -> None:
     if "{" in icon:
         icon = render_text(icon, face.ctx)
     s = min(W, H)
-    _check_icon(icon, name, face.card, face.findings)
-    face.ops.append(Icon(icon, X + (W - s) / 2, Y + (H - s) / 2, s))
-
-
-def _check_icon(icon: str, name: str, card: CardRef, findings: list) -> None:
-    """An error for an icon name that is not a known icon (it would print as a grey square)."""
-    message = unknown_icon(icon)
-    if message:
-        findings.append(card_problem("error", card, name, message, "unknown-icon"))
+    face.ops.append(face.icon(icon, name, X + (W - s) / 2, Y + (H - s) / 2, s))
 
 
 @planner("icons")
@@ -252,10 +261,8 @@ def _plan_icons(el: IconsElement, box, name: str, face: _Face) -> None:
     gap = el.gap * MM
     total = n * s + max(0, n - 1) * gap
     x0 = X + {"left": 0, "center": (W - total) / 2, "right": W - total}[el.align]
-    if n:
-        _check_icon(el.icon or "power", name, face.card, face.findings)
-    for i in range(n):
-        face.ops.append(Icon(el.icon or "power", x0 + i * (s + gap), Y, s))
+    for i in range(n):  # an unknown name is reported once, with the first icon
+        face.ops.append(face.icon(el.icon or "power", name, x0 + i * (s + gap), Y, s, check=i == 0))
     if total > W + EPS:
         face.found("warning", name, f"{n} icons need {total / MM:.1f} mm, the box is {W / MM:.1f} mm", "icons-overflow")
 
@@ -283,7 +290,7 @@ def _plan_text_element(el: TextElement, box, name: str, face: _Face) -> None:
         if lacking:
             face.found("error", name, f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
                        + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph")
-    _plan_text(el, text, X, Y, W, H, face.frame, face.measure, face.ascent, face.card, name, face.ops, face.findings)
+    _plan_text(el, text, X, Y, W, H, name, face)
 
 
 _PLAIN_ELEMENTS: dict[tuple, bool] = {}
@@ -325,8 +332,8 @@ def fit_cached(text: str, width: float, height: float, font: str, size: float, m
     return hit
 
 
-def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, frame: Frame, measure: Measure,
-               ascent: float, card: CardRef, name: str, ops: list, findings: list) -> None:
+def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: _Face) -> None:
+    frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
     if not text.strip():
         return
     min_size = el.min_size if el.min_size is not None else el.size
@@ -359,9 +366,7 @@ def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: floa
             findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
         for kind, value in runs(line):
             if kind == "icon":
-                _check_icon(value, name, card, findings)
-                isz = s * 1.0
-                ops.append(Icon(value, x + s * 0.025, base - s * 0.12, isz))
+                ops.append(face.icon(value, name, x + s * 0.025, base - s * 0.12, s * 1.0))
                 x += s * 1.05
             else:
                 ops.append(Text(x, base, value, el.font, s, el.color))
@@ -374,12 +379,15 @@ def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: floa
 
 def _turned(op, cx: float, cy: float):
     """``op`` turned 180° about ``(cx, cy)`` (pt): text becomes :class:`TurnedText` anchored at
-    the mirrored baseline start; an inline icon becomes :class:`TurnedIcon`, its square moved to
-    the mirrored place and the drawing turned upside down in it."""
+    the mirrored baseline start; an inline icon becomes :class:`TurnedIcon` (a game's own icon a
+    :class:`GameIcon` with ``angle`` 180), its square moved to the mirrored place and the drawing
+    turned upside down in it."""
     if isinstance(op, Text):
         return TurnedText(2 * cx - op.x, 2 * cy - op.y, op.text, op.font, op.size, op.color, 180.0)
     if isinstance(op, Icon):
         return TurnedIcon(op.name, 2 * cx - op.x - op.size, 2 * cy - op.y - op.size, op.size, 180.0)
+    if isinstance(op, GameIcon):
+        return replace(op, x=2 * cx - op.x - op.size, y=2 * cy - op.y - op.size, angle=(op.angle + 180.0) % 360)
     return op
 
 

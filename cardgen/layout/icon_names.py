@@ -1,9 +1,11 @@
-"""The names of the built-in icons a card may use, as ``:name:`` in text or as ``icon:`` of an
-``icon``/``icons`` element (drawn by :mod:`cardgen.render.icons`), and the finding for a name
-that is none of them."""
+"""The names of the icons a card may use, as ``:name:`` in text or as ``icon:`` of an
+``icon``/``icons`` element: the built-in ones (drawn by :mod:`cardgen.render.icons`) and a
+game's own (``icons:`` in game.yaml, :class:`IconSpec`, drawn by :mod:`cardgen.render.svg_icons`),
+and the finding for a name that is none of them."""
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 
 #: Call icons, each also as ``<name>_off`` (the call is not available on this card).
 CALL_ICONS = ("pon", "chi", "ron", "tsumo", "kan")
@@ -11,8 +13,18 @@ CALL_ICONS = ("pon", "chi", "ron", "tsumo", "kan")
 BUILTIN_ICONS: tuple[str, ...] = ("power", "power_empty", "stick_dot") + CALL_ICONS + tuple(f"{n}_off" for n in CALL_ICONS)
 
 
+@dataclass(frozen=True)
+class IconSpec:
+    """One of the game's own icons as layout needs it: ``file`` (resolved path of the SVG or
+    PNG; layout never opens it), ``label`` printed across it, ``label_colour``."""
+
+    file: str
+    label: str = ""
+    label_colour: str = "#000000"
+
+
 def unknown_icon(name: str, known: tuple[str, ...] = BUILTIN_ICONS) -> str | None:
-    """None for a known icon name; else the message naming the closest known name and listing
+    """None for a known icon name (``known``: the built-in names, plus the game's own); else the message naming the closest known name and listing
     them all, e.g. ``unknown icon 'powr' (did you mean 'power'?); known icons: power, …``."""
     if name in known:
         return None

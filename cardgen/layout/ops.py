@@ -102,6 +102,23 @@ class TurnedIcon:
 
 
 @dataclass(frozen=True, slots=True)
+class GameIcon:
+    """One of the game's own icons (``icons:`` in game.yaml) in the square ``x, y, size``:
+    ``file`` (SVG drawn as vector paths, or PNG), ``label`` printed across its centre in
+    ``label_colour``, the whole turned by ``angle`` degrees about the square's centre."""
+
+    name: str
+    x: float
+    y: float
+    size: float
+    file: str
+    label: str = ""
+    label_colour: str = "#000000"
+    angle: float = 0.0
+    op: str = "game_icon"
+
+
+@dataclass(frozen=True, slots=True)
 class Image:
     """A raster image for the box ``x, y, w, h``, clipped to ``clip``.
 
@@ -153,4 +170,5 @@ def to_json(obj) -> object:
     return obj
 
 
-__all__ = ["Rect", "Circle", "Line", "Text", "TurnedText", "Icon", "TurnedIcon", "Image", "CardPlan", "to_json", "asdict"]
+__all__ = ["Rect", "Circle", "Line", "Text", "TurnedText", "Icon", "TurnedIcon", "GameIcon", "Image", "CardPlan", "to_json",
+           "asdict"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 from reportlab.lib.colors import Color
 
 from cardgen.fonts.fontset import FontSet
-from cardgen.layout.ops import Circle, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
+from cardgen.layout.ops import Circle, GameIcon, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
 from cardgen.render.icons import draw_icon
+from cardgen.render.svg_icons import draw_game_icon
 
 _colors: dict[str, object] = {}
 
@@ -79,6 +80,8 @@ def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
             c.rotate(op.angle)
             draw_icon(c, op.name, -op.size / 2, -op.size / 2, op.size, fonts.name("heading"))
             c.restoreState()
+        elif isinstance(op, GameIcon):
+            draw_game_icon(c, op, fonts.name("heading"))
         elif isinstance(op, Image) and images is not None:
             reader, (dx, dy, dw, dh) = images(op)
             c.saveState()

@@ -1,9 +1,9 @@
 """One truth: every check a build makes short of drawing pixels, shared by ``cardgen validate``
 and every command that builds.
 
-Schema, deck math and design rules (:func:`cardgen.check.print_setup.load_and_validate`), then the font
-set, the layout of every distinct face (template fields, text fit, glyph coverage, icon names,
-images present), and the preflight over those plans (art resolution, images that cannot be
+Schema, deck math and design rules (:func:`cardgen.check.print_setup.load_and_validate`), the
+game's own icons (:mod:`cardgen.check.icons`), then the font set, the layout of every distinct
+face (template fields, text fit, glyph coverage, icon names, images present), and the preflight over those plans (art resolution, images that cannot be
 opened, characters no font draws). Nothing is rendered; the plans are kept so a build draws
 exactly what was checked.
 """
@@ -107,6 +107,11 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
             if fatal:
                 check.fatal.append(p)
 
+    if game.manifest.icons:  # the game's own icons: files present, drawable, not alike in greyscale
+        from cardgen.check.icons import check_icons
+        found = check_icons(game)
+        add([p for p in found if p.severity == "error"], fatal=True)
+        add([p for p in found if p.severity != "error"])
     if layout:
         _layout(check, add, plan, on_fonts)
         _odds(check, add)

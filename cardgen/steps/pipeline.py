@@ -17,6 +17,7 @@ from cardgen.layout.ops import CardPlan
 from cardgen.layout.sheet import SheetSpec, choose_grid, common_orientation, impose
 from cardgen.presets import paper_mm
 from cardgen.check.print_setup import find_template, piece_size_mm
+from cardgen.check.icons import icon_specs
 from cardgen.data.project import Project
 from cardgen.check.deck_math import Report
 from cardgen.data.game import Game, safe_path
@@ -114,6 +115,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     frame = Frame(w * MM, h * MM, m.print.bleed, m.print.safe, m.print.cut_tolerance)
     front_t = find_template(project, game, comp.template, ("components", idx, "template"))
     back_t = find_template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
+    icons = icon_specs(game)
     from cardgen.data.template import geometry_problems
     bad = [p for t in (front_t, back_t) if t is not None
            for p in geometry_problems(t, (w, h), frame.bleed / MM, set(fonts.faces))]
@@ -159,7 +161,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         ctx = ctx_of(card)
         res = plan_card_(front_t, ctx, frame, fonts.width, card.ref("front"), resolve_file=resolve,
                          exists=_is_file, missing_chars=fonts.missing_chars,
-                         prepare=fonts.prepare)
+                         prepare=fonts.prepare, icons=icons)
         findings.extend(res.findings)
         front_keys[rid] = res.plan.key
         if res.plan.key not in front_plans:
@@ -167,7 +169,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         if back_t is not None:
             back = plan_card_(back_t, ctx, frame, fonts.width, card.ref("back"),
                              resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars,
-                             prepare=fonts.prepare)
+                             prepare=fonts.prepare, icons=icons)
             back_found.append(back.findings)
             # identical backs share one key so the PDF stores the drawing once
             key = back_keys[rid] = back_sigs.setdefault(repr(back.plan.ops), back.plan.key)

@@ -1,0 +1,89 @@
+"""A game's own icons (``icons:`` in game.yaml): an SVG icon inline in card text is drawn as
+vector paths (no image in the PDF), a PNG icon in an ``icon`` element as an image in its box;
+both are known names for the unknown-icon check. Read back from the card's shop PDF."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2
+import pytest
+from PIL import Image, ImageDraw
+
+from cardgen.api import build_game, validate_game
+from cardgen.core.units import MM
+from cardgen.steps.exports import ExportOptions
+
+from tests.conftest import needs_fonts
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+BASE = FIXTURES / "bad" / "_base"
+GOLD = (0xD4 / 255, 0xA0 / 255, 0x17 / 255)  # the coin's fill in tests/fixtures/icons/coin.svg
+BLEED = 3.0
+
+
+def make_game(dest: Path, text: str = ":coin:を1個得る。") -> Path:
+    """The base game with icons/coin.svg (a gold disc with a star) and icons/moon.png (a blue
+    crescent, 300 px), a `moon` icon element at [40, 6, 15, 15] mm and ``text`` on card c1."""
+    game = dest / "g"
+    shutil.copytree(BASE, game)
+    (game / "icons").mkdir()
+    shutil.copy(FIXTURES / "icons" / "coin.svg", game / "icons" / "coin.svg")
+    im = Image.new("RGBA", (300, 300), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.ellipse((20, 20, 280, 280), fill=(40, 60, 160, 255))
+    d.ellipse((90, 10, 300, 250), fill=(0, 0, 0, 0))
+    im.save(game / "icons" / "moon.png", dpi=(300, 300))
+    with (game / "game.yaml").open("a", encoding="utf-8") as f:
+        f.write("icons:\n  coin: {file: icons/coin.svg}\n  moon: {file: icons/moon.png, label: 月}\n")
+    with (game / "templates" / "cards" / "card.yaml").open("a", encoding="utf-8") as f:
+        f.write("  - {kind: icon, name: moon, box: [40, 6, 15, 15], icon: moon}\n")
+    table = game / "cards.csv"
+    table.write_text(table.read_text(encoding="utf-8").replace("ポンを1個得る。", text), encoding="utf-8")
+    return game
+
+
+@pytest.fixture(scope="module")
+def shop_pdf(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("icons")
+    game = make_game(tmp)
+    res = build_game(game, tmp / "out", steps=("shop",), exports=ExportOptions(jobs=1, sides="front"))
+    return res.out_dir / "shop" / "cards.pdf"
+
+
+def _mm(v: float) -> float:
+    return v / MM - BLEED  # PDF points from the page's top left (bleed included) → mm from the trim
+
+
+@needs_fonts
+def test_svg_icon_is_vector_paths_in_the_text_line(shop_pdf):
+    with pdfplumber.open(str(shop_pdf)) as doc:
+        page = doc.pages[0]
+        gold = [c for c in page.curves if c["fill"] and all(abs(a - b) < 0.01 for a, b in zip(c["non_stroking_color"], GOLD))]
+        assert len(gold) == 1, page.curves
+        text = [c for c in page.chars if c["text"] == "を"][0]
+        # the disc sits in the line, just before を, one em (10 pt) high
+        assert abs(gold[0]["x1"] - text["x0"]) < 2 and abs((gold[0]["bottom"] - gold[0]["top"]) - 10 * 0.92) < 1.0
+        # only the PNG icon is an image: the SVG was not rasterised
+        assert len(page.images) == 1
+
+
+@needs_fonts
+def test_png_icon_is_drawn_in_its_box(shop_pdf):
+    with pdfplumber.open(str(shop_pdf)) as doc:
+        (img,) = doc.pages[0].images
+        box = (_mm(img["x0"]), _mm(img["top"]), _mm(img["x1"]), _mm(img["bottom"]))
+    assert all(abs(a - b) < 0.2 for a, b in zip(box, (40, 6, 55, 21))), box
+    page = pypdfium2.PdfDocument(str(shop_pdf))[0].render(scale=300 / 72).to_pil().convert("RGB")
+    px = lambda x_mm, y_mm: page.getpixel((round((x_mm + BLEED) / 25.4 * 300), round((y_mm + BLEED) / 25.4 * 300)))
+    r, g, b = px(42, 13.5)  # the crescent's left edge
+    assert b > 140 and r < 80, (r, g, b)
+
+
+@needs_fonts
+def test_unknown_icon_offers_the_games_own(tmp_path):
+    game = make_game(tmp_path, ":coni:を1個得る。")
+    report = validate_game(game)
+    msgs = [p.message for p in report.errors if p.code == "unknown-icon"]
+    assert msgs and "unknown icon 'coni' (did you mean 'coin'?)" in msgs[0] and "coin" in msgs[0].split("known icons:")[1]
