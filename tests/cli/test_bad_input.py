@@ -94,7 +94,9 @@ def _xlsx_with_cached_formulas(path: Path, sheets: dict[str, list[list]], cached
         if name.startswith("xl/worksheets/"):
             text = data.decode("utf-8")
             for formula, value in cached.items():
-                text = re.sub(rf"<f>{re.escape(formula[1:])}</f><v\s*/>", f"<f>{formula[1:]}</f><v>{value}</v>", text)
+                # openpyxl writes an empty value as <v/> (stdlib XML) or <v></v> (with lxml installed)
+                text = re.sub(rf"<f>{re.escape(formula[1:])}</f>(<v\s*/>|<v></v>)", f"<f>{formula[1:]}</f><v>{value}</v>",
+                              text)
             parts[name] = text.encode("utf-8")
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in parts.items():
