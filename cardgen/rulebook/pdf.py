@@ -409,8 +409,9 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
 
 def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
                     page_mm: tuple[float, float], card_plan: Callable, resolve_image: Callable,
-                    images=None, findings: list | None = None) -> int:
+                    images=None, findings: list | None = None, icons: dict | None = None) -> int:
     """Write the rulebook PDF to ``path``. ``page_mm``: paper (w, h) in mm. Returns the page count.
+    ``icons``: the game's own icons (name → IconSpec), drawn where the text names them (``:coin:``).
     Warnings (images scaled down to the frame) are appended to ``findings``.
 
     Raises:
@@ -456,5 +457,5 @@ def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet
         raise CardgenError(builder.problems)
     if findings is not None:
         findings.extend(builder.findings)
-    doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading"), fonts.name(design.body.font)))
+    doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons))
     return doc.page

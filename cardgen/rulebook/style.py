@@ -29,7 +29,9 @@ from cardgen.layout import jlreq
 from cardgen.rulebook.blocks import IconRun, Span
 from cardgen.layout.text import NO_END, NO_START
 from cardgen.data.yaml_source import load_yaml
+from cardgen.layout.ops import GameIcon
 from cardgen.render.icons import draw_icon
+from cardgen.render.svg_icons import draw_game_icon
 from cardgen.rulebook.justify import can_justify, draw_justified
 from cardgen.rulebook.ruby import is_end, ruby_markup
 
@@ -360,8 +362,9 @@ def icon_file(name: str) -> str:
     return str(path)
 
 
-def canvas_class(icon_font: str, initial_font: str | None = None):
-    """A reportlab Canvas class that draws vector icons where the placeholders are, and starts
+def canvas_class(icon_font: str, initial_font: str | None = None, icons: dict | None = None):
+    """A reportlab Canvas class that draws vector icons where the placeholders are (the game's
+    own ``icons`` — name → :class:`cardgen.layout.icon_names.IconSpec` — from their files), and starts
     each page with an embedded font (so no unembedded Helvetica is ever referenced), and asks
     viewers to print at 100 % (:func:`cardgen.render.pdf_doc.print_preferences`)."""
     from cardgen.render.pdf_doc import print_preferences
@@ -376,7 +379,12 @@ def canvas_class(icon_font: str, initial_font: str | None = None):
         def drawImage(self, image, x, y, width=None, height=None, mask=None, *a, **kw):
             name = ICON_FILES.get(str(getattr(image, "fileName", "") or ""))
             if name is not None:
-                draw_icon(self, name, x, y, width, icon_font)
+                spec = (icons or {}).get(name)
+                if spec is not None:
+                    draw_game_icon(self, GameIcon(name, x, y, width, spec.file, spec.label, spec.label_colour),
+                                   icon_font)
+                else:
+                    draw_icon(self, name, x, y, width, icon_font)
                 return (width, height)
             return super().drawImage(image, x, y, width, height, mask, *a, **kw)
 

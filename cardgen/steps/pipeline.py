@@ -409,7 +409,7 @@ def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper
 
     blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, paper, plans)
     return render_rulebook(path, blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
-                           findings=findings)
+                           findings=findings, icons=icon_specs(game))
 
 
 def check_rulebook(game: Game, report: Report, fonts: FontSet,

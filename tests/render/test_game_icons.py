@@ -87,3 +87,17 @@ def test_unknown_icon_offers_the_games_own(tmp_path):
     report = validate_game(game)
     msgs = [p.message for p in report.errors if p.code == "unknown-icon"]
     assert msgs and "unknown icon 'coni' (did you mean 'coin'?)" in msgs[0] and "coin" in msgs[0].split("known icons:")[1]
+
+
+@needs_fonts
+def test_rules_text_draws_the_games_icons(tmp_path):
+    """``:coin:`` and ``:moon:`` in rules/*.md: the SVG as vector paths, the PNG as an image."""
+    game = make_game(tmp_path)
+    (game / "rules").mkdir()
+    (game / "rules" / "01.md").write_text("# 遊び方\n\n:coin:を1枚もらう。:moon:は夜。\n", encoding="utf-8")
+    res = build_game(game, tmp_path / "out", steps=("rulebook",))
+    with pdfplumber.open(str(res.out_dir / "rulebook.pdf")) as doc:
+        page = doc.pages[-1]
+        gold = [c for c in page.curves if c["fill"] and all(abs(a - b) < 0.01 for a, b in zip(c["non_stroking_color"], GOLD))]
+        assert len(gold) == 1 and len(page.images) == 1
+        assert abs(gold[0]["bottom"] - page.images[0]["bottom"]) < 1.5  # both on the same line
