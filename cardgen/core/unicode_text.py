@@ -38,6 +38,14 @@ def nfc(text: str) -> str:
     return "".join(p if i % 2 else unicodedata.normalize("NFC", p) for i, p in enumerate(parts))
 
 
+def plain(text: str) -> str:
+    """``text`` in NFC (:func:`nfc`) without default-ignorable characters (:data:`IGNORABLE`:
+    soft hyphens, zero-width spaces, variation selectors…; the no-break mark U+2060 stays). For
+    text set in several fonts at once (the rulebook), where no font's variation sequences apply."""
+    text = nfc(text)
+    return text if text.isascii() else IGNORABLE.sub("", text)
+
+
 def code_points(text: str) -> str:
     """Every character of ``text`` as ``U+XXXX``, space-separated (``ド`` → ``U+30C8 U+3099``)."""
     return " ".join(f"U+{ord(c):04X}" for c in text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.unicode_text import plain
 from cardgen.data.rulebook_sources import blank_rule_files, rule_files
 from cardgen.check.open_questions import open_choices
 from cardgen.rulebook.blocks import (Heading, ListBlock, Numberer, OpenQuestion, OpenQuestionIndex, Quote, Span, Toc,
@@ -54,7 +55,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
     problems: list = []
     for f in files:
         try:
-            text = render_rules(f, ctx)
+            text = plain(render_rules(f, ctx))  # NFC, no invisible characters (as card text)
         except CardgenError as exc:
             problems += exc.problems
             continue

@@ -107,3 +107,16 @@ def test_messages_show_invisible_characters_and_both_forms():
     assert forms("art/ポ.png") == ""
     assert forms(nfd) == " (written in decomposed Unicode: U+30DB U+309A; composed (NFC) it is 'art/ポ.png')"
     assert nfc("神\ufa19") == "神\ufa19"  # a CJK compatibility ideograph keeps the glyph the designer chose
+
+
+@needs_fonts
+def test_rules_text_is_nfc_without_invisible_characters(tmp_path):
+    """The rulebook gets the same treatment (NFC, invisible characters dropped; a rulebook mixes
+    fonts, so variation sequences are dropped there too)."""
+    game = tmp_path / "g"
+    shutil.copytree(BASE, game)
+    (game / "rules").mkdir()
+    (game / "rules" / "01.md").write_text("# 遊び方\n\nト\u3099ラを引く。ポン\u00adチー\u200bと☆\ufe0f。\n", encoding="utf-8")
+    res = build_game(game, tmp_path / "out", steps=("rulebook",))
+    with pdfplumber.open(str(res.out_dir / "rulebook.pdf")) as doc:
+        assert "ドラを引く。ポンチーと☆。" in doc.pages[-1].extract_text()
