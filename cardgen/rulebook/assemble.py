@@ -13,6 +13,7 @@ from cardgen.rulebook.blocks import (Heading, ListBlock, Numberer, OpenQuestion,
                                      parse_blocks)
 from cardgen.rulebook.checks import figure_problems, glyph_problems, html_problems, locate_tables, table_problems
 from cardgen.rulebook.context import build_context, read_rules, render_rules
+from cardgen.rulebook.tables import TABLE_WORDS
 
 
 def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, missing_chars=None) -> list:
@@ -52,7 +53,9 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
     ctx = build_context(game, report)
     numberer = Numberer(settings)
     blocks: list = []
-    problems: list = []
+    problems: list = [game.problem(("rulebook", "tables", name), f"no generated table {name!r} takes words",
+                                   "use one of: " + ", ".join(TABLE_WORDS), code="rulebook-table")
+                      for name in settings.tables if name not in TABLE_WORDS]
     for f in files:
         try:
             text = plain(render_rules(f, ctx))  # NFC, no invisible characters (as card text)

@@ -50,3 +50,15 @@ def test_unknown_column_is_named_with_the_known_ones(tmp_path):
     text = "\n".join(str(p) for p in exc.value.problems)
     assert "rulebook.tables.setup_table.columns: no column 'dead_walls'" in text
     assert "players, removed, deck, hand, dead_wall, draw_pile, turns" in text
+
+
+@needs_fonts
+def test_unknown_table_name_is_an_error_at_its_line(tmp_path):
+    game = copy_game(tmp_path)
+    replace_in(game / "game.yaml", "  breakdown_columns: [pon, chi]\n",
+               "  breakdown_columns: [pon, chi]\n  tables:\n    setup_tabel: {headings: {players: 人}}\n")
+    with pytest.raises(CardgenError) as exc:
+        build_game(game, tmp_path / "out", steps=("rulebook",))
+    (p,) = [p for p in exc.value.problems if p.code == "rulebook-table"]
+    assert p.message == "no generated table 'setup_tabel' takes words" and "setup_table" in p.hint
+    assert p.line == (game / "game.yaml").read_text(encoding="utf-8").splitlines().index("    setup_tabel: {headings: {players: 人}}") + 1
