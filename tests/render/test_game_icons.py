@@ -101,3 +101,24 @@ def test_rules_text_draws_the_games_icons(tmp_path):
         gold = [c for c in page.curves if c["fill"] and all(abs(a - b) < 0.01 for a, b in zip(c["non_stroking_color"], GOLD))]
         assert len(gold) == 1 and len(page.images) == 1
         assert abs(gold[0]["bottom"] - page.images[0]["bottom"]) < 1.5  # both on the same line
+
+
+@needs_fonts
+def test_turned_corner_index_turns_the_games_icon(tmp_path):
+    """In a ``rotate: 180`` text (a corner index read from across the table) the game's icon is
+    turned with the text; drawn, its gold disc lands in the mirrored place."""
+    from cardgen.data.game import load_game
+    from cardgen.fonts.fontset import fonts_for
+    from cardgen.layout.ops import GameIcon
+    from cardgen.steps.pipeline import plan_component
+
+    game = make_game(tmp_path)
+    with (game / "templates" / "cards" / "card.yaml").open("a", encoding="utf-8") as f:
+        f.write('  - {kind: text, name: turned, box: [40, 70, 17, 12], text: ":coin:", size: 10, rotate: 180}\n')
+    loaded = load_game(game)
+    plans = plan_component(loaded, "cards", fonts_for(loaded))
+    icons = [op for op in plans.fronts[0].ops if isinstance(op, GameIcon) and op.name == "coin"]
+    assert sorted(op.angle for op in icons) == [0.0, 180.0]
+    turned = next(op for op in icons if op.angle == 180.0)
+    # the box is 40–57 mm across and 70–82 mm down; turned, the icon sits at its right, bottom corner
+    assert abs((turned.x + turned.size) / MM - 57) < 1.5 and abs(turned.y / MM - (88 - 82)) < 1.5
