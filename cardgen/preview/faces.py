@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen.layout.card import LayoutResult, plan_card
-from cardgen.layout.ops import Image
+from cardgen.layout.ops import GameIcon, Image
 
 
 def _sha(data: Any) -> str:
@@ -90,7 +90,8 @@ class FaceCache:
         """Begin a rebuild of ``game`` (a loaded :class:`cardgen.data.game.Game`) with ``fonts``."""
         m = game.manifest
         self._fonts = font_key(fonts)
-        self._game = _sha([m.game.model_dump(mode="json"), dict(m.design)])
+        self._game = _sha([m.game.model_dump(mode="json"), dict(m.design),
+                           {n: d.model_dump(mode="json") for n, d in m.icons.items()}])  # the game's own icons
         self._tables = _sha({cid: [dict(r.values) for r in rows] for cid, rows in game.tables.items()})
         self._templates = {}
         self.added, self.used, self.by_ref, self.hits, self.misses = set(), set(), {}, 0, 0
@@ -123,7 +124,8 @@ class FaceCache:
             return hit.result
         self.misses += 1
         res = plan_card(template, ctx, frame, measure, card, **kw)
-        images = {op.path: _stat(op.path) for op in res.plan.ops if isinstance(op, Image)}
+        images = {p: _stat(p) for p in (op.path if isinstance(op, Image) else op.file for op in res.plan.ops
+                                         if isinstance(op, (Image, GameIcon)))}  # art and icon files
         raster = _sha([repr(res.plan.ops), res.plan.width, res.plan.height, res.plan.bleed, self._fonts,
                        sorted(images.items())])
         self.entries[key] = Entry(res, images, raster)
