@@ -25,7 +25,10 @@ MANIFEST["print"] = {"card_size": {"width": 63, "height": 88}, "bleed": 3, "safe
 MANIFEST["design"] = {"power_bonus_cap": 2}
 MANIFEST["setup"]["derive"] = {"turns": "1"}
 MANIFEST["design_rules"] = [{"id": "r", "description": "x", "deck": "cards", "check": "card.number > 0"}]
-MANIFEST["rulebook"] = {"values": {"v": "deck_size"}, "numbering": "plain"}
+MANIFEST["rulebook"] = {"values": {"v": "deck_size"}, "numbering": "plain",
+                        "tables": {"setup_table": {"columns": ["players", "deck"], "headings": {"players": "人数"}}}}
+MANIFEST["icons"] = {"coin": {"file": "icons/coin.svg", "label": "金", "label_colour": "white"}}
+COIN = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#d4a017"/></svg>\n'
 TEMPLATE = yaml.safe_load((BASE / "templates" / "cards" / "card.yaml").read_text(encoding="utf-8"))
 TEMPLATE["elements"].append({"kind": "icons", "name": "i", "box": [6, 70, 40, 8], "repeat": "card.number",
                              "icon": "pon", "gap": 1})
@@ -65,6 +68,8 @@ def _check(tmp: Path, manifest: dict, template: dict, commands=("validate", "bui
     if game.exists():
         shutil.rmtree(game)
     shutil.copytree(BASE, game)
+    (game / "icons").mkdir(exist_ok=True)
+    (game / "icons" / "coin.svg").write_text(COIN, encoding="utf-8")
     (game / "game.yaml").write_text(_dump(manifest), encoding="utf-8")
     (game / "templates" / "cards" / "card.yaml").write_text(_dump(template), encoding="utf-8")
     for command in commands:
@@ -117,6 +122,7 @@ def test_issue_examples_in_the_manifest(tmp_path, where, value):
     (("elements", 1, "size"), BIG),
     (("elements", 2, "text"), "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}"),  # recursive macro
     (("elements", 2, "text"), "{{ 1 / 0 }}"),
+    (("elements", 3, "repeat"), BIG),  # jinja reads the literal with int(): more than 4,300 digits (an internal error once)
 ])
 def test_issue_examples_in_the_template(tmp_path, where, value):
     _check(tmp_path, MANIFEST, _put(TEMPLATE, where, value))
