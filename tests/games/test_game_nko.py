@@ -27,9 +27,11 @@ def report():
 
 @pytest.fixture(scope="module")
 def pdf(tmp_path_factory):
-    # Built by the CLI in its own process, as a designer builds it: an in-process build here shared
-    # module caches with every test before it, and once in several full runs the tile sheets came
-    # out with half their kana (18 of 36 ん; cause not found yet, noted on issue 14).
+    # Built by the CLI in its own process, as a designer builds it. (Once in several full runs an
+    # in-process build counted 18 ん instead of 54: face keys were made from id(template), and a
+    # template freed after the tile stickers were laid out could pass its address to the tile
+    # cards' template; the two share their rows, so the sheets drew the stickers' faces, one ん each.
+    # Keys follow the template's content since 70987f1: tests/data/test_template_elements.py.)
     out = tmp_path_factory.mktemp("out")
     for command in ("sheets", "rulebook"):
         subprocess.run([sys.executable, "-m", "cardgen", command, str(GAME), "--out", str(out)],
