@@ -126,6 +126,7 @@ class Template(_T):
     _file: str = PrivateAttr("")
     _lines: list = PrivateAttr(default_factory=list)
     _digest: str = PrivateAttr("")
+    _facts: Any = PrivateAttr(None)  #: per-element facts worked out once by the layout (layout/card.py)
 
     def digest(self) -> str:
         """A sha1 hex digest of what the template draws (background and elements, not its file

@@ -132,20 +132,20 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                                         "template-expr", *template.source(len(template.elements))))
             bg = "#ffffff"
         ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=bg))
-    for index, el in enumerate(template.elements):
+    for index, (el, plain, colours) in enumerate(zip(template.elements, *_element_facts(template))):
         name = el.name or el.kind
         try:
-            with _guard(template, index, el):
+            with nullcontext() if plain else _guard(template, index, el):
                 if el.show_if is not None and not eval_expr(el.show_if, ctx):
                     continue
-                colours = {k: v for k in ("fill", "stroke", "color") if (v := getattr(el, k, None)) is not None}
-                if any("{" in v for v in colours.values()):  # per-card colours, e.g. "{{ card.color }}"
-                    el = el.model_copy(update={k: render_text(v, ctx).strip() for k, v in colours.items() if "{" in v})
-                wrong = [(k, v) for k in colours if not is_color(v := getattr(el, k))]
-                if wrong:  # a per-card colour expression gave something else (the template check caught literals)
-                    findings.append(card_problem("error", card, name, f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
-                                                "template-expr", *template.source(index)))
-                    continue
+                if colours:  # per-card colours, e.g. "{{ card.color }}" (literals were checked at load)
+                    el = el.model_copy(update={k: render_text(v, ctx).strip() for k, v in colours.items()})
+                    wrong = [(k, v) for k in colours if not is_color(v := getattr(el, k))]
+                    if wrong:  # a per-card colour expression gave something else
+                        findings.append(card_problem("error", card, name,
+                                                     f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
+                                                     "template-expr", *template.source(index)))
+                        continue
                 box = _box(el, frame)
                 PLANNERS[el.kind](el, box, name, face)
                 if el.kind in ("rect", "circle", "text") and (el.kind == "text" or getattr(el, "stroke", None)):
@@ -293,21 +293,26 @@ def _plan_text_element(el: TextElement, box, name: str, face: _Face) -> None:
     _plan_text(el, text, X, Y, W, H, name, face)
 
 
-_PLAIN_ELEMENTS: dict[tuple, bool] = {}
+def _element_facts(template: Template) -> tuple[list[bool], list[dict[str, str]]]:
+    """Per element of ``template``, worked out once per template object: whether its expressions
+    only read values (no per-call guard needed, see :func:`_guard`), and its colour fields that
+    are expressions (``{"fill": "{{ card.color }}"}``; literal colours were checked at load)."""
+    facts = template._facts
+    if facts is None:
+        plain, colours = [], []
+        for el in template.elements:
+            f = el.__dict__  # the element's fields (every kind has its own set)
+            sources = [f.get(k) for k in ("text", "file", "icon", "fill", "stroke", "color")]
+            plain.append(all(is_plain(v) for v in sources if isinstance(v, str))
+                         and el.show_if is None and f.get("repeat") is None)
+            colours.append({k: v for k in ("fill", "stroke", "color") if isinstance(v := f.get(k), str) and "{" in v})
+        facts = template._facts = (plain, colours)
+    return facts
 
 
 def _guard(template: Template, index: int, el):
     """The per-call guard of one element's expressions (:func:`cardgen.core.sandbox.evaluation`: time,
-    size allowance, ``file:line`` for the build budget), or nothing when they only read values."""
-    sources = tuple(getattr(el, k, None) for k in ("text", "file", "icon", "fill", "stroke", "color", "show_if", "repeat"))
-    plain = _PLAIN_ELEMENTS.get(sources)
-    if plain is None:
-        plain = _PLAIN_ELEMENTS[sources] = (all(is_plain(v) for v in sources[:6] if isinstance(v, str))
-                                            and sources[6] is None and sources[7] is None)
-        if len(_PLAIN_ELEMENTS) > 4096:
-            _PLAIN_ELEMENTS.clear()
-    if plain:
-        return nullcontext()
+    size allowance, ``file:line`` for the build budget)."""
     file, line = template.source(index)
     return evaluation(f"{file}:{line}" if line else file, f"the expressions of element {el.name or el.kind!r}")
 
