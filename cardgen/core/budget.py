@@ -16,7 +16,6 @@ kills the child's whole group (PNG workers included) at once: no worker tracebac
 """
 from __future__ import annotations
 
-import ctypes
 import mmap
 import os
 import pickle
@@ -93,6 +92,8 @@ def evaluating(where: str) -> Iterator[None]:
 
 def _die_with_parent() -> None:
     """Ask Linux to SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG); a no-op elsewhere."""
+    import ctypes  # only the build's child needs it (``cardgen --help`` does not load it)
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
