@@ -252,7 +252,11 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{k} {v:.3f} s" for k, v in results["startup"]["validate_s"].items()))
         if not a.no_png:
             results["png"] = _png_scaling(games, Path(tmp), a.repeat, a.png_size)
-    a.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    try:  # other benchmarks (insight.py, preview.py) keep their sections in the same file
+        kept = json.loads(a.out.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        kept = {}
+    a.out.write_text(json.dumps({**kept, **results}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {a.out}")
     return 0
 
