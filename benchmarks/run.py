@@ -337,7 +337,9 @@ def _png_scaling(games: dict, tmp: Path, repeat: int, size: int) -> dict:
     out["speedup"] = out["jobs1"]["seconds"] / out["jobs2"]["seconds"]
     # what 2 free cores would give: the parent's CPU is serial, the workers' CPU splits over 2
     j2 = out["jobs2"]
-    out["speedup_if_cores_free_estimate"] = out["jobs1"]["seconds"] / (j2["parent_cpu_s"] + j2["workers_cpu_s"] / 2)
+    # (CPU against CPU: one process's own CPU time is what it takes on a free core; its wall time
+    # under other load is not)
+    out["speedup_if_cores_free_estimate"] = out["jobs1"]["parent_cpu_s"] / (j2["parent_cpu_s"] + j2["workers_cpu_s"] / 2)
     print(f"PNG export generated-{size}: 1 process {out['jobs1']['seconds']:.2f} s, 2 processes "
           f"{out['jobs2']['seconds']:.2f} s, ×{out['speedup']:.2f} (other load "
           f"{out['jobs1']['other_load_cores']:.2f} / {out['jobs2']['other_load_cores']:.2f} cores; "
