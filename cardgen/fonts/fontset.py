@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 import hashlib
 import struct
 import threading
@@ -57,6 +58,11 @@ class FontFace:
 
 _REGISTERED: dict[tuple[str, int], str] = {}  # (real path, face index) → reportlab name
 _LOCK = threading.RLock()
+# A process forked while another thread registers a font (the live preview forks a rebuild from
+# one thread while another may be loading fonts) would inherit the lock held for ever: forks wait
+# for it, and both sides let go of it after.
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_LOCK.acquire, after_in_parent=_LOCK.release, after_in_child=_LOCK.release)
 
 
 def clear_caches() -> None:
