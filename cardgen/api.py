@@ -207,14 +207,14 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             game.manifest_file, None, "", f"{summary}; nothing was written for {game.id!r} "
             "(its output folder keeps the files of the last build)", hint,
             code="validation-failed" if report.errors else "layout-failed")])
-    if report.errors:
+    if errors:  # forced past validation or layout errors: a draft, marked as one everywhere (issue 11)
         options = SheetOptions(**{**options.__dict__, "draft": True})
     fonts = chk.fonts if chk.fonts is not None else fonts_for(game)
     plans, pf = chk.plans, chk.preflight
-    if report.errors:  # forced: every face carries the DRAFT mark, in every output drawn from the plans
+    if errors:  # forced: every face carries the DRAFT mark, in every output drawn from the plans
         mark_draft(plans, fonts, game.manifest.print.safe)
     if pf is not None:
-        pf.forced, pf.draft = bool(force and errors), bool(report.errors)
+        pf.forced, pf.draft = bool(force and errors), bool(errors)
     problems = chk.layout
     if strict and chk.warnings:
         raise CardgenError(chk.warnings + [Problem(

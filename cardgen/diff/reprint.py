@@ -160,10 +160,10 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str, options, since: s
             result.notes.append(f"no card face changed since {since}; nothing written" if since is not None
                                 else "no card chosen; nothing written")
             return result
-        if report.errors:  # forced: the same per-card DRAFT mark as a full build
+        if report.errors or errors:  # forced: the same per-card DRAFT mark as a full build
             from cardgen.steps.pipeline import mark_draft
             mark_draft(plans, faces.fonts, game.manifest.print.safe)
-        options = replace(options, label_note=note, draft=bool(report.errors))
+        options = replace(options, label_note=note, draft=bool(report.errors or errors))
         out_dir = Path(out_root) / game.id
         with AtomicOutput(out_dir) as out:
             result.pages = write_sheets(game, faces.fonts, plans, options, out.path(REPRINT_PDF))

@@ -144,3 +144,20 @@ def test_a_valid_build_has_no_mark(tmp_path):
     with pdfplumber.open(res.out_dir / "print-sheets.pdf") as doc:
         assert not any(_draft_words(p) for p in doc.pages)
     assert json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))["forced"] is False
+
+
+def test_forced_build_past_a_layout_error_is_a_draft_too(tmp_path):
+    """Text that does not fit fails `validate` (exit 1) like a deck-math error, so a forced build of it
+    is a draft: the DRAFT mark on every face and page label, and report.json says so (a proof with a
+    known error printed unmarked could go to the printer)."""
+    from tests.minigame import CARDS, write_game
+    cards = [dict(CARDS[0], name="とても長いカード名が枠に入りきらない" * 6), *CARDS[1:]]
+    game = write_game(tmp_path, cards=cards)
+    res = build_game(game, tmp_path / "out", force=True, steps=("sheets",))
+    assert not res.report.errors and any(p.severity == "error" for p in res.layout)  # a layout error only
+    report = json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))
+    assert report["forced"] is True and report["draft"] is True
+    with pdfplumber.open(res.out_dir / "print-sheets.pdf") as pdf:
+        marks = sum(len(_draft_words(page)) for page in pdf.pages)
+        assert marks == 2 * sum(c["count"] for c in cards)  # every face, front and back, of the 12 cards
+        assert all("DRAFT – validation failed" in page.extract_text() for page in pdf.pages)
