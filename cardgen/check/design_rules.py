@@ -127,8 +127,8 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
         rows = game.tables.get(rule.deck, [])
         report = problems.error if rule.severity == "error" else problems.warning
 
-        def at_rule(message: str, hint: str = "", code: str = "", severity: str = "error", i=i) -> None:
-            problems.add(game.problem(("design_rules", i), message, hint, code, severity))
+        def at_rule(message: str, hint: str = "", code: str = "", severity: str = "error", i=i, key=None) -> None:
+            problems.add(game.problem(("design_rules", i) + ((key,) if key else ()), message, hint, code, severity))
 
         try:
             check = env.compile_expression(rule.check, undefined_to_none=False)
@@ -141,6 +141,7 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
             continue
 
         used = _card_columns(env, rule.when, rule.check)
+        ctx: dict = {}
 
         def why(ctx) -> str:
             if explain is None:
@@ -185,9 +186,9 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
         except MemoryError:
             raise
         except Exception as exc:  # the expression is the designer's: any failure is a problem with the rule
-            at_rule(f"the rule cannot be evaluated: {_exc_text(exc)}",
+            at_rule(f"the rule cannot be evaluated: {expression_error(exc, ctx, ' '.join(filter(None, (rule.when, rule.check, rule.explain))))}",
                     "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
-                    + ", ".join(RULE_HELPERS), code="rule-eval")
+                    + ", ".join(RULE_HELPERS), code="rule-eval", key="check")
 
 
 def _card_columns(env, *exprs: str | None) -> set[str]:
@@ -214,7 +215,3 @@ def _shown(value: Any) -> str:
         return "true" if value else "false"
     return str(value) if value not in (None, "") else "(empty)"
 
-
-def _exc_text(exc: Exception) -> str:
-    """An evaluation failure in words (:func:`cardgen.core.sandbox.expression_error`)."""
-    return expression_error(exc)

@@ -185,12 +185,45 @@ def is_plain(source: str) -> bool:
     return len(source) < 10_000 and bool(_PLAIN.match(source))
 
 
-def expression_error(exc: BaseException) -> str:
+_NO_ATTRIBUTE = re.compile(r"has no attribute '([^']{1,100})'")
+
+
+def missing_name(exc: BaseException, names: dict | None, source: str = "") -> str | None:
+    """For jinja2's "'dict object' has no attribute 'valeu'": which of ``names`` (the expression's
+    context, e.g. ``{"card": {...}, "design": {...}}``) lacks the field, the closest field it has,
+    and its fields — e.g. ``card has no field 'valeu'; did you mean 'value'? (card fields: count, id,
+    value)``. ``source`` (the expression text) tells which name was read (``card.valeu``). None when
+    the error is of another kind or no name lacks the field."""
+    import difflib
+
+    from jinja2.exceptions import UndefinedError
+    m = _NO_ATTRIBUTE.search(str(exc)) if isinstance(exc, UndefinedError) and names else None
+    if not m:
+        return None
+    attr = m.group(1)
+    owners = re.findall(r"\b(\w+)\s*\.\s*" + re.escape(attr) + r"\b", source) or list(names)
+    for owner in owners:
+        fields = names.get(owner)
+        if isinstance(fields, dict) and attr not in fields:
+            keys = sorted(str(k) for k in fields if not str(k).startswith("_"))  # _copies: internal
+            close = difflib.get_close_matches(attr, keys, n=1)
+            listed = ", ".join(keys)
+            listed = listed if len(listed) <= 200 else listed[:200] + "…"
+            return (f"{owner} has no field {attr!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+                    + f" ({owner} fields: {listed})")
+    return None
+
+
+def expression_error(exc: BaseException, names: dict | None = None, source: str = "") -> str:
     """An evaluation failure of a designer's expression in words, at most 300 characters: the
     exception type is named where the text alone is unclear (``ZeroDivisionError: division by
-    zero``), a recursion says so."""
+    zero``), a recursion says so, a misspelt field names the closest one (:func:`missing_name`,
+    given the expression's ``names`` and ``source``)."""
     if isinstance(exc, RecursionError):
         return "the expression calls itself without end (a recursive macro?)"
+    named = missing_name(exc, names, source)
+    if named:
+        return named
     text = (str(exc).strip() or type(exc).__name__)
     if len(text) > 300:
         text = text[:300] + "…"

@@ -164,7 +164,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             findings.append(card_problem("error", card, name, f"the template expression is not allowed: {exc}",
                                         "template-sandbox", *template.source(index)))
         except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
-            msg = expression_error(exc)
+            msg = expression_error(exc, ctx, repr(el))
             findings.append(card_problem("error", card, name, f"template expression failed: {msg}", "template-expr",
                                         *template.source(index)))
     key = face_key(template, frame, ctx.get("card"))
