@@ -369,11 +369,13 @@ def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, o
 @click.option("--title", help="Title as printed (default: the folder name).")
 def new(game_dir: Path, title: str | None) -> None:
     """Start a game: GAME_DIR/game.yaml, a card table, templates and a rules page that build as they stand."""
-    from cardgen.data.new_game import new_game
+    from cardgen.data.new_game import game_id, new_game
 
     files = new_game(game_dir, title)  # a CardgenError goes to the group's handler
     for f in files:
         echo(f"wrote {f}")
+    echo(f"game id: {game_id(game_dir.resolve().name)} (from the folder name; it names the output folder — "
+         "change game.id in game.yaml to rename it)")
     echo(f"next: cardgen build {game_dir}")
 
 

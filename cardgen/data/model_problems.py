@@ -15,6 +15,10 @@ from pydantic import BaseModel, ValidationError
 from cardgen.core.errors import Problem
 from cardgen.data.yaml_source import Source, display_path
 
+#: Words designers type for a column type or a kind, and the one cardgen means (``str`` → ``text``).
+_SYNONYMS = {"str": "text", "string": "text", "integer": "int", "number": "int", "boolean": "bool",
+             "real": "float", "decimal": "float"}
+
 
 def _models_in(annotation: Any) -> list[type[BaseModel]]:
     """The pydantic model classes inside a type annotation: ``list[Component] | None`` →
@@ -141,9 +145,11 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
             elif kind == "literal_error":
                 expected = str(ctx.get("expected", ""))
                 options = [o.strip(" '") for o in expected.replace(" or ", ",").split(",") if o.strip(" '")]
-                close = difflib.get_close_matches(str(err.get("input")), options, n=1)
+                given = str(err.get("input"))
+                close = difflib.get_close_matches(given, options, n=1) or \
+                    [o for o in options if _SYNONYMS.get(given.lower()) == o][:1]
                 msg = f"must be one of {expected}{got}" + (f"; did you mean {close[0]!r}?" if close else "")
-                hint = about
+                hint = about or f"write one of: {', '.join(options)}"
             else:
                 msg, hint = err["msg"] + got, about
             code = kind

@@ -14,9 +14,15 @@ from cardgen.core.errors import Problem, UsageError
 
 
 def game_id(name: str) -> str:
-    """A manifest id (``[a-z0-9][a-z0-9_-]*``) from a folder name: ``My Game`` → ``my_game``."""
+    """A manifest id (``[a-z0-9][a-z0-9_-]*``) from a folder name: ``My Game`` → ``my_game``. A name
+    with no Latin letters or digits (``花札``) gets ``game_`` and 6 hex digits of its SHA-1, so two
+    Japanese-named games do not share an output folder."""
+    import hashlib
+
     gid = re.sub(r"[^a-z0-9_-]+", "_", name.lower()).strip("_-")
-    return gid if gid and gid[0].isalnum() else f"game_{gid}".rstrip("_")
+    if not gid:
+        return "game_" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:6]
+    return gid if gid[0].isalnum() else f"game_{gid}".rstrip("_")
 
 
 def _files(gid: str, title: str) -> dict[str, str]:
@@ -37,7 +43,7 @@ game:
       question: 手札は何枚か
       options: ["3枚", "4枚"]
       use: "3枚"
-      why: Placeholder made by `cardgen new`; replace it with a question your draft leaves open.
+      why: cardgen new が置いた例です。草案が決めていない問いに書き換えてください。
 
 print:
   card_size: poker
@@ -95,7 +101,7 @@ elements:
   - {kind: rect, name: inner, box: [4, 4, 55, 80], stroke: "#e8c77a", stroke_width: 1.2, radius: 3}
   - {kind: text, name: title, box: [6, 34, 51, 20], text: "{{ game.title }}", font: heading, size: 24, min_size: 12, align: center, valign: middle, color: "#ffffff"}
 """,
-        "rules/rules.md": f"""# {title}
+        "rules/rules.md": f"""# {{{{ game.title }}}}
 
 ## 内容物
 
@@ -111,7 +117,7 @@ elements:
 
 ## 遊び方
 
-ここにルールを書きます。数字は `{{{{ design.highest }}}}` のように manifest から読めます（いまは{{{{ design.highest }}}}）。
+ここにルールを書きます。数字は game.yaml の design から読めます（いまの最大の数字は{{{{ design.highest }}}}）。
 """,
     }
 

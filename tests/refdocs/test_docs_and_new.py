@@ -1,6 +1,8 @@
 """docs/manifest.md is generated and current; `cardgen new` makes a game that builds."""
 from __future__ import annotations
 
+import re
+
 from click.testing import CliRunner
 
 from cardgen.api import build_game, validate_game
@@ -109,8 +111,11 @@ def test_new_game_validates_and_builds(tmp_path):
         assert len(texts) == 6  # 24 poker cards, 8 a sheet, with backs
         assert sum(t.count("新しいゲーム") for t in texts if "表 front" in t) >= 24
         rb = "\n".join(page_texts(tmp_path / "new_game_tmp" / "rulebook.pdf"))
-        assert "いまは6" in rb  # the typesetter's quarter em, not a typed space
+        assert "最大の数字は6" in rb.replace("\n", "")  # the typesetter's quarter em, not a typed space
+        assert "{{" not in rb and "`" not in rb  # no expression printed as code
+        assert rb.lstrip().startswith("新しいゲーム")  # the title page reads game.title, not the folder name
         assert "【未確定】手札は何枚か" in rb.replace("\n", "")
+        assert "Placeholder" not in rb  # the example open question is Japanese like the rest
         assert res.files
         r = CliRunner().invoke(cli, ["new", str(game)])
         assert r.exit_code == 2 and "not empty" in r.output
@@ -130,6 +135,21 @@ def test_builtin_rulebook_design_matches_the_project_default():
     from cardgen.rulebook.style import BUILTIN_DESIGN
 
     assert BUILTIN_DESIGN.read_bytes() == (ROOT / "templates" / "rulebook" / "default.yaml").read_bytes()
+
+
+def test_new_game_in_a_japanese_named_folder_gets_a_distinct_id_and_says_it(tmp_path):
+    """No Latin letters in the folder name: the id is ``game_`` + 6 hex digits of the name, different
+    for two names, and `cardgen new` prints it (it names the output folder)."""
+    ids = []
+    for name in ("花札", "麻雀"):
+        r = CliRunner().invoke(cli, ["new", str(tmp_path / name)])
+        assert r.exit_code == 0, r.output
+        gid = next(ln.split()[1] for ln in (tmp_path / name / "game.yaml").read_text(encoding="utf-8").splitlines()
+                   if ln.strip().startswith("id:"))
+        assert re.fullmatch(r"game_[0-9a-f]{6}", gid)
+        assert f"game id: {gid}" in r.output and "change game.id in game.yaml" in r.output
+        ids.append(gid)
+    assert ids[0] != ids[1]
 
 
 def test_new_game_over_an_existing_file_says_it_is_a_file(tmp_path):
