@@ -137,7 +137,7 @@ def test_final_refuses_while_questions_are_open_and_builds_once_decided(tmp_path
         assert "--final: 1 open question(s) remain" in r.output
         assert not (out / "g").exists()
     y = game / "game.yaml"
-    y.write_text(y.read_text(encoding="utf-8").replace('why: Placeholder', 'decided: true\n      why: Placeholder'),
+    y.write_text(y.read_text(encoding="utf-8").replace('      why:', '      decided: true\n      why:', 1),
                  encoding="utf-8")
     r = CliRunner().invoke(cli, ["rulebook", str(game), "--final", "--out", str(out)])
     assert r.exit_code == 0, r.output
