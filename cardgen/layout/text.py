@@ -172,8 +172,8 @@ def break_lines(text: str, width: float, font: str, size: float, measure: Measur
             for ca, cw in carry:
                 cur.append(ca)
                 widths.append(cw)
-        if a.kind == "space" and not cur:
-            continue
+        if a.kind == "space" and (not cur or _no_end(cur[-1]) or cur[-1].kind == "space"):
+            continue  # a space typed after an opening bracket (「 Ron) or another space takes no room (JLREQ)
         cur.append(a)
         widths.append(w)
     if cur or not lines:

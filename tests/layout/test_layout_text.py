@@ -29,8 +29,10 @@ def test_no_line_ends_with_opening_bracket():
     assert out[0] == "あいうえ"
     assert all(ln[-1] not in NO_END for ln in out)
     assert lines_of("あいうえ（注）", 5)[0] == "あいうえ"
-    # a space between the bracket and the next word does not leave the bracket behind
-    assert lines_of("あいう「 Ron」", 5) == ["あいう", "「 Ron」"]
+    # a space between the bracket and the next word does not leave the bracket behind; it takes no
+    # room either (JLREQ: nothing follows an opening bracket; found by the property test below)
+    assert lines_of("あいう「 Ron」", 5) == ["あいう", "「Ron」"]
+    assert lines_of("「   declare", 10) == ["「declare"]
 
 
 def test_latin_words_are_never_split():
