@@ -101,23 +101,23 @@ elements:
   - {kind: rect, name: inner, box: [4, 4, 55, 80], stroke: "#e8c77a", stroke_width: 1.2, radius: 3}
   - {kind: text, name: title, box: [6, 34, 51, 20], text: "{{ game.title }}", font: heading, size: 24, min_size: 12, align: center, valign: middle, color: "#ffffff"}
 """,
-        "rules/rules.md": f"""# {{{{ game.title }}}}
+        "rules/rules.md": """# {{ game.title }}
 
 ## 内容物
 
-{{{{ component_table }}}}
+{{ component_table }}
 
 ## 準備
 
 カードをよく混ぜ、各プレイヤーに手札を配ります。人数ごとの枚数は次のとおりです。
 
-{{{{ setup_table }}}}
+{{ setup_table }}
 
-{{{{ open_question('hand-size') }}}}
+{{ open_question('hand-size') }}
 
 ## 遊び方
 
-ここにルールを書きます。数字は game.yaml の design から読めます（いまの最大の数字は{{{{ design.highest }}}}）。
+ここにルールを書きます。数字は game.yaml の design から読めます（いまの最大の数字は{{ design.highest }}）。
 """,
     }
 
