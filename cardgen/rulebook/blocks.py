@@ -4,7 +4,7 @@
 context of :mod:`cardgen.rulebook.context`)
 with markdown-it-py (CommonMark + tables) and returns :class:`Block` objects that know nothing
 of reportlab: :class:`Heading`, :class:`Para`, :class:`ListBlock`, :class:`Table`,
-:class:`Figures`, :class:`Quote`, :class:`Rule`, :class:`PageBreak` (``<!-- pagebreak -->``).
+:class:`Figures`, :class:`CardFigureBlock` (``card_row``, ``table_layout``), :class:`Quote`, :class:`Rule`, :class:`PageBreak` (``<!-- pagebreak -->``).
 Inline text is a list of runs: :class:`Span` (text + bold/italic/code) and :class:`IconRun`
 (``:pon:`` ``:chi:`` ``:power:``…). Images: ``card:<component>/<card id>`` sources are card
 faces drawn from the card templates (width in mm as the image title); other sources are
@@ -27,6 +27,7 @@ from markdown_it import MarkdownIt
 
 from cardgen.data.manifest import RulebookSettings
 from cardgen.check.open_questions import marker_id
+from cardgen.rulebook.figures import marker_data as figure_data
 from cardgen.layout import jlreq
 
 _ICON = re.compile(r":([a-z][a-z0-9_]*):")
@@ -108,6 +109,15 @@ class Figures:
 
 
 @dataclass
+class CardFigureBlock:
+    """A figure of cards asked for by ``card_row(…)`` or ``table_layout(…)`` in the rules text
+    (the JSON of :func:`cardgen.rulebook.figures.marker`: ``kind`` "row" or "table", the
+    component, the cards…), laid out by :mod:`cardgen.rulebook.figures`."""
+
+    data: dict
+
+
+@dataclass
 class Quote:
     """A block quote holding other blocks."""
     blocks: list
@@ -148,7 +158,7 @@ class Toc:
     """Where the table of contents goes (after the book title)."""
 
 
-Block = Union[Heading, Para, ListBlock, Table, Figures, Quote, Rule, PageBreak, Toc, OpenQuestion,
+Block = Union[Heading, Para, ListBlock, Table, Figures, CardFigureBlock, Quote, Rule, PageBreak, Toc, OpenQuestion,
               OpenQuestionIndex]
 
 
@@ -393,8 +403,11 @@ def parse_blocks(markdown: str, numberer: Numberer | None = None) -> list:
                 out.append(Para([Span(t.content.rstrip("\n"), code=True)]))
             elif t.type == "html_block":
                 qid = marker_id(t.content)
+                fig = figure_data(t.content)
                 if qid:
                     out.append(OpenQuestion(qid))
+                elif fig is not None:
+                    out.append(CardFigureBlock(fig))
                 elif "pagebreak" in t.content:
                     out.append(PageBreak())
         return out

@@ -13,8 +13,10 @@ Names every game gets (:func:`build_context`):
   draw_pile, turns…), ``components`` (id → {id, name, kind, count, note, unit}), ``decks``
   (id → list of card rows, each a dict of the table's columns plus ``count``), ``deck_size``
   (cards in the setup deck).
-- ``card_image(component, card_id, width=22)`` / ``card_images(component, [ids], width=22)``:
-  Markdown images with the ``card:`` scheme; the renderer draws them from the card templates.
+- ``card_image(component, card_id, width=22, caption=None)`` / ``card_images(component, [ids], …)``:
+  Markdown images with the ``card:`` scheme, captioned; ``card_row(…)`` (cards in a row, some
+  laid sideways) and ``table_layout(…)`` (the table for 3 or 4 players): card figures drawn from
+  the card templates (:mod:`cardgen.rulebook.figure_helpers`).
 - Every table builder of :data:`TABLES` under its name (``component_table``, ``setup_table``,
   ``breakdown_table``, ``scoring_table``…). Builders run only when the text uses them.
 - ``open_question('ID')``: a boxed 【未確定】 note for the open question ``ID`` of
@@ -57,6 +59,7 @@ from cardgen.data.rulebook_sources import MAX_RULES_BYTES
 from cardgen.check.deck_math import Report
 from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
+from cardgen.rulebook.figure_helpers import figure_helpers
 from cardgen.rulebook.odds_tables import odds_table_helper
 from cardgen.rulebook.table_registry import TABLES, RulebookData, TableBuilder, UNITS, md_table, missing
 from cardgen.rulebook.tables import table_words
@@ -72,26 +75,6 @@ class _Lazy:
         if self.value is None:
             self.value = "\n" + self.fn(self.data).strip("\n") + "\n"
         return self.value
-
-
-def _card_image(data: RulebookData) -> tuple[Callable, Callable]:
-    def one(component: str, card_id: str, width: float = 22) -> str:
-        try:
-            width = float(width)
-        except (TypeError, ValueError):
-            raise ValueError(f"card_image: width {str(width)[:20]!r} is not a number of mm") from None
-        if not (0 < width <= 300):
-            raise ValueError(f"card_image: width {width:g} mm is out of range (more than 0, at most 300 mm)")
-        rows = data.game.tables.get(component)
-        if rows is None or not any(r.id == str(card_id) for r in rows):
-            raise missing(data, f"card_image: no card {card_id!r} in component {component!r}",
-                          "name a component id and a card id from its table")
-        name = data.game.component(component).name
-        return f'![{name} {card_id}](card:{component}/{card_id} "{float(width):g}")'
-
-    def many(component: str, card_ids, width: float = 22) -> str:
-        return " ".join(one(component, c, width) for c in card_ids)
-    return one, many
 
 
 def _fmt(value: Any) -> str:
@@ -167,7 +150,6 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
     components = {c.id: {"id": c.id, "name": c.name, "kind": c.kind, "count": data.count(c.id),
                          "note": c.note, "unit": UNITS.get(c.kind, "")} for c in m.components}
     ctx: dict[str, Any] = dict(m.design)
-    one, many = _card_image(data)
     ctx.update({
         "game": m.game.model_dump(),
         "design": dict(m.design),
@@ -175,8 +157,7 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         "decks": {c.id: data.rows(c.id) for c in m.components if c.id in game.tables},
         "player_counts": [asdict(pc) for pc in report.player_counts],
         "deck_size": data.count(m.setup.deck) if m.setup else None,
-        "card_image": one,
-        "card_images": many,
+        **figure_helpers(data),
         "table_of": _table_of(data),
         "player_count_table": _player_count_table(data),
         "odds_table": odds_table_helper(game, game.manifest_file),

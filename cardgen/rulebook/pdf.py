@@ -25,8 +25,8 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook import blocks as L
 from cardgen.layout import jlreq
-from cardgen.layout.ops import CardPlan
-from cardgen.render.draw import draw_ops
+from cardgen.rulebook.card_figure import CardFigure
+from cardgen.rulebook.figures import CardSpec, row_layout, table_layout
 from cardgen.render.images import image_dpi, image_size
 from cardgen.rulebook.notes import OpenQuestionIndex, note
 from cardgen.rulebook.style import KinsokuParagraph, PageDesign, TextStyle, canvas_class, markup
@@ -42,41 +42,6 @@ class BookInfo:
     version: str
     source: str = ""
     draft: bool = False  #: validation failed (a forced build): every page carries the draft mark
-
-
-class CardFigure(Flowable):
-    """Card faces side by side, each scaled to ``width`` pt and clipped to its trim."""
-
-    def __init__(self, items: list[tuple[CardPlan, float]], fonts: FontSet, images=None, gap: float = 3 * MM):
-        super().__init__()
-        self.items, self.fonts, self.images, self.gap = items, fonts, images, gap
-
-    def wrap(self, aw, ah):
-        """Flowable protocol: the row's size in pt (card widths plus gaps; the tallest card)."""
-        self.width = sum(w for _p, w in self.items) + self.gap * (len(self.items) - 1)
-        self.height = max(p.height * w / p.width for p, w in self.items)
-        return self.width, self.height
-
-    def draw(self):
-        """Flowable protocol: draw each card's plan scaled to its width, left to right."""
-        c = self.canv
-        x = 0.0
-        for plan, w in self.items:
-            s = w / plan.width
-            c.saveState()
-            c.translate(x, 0)
-            c.scale(s, s)
-            path = c.beginPath()
-            path.roundRect(0, 0, plan.width, plan.height, 3 * MM)
-            c.clipPath(path, stroke=0, fill=0)
-            draw_ops(c, plan.ops, self.fonts, self.images)
-            c.restoreState()
-            c.saveState()
-            c.setStrokeColor(HexColor("#999999"))
-            c.setLineWidth(0.3)
-            c.roundRect(x, 0, w, plan.height * s, 3 * MM * s, stroke=1, fill=0)
-            c.restoreState()
-            x += w + self.gap
 
 
 class _Doc(BaseDocTemplate):
@@ -130,7 +95,7 @@ class StoryBuilder:
         for i, b in enumerate(blocks):
             flows = self.block(b, info)
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None
-            if isinstance(b, L.Para) and isinstance(nxt, (L.Table, L.Figures)) and flows:
+            if isinstance(b, L.Para) and isinstance(nxt, (L.Table, L.Figures, L.CardFigureBlock)) and flows:
                 flows[-1].keepWithNext = 1  # a lead-in line stays with its table or figure
             out.extend(flows)
         return out
@@ -176,6 +141,8 @@ class StoryBuilder:
             return [self.table(b)]
         if isinstance(b, L.Figures):
             return self.figures(b)
+        if isinstance(b, L.CardFigureBlock):
+            return self.card_figure(b)
         if isinstance(b, L.Quote):
             inner = [f for x in b.blocks for f in self.block(x, info)]
             t = RLTable([[inner]], colWidths=[self.width - d.quote.indent * MM])
@@ -311,26 +278,61 @@ class StoryBuilder:
         return ts
 
     def figures(self, b: L.Figures) -> list:
-        """A figure's flowables: cards in a row at their width in mm, files scaled by dpi to the frame."""
+        """A paragraph of images: file images at their size, card images (``card:``) in one
+        captioned row (the alt text is the caption) shrunk to the frame."""
         cards, out = [], []
         for f in b.images:
             if f.src.startswith("card:"):
                 comp, _, cid = f.src[5:].partition("/")
-                plan = self.card_plan(comp, cid)
-                cards.append((plan, (f.width_mm or 22) * MM))
+                cards.append((CardSpec(comp, cid, caption=f.alt), f.width_mm or 22))
             else:
                 out.append(self.image(f))
         if cards:
-            gap = self.d.figure_gap * MM
-            total = sum(w for _p, w in cards) + gap * (len(cards) - 1)
-            if total > self.width:  # shrink the row to the frame
-                k = (self.width - gap * (len(cards) - 1)) / sum(w for _p, w in cards)
-                cards = [(p, w * k) for p, w in cards]
-            fig = CardFigure(cards, self.fonts, self.images, gap)
-            fig.hAlign = "CENTER"
-            fig.spaceBefore, fig.spaceAfter = 1 * MM, 3 * MM
-            out.insert(0, fig)
+            out.insert(0, self.card_row([s for s, _w in cards], [w for _s, w in cards]))
         return out
+
+    def card_row(self, specs: list, widths_mm: list, title: str = "") -> Flowable:
+        """Cards side by side (:func:`cardgen.rulebook.figures.row_layout`), each ``widths_mm``
+        wide (the first card's width for all: one row, one size), centred, within the frame."""
+        d = self.d
+        plan = self.card_plan(specs[0].component, specs[0].card_id)
+        w = widths_mm[0] * MM
+        lay = row_layout(specs, w, w * plan.height / plan.width, d.figure_gap * MM, CAPTION_SIZE, title)
+        return self._figure(lay)
+
+    def card_figure(self, b: L.CardFigureBlock) -> list:
+        """``card_row`` / ``table_layout`` of the rules text, laid out and drawn from the card plans."""
+        data = b.data
+        comp = data["component"]
+        spec = [CardSpec(comp, c["id"], c["sideways"], c["caption"]) for c in data.get("cards", [])]
+        if data["kind"] == "row":
+            return [self.card_row(spec, [data["width"]] * len(spec), data.get("title", ""))]
+        first = next((c["id"] for r in data["rivers"] for c in r), None)
+        plan = self.card_plan(comp, first)
+        w = data["width"] * MM
+        back = CardSpec(comp, first, back=True)
+        names = {"seat": "{n}番手", "first": "（起家）", "river": "河", "hand": "手札",
+                 "wall": "山" if first else f"山（{data['wall']}枚）",  # mid-round the 山 has fewer
+                 "dead_wall": f"王牌（{data['dead_wall']}枚）"}
+        lay = table_layout([[CardSpec(comp, c["id"], c["sideways"]) for c in r] for r in data["rivers"]],
+                           [back] * data["hand"], back, back, w, w * plan.height / plan.width,
+                           self.d.figure_gap * MM * 0.5, CAPTION_SIZE, names, data.get("title", ""))
+        return [self._figure(lay)]
+
+    def _figure(self, lay) -> Flowable:
+        k = min(1.0, self.width / lay.width) if lay.width else 1.0
+        fig = CardFigure(lay, self._face, self.fonts, self.fonts.name("heading"), self.images, k)
+        fig.hAlign = "CENTER"
+        fig.spaceBefore, fig.spaceAfter = 1 * MM, 3 * MM
+        return fig
+
+    def _face(self, spec: CardSpec):
+        """The face plan a figure draws: the front, or the back (None when the component has none)."""
+        return self.card_plan(spec.component, spec.card_id, "back" if spec.back else "front")
+
+
+#: Captions and labels of card figures (pt).
+CAPTION_SIZE = 7.0
 
 
 #: The space (mm) between a heading and the rule under it; the heading's ``space_after`` goes

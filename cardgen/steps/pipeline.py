@@ -375,11 +375,14 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
     blocks = rulebook_blocks(game, report, missing_chars=missing_chars)
     planned: dict[str, ComponentPlans] = {p.component: p for p in plans}
 
-    def card_plan(component: str, card_id: str) -> CardPlan:
+    def card_plan(component: str, card_id: str | None = None, side: str = "front") -> CardPlan | None:
+        """The face of ``card_id`` (the component's first card when None); ``side="back"``: its
+        back, None when the component has none."""
         if component not in planned:
             planned[component] = plan_component(game, component, fonts, project)
         cp = planned[component]
-        return next(f for f, c in zip(cp.fronts, cp.cards) if c.row.id == card_id)
+        k = next(k for k, c in enumerate(cp.cards) if card_id is None or c.row.id == card_id)
+        return (cp.backs if side == "back" else cp.fronts)[k]
 
     rules_dir = game.root / "rules"
 

@@ -30,8 +30,9 @@ def built(tmp_path_factory):
     res = build_game(GAME, out)  # the default steps include the rulebook
     pdf = out / "tenjanpai" / "rulebook.pdf"
     assert pdf in res.files and pdf.is_file()
-    with pdfplumber.open(pdf) as doc:
-        pages = [(p.width, p.height, p.extract_text_lines(), p.chars, len(p.images)) for p in doc.pages]
+    with pdfplumber.open(pdf) as doc:  # text as read: cards turned in a figure (sideways, across the table) left out
+        pages = [(p.width, p.height, q.extract_text_lines(), q.chars, len(p.images)) for p in doc.pages
+                 for q in [p.filter(lambda o: o.get("object_type") != "char" or o["matrix"][0] > 0)]]
     return pdf, pages
 
 
