@@ -166,13 +166,16 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
                force: bool = False, steps: tuple[str, ...] = DEFAULT_STEPS,
                progress: Callable[[str, int], Callable[[], None]] | None = None,
                exports: "ExportOptions | None" = None, rulebook_paper: str | None = None,
+               rulebook_booklet: bool = False,
                strict: bool = False, final: bool = False) -> BuildResult:
     """Check (:func:`cardgen.steps.game_check.check_game`, the same checks as ``cardgen validate``),
     then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically, with the
     preflight report ``report.json`` (see :mod:`cardgen.check.preflight`) beside them.
 
     Steps: ``sheets`` (print-sheets.pdf), ``rulebook`` (rulebook.pdf from card_data/<game>/rules/;
-    skipped when the game has no rules folder). ``rulebook_paper`` overrides ``rulebook.paper``.
+    skipped when the game has no rules folder). ``rulebook_paper`` overrides ``rulebook.paper``;
+    ``rulebook_booklet`` also writes rulebook-booklet.pdf (the pages imposed two-up for saddle
+    stitching, :mod:`cardgen.layout.booklet`).
 
     Raises:
         CardgenError: every error the check found — validation, card layout (text that does not
@@ -239,7 +242,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         from cardgen.steps.exports import ExportOptions
 
         run = StepRun(game, report, fonts, plans, options, exports or ExportOptions(), out, progress, rulebook_paper,
-                      only=tuple(steps) == ("rulebook",), notes=result.notes,
+                      rulebook_booklet=rulebook_booklet, only=tuple(steps) == ("rulebook",), notes=result.notes,
                       findings=result.layout)
         for name, one in STEPS.items():  # in build order, whatever the order asked
             if name in steps:

@@ -228,9 +228,11 @@ def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
 @out_option
 @click.option("--force", is_flag=True, help="Write even when validation fails.")
 @click.option("--final", is_flag=True, help="Release build: refuse while the manifest has open questions (game.choices not decided).")
-def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool, final: bool) -> None:
+@click.option("--booklet", is_flag=True, help="Also write rulebook-booklet.pdf: the pages two-up on sheets twice "
+              "their size (A5 on A4, B5 on B4) in saddle-stitch order, for short-edge duplex and folding.")
+def rulebook(game_dir: Path, paper: str | None, out: Path, force: bool, final: bool, booklet: bool) -> None:
     """Write OUT/<game>/rulebook.pdf from card_data/<game>/rules/*.md and the game's data."""
-    _run(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper, final=final)
+    _run(game_dir, out, force=force, steps=("rulebook",), rulebook_paper=paper, final=final, rulebook_booklet=booklet)
 
 
 @cli.command(short_help="Validate and build every output (all games by default).")

@@ -15,6 +15,7 @@ from cardgen.steps.pipeline import ComponentPlans, SheetOptions, one_sided, writ
 SHEETS_PDF = "print-sheets.pdf"
 ONE_SIDED_PDF = "print-sheets-one-sided.pdf"  #: ``--one-sided separate``: components without a back
 RULEBOOK_PDF = "rulebook.pdf"
+BOOKLET_PDF = "rulebook-booklet.pdf"  #: ``--booklet``: the rulebook imposed for saddle stitching
 CALIBRATION_PDF = "duplex-calibration.pdf"
 
 
@@ -32,6 +33,7 @@ class StepRun:
     out: AtomicOutput
     progress: Callable | None = None
     rulebook_paper: str | None = None
+    rulebook_booklet: bool = False  #: also write rulebook-booklet.pdf
     only: bool = False  #: this step is the only one asked for
     notes: list[str] = field(default_factory=list)
     findings: list = field(default_factory=list)  #: warnings (Problems) a step meets, e.g. a rulebook image scaled down
@@ -120,4 +122,14 @@ def _rulebook(run: StepRun) -> list[str]:
         return []
     write_rulebook(run.game, run.report, run.fonts, run.out.path(RULEBOOK_PDF), paper=run.rulebook_paper,
                    plans=run.plans, findings=run.findings)
-    return [RULEBOOK_PDF]
+    if not run.rulebook_booklet:
+        return [RULEBOOK_PDF]
+    from cardgen.layout.booklet import sheet_for
+    from cardgen.render.booklet_pdf import write_booklet
+
+    paper = (run.rulebook_paper or run.game.manifest.rulebook.paper).lower()
+    name, w, h = sheet_for(paper)
+    sides = write_booklet(run.out.path(RULEBOOK_PDF), run.out.path(BOOKLET_PDF), (w, h))
+    run.notes.append(f"{BOOKLET_PDF}: {sides // 2} {name} sheet(s), {paper.upper()} pages in saddle-stitch order; "
+                     "print double-sided, flip on the short edge, at 100 %, then fold and staple")
+    return [RULEBOOK_PDF, BOOKLET_PDF]
