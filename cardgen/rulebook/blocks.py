@@ -72,6 +72,7 @@ class Heading:
 class Para:
     """A paragraph: a list of runs."""
     runs: list
+    where: tuple = ()  #: (rules file, line), set by the rulebook assembly (for a short last line)
 
 
 @dataclass

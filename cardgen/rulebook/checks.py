@@ -132,11 +132,17 @@ def table_problems(blocks: list, path: Path, source: str) -> list[Problem]:
 
 
 def locate_tables(blocks: list, path: Path, source: str) -> None:
-    """Set each table's and image's ``where`` to ``(file, line)`` in the source (for messages
-    about it made while drawing: a word too wide for its column, an image scaled down)."""
-    from cardgen.rulebook.blocks import Figures, Table, plain
+    """Set each table's, image's and paragraph's ``where`` to ``(file, line)`` in the source (for
+    messages about it made while drawing: a word too wide for its column, an image scaled down,
+    a short last line that could not be pulled in)."""
+    from cardgen.rulebook.blocks import Figures, Para, Table, plain
 
     for b in _walk(blocks):
+        if isinstance(b, Para):
+            text = plain(b.runs).strip()
+            line = next((n for n in (source_line(source, k) for k in (text[:12], text[:6], text[-12:], text[-6:])
+                                     if k.strip()) if n), None)
+            b.where = (rel(path), line)
         if isinstance(b, Figures):
             for f in b.images:
                 f.where = (rel(path), source_line(source, f"({f.src}") or source_line(source, f.src))

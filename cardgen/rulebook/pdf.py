@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
@@ -74,6 +73,7 @@ class StoryBuilder:
         self.card_plan, self.resolve_image, self.images = card_plan, resolve_image, images
         self._styles: dict = {}
         self._keys = 0
+        self._short_seen: set = set()
 
     def style(self, ts: TextStyle, name: str, **kw) -> ParagraphStyle:
         """A ParagraphStyle for ``ts`` (sizes in pt, spaces in mm converted to pt), cached by name and options."""
@@ -85,9 +85,27 @@ class StoryBuilder:
                 textColor=HexColor(ts.color), wordWrap="CJK", **kw)
         return self._styles[key]
 
-    def para(self, runs, ts: TextStyle, name: str = "body", **kw) -> KinsokuParagraph:
-        """A line-breaking (JLREQ) paragraph of ``runs`` in style ``ts``."""
-        return KinsokuParagraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
+    def para(self, runs, ts: TextStyle, name: str = "body", where: tuple | None = None, **kw) -> KinsokuParagraph:
+        """A line-breaking (JLREQ) paragraph of ``runs`` in style ``ts``; ``where`` (rules file,
+        line): a last line that stays short is reported there (:meth:`short_last_line`)."""
+        p = KinsokuParagraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
+        if where is not None:
+            p.on_short_last = lambda text: self.short_last_line(where, text)
+        return p
+
+    def short_last_line(self, where: tuple, text: str) -> None:
+        """A warning (once per paragraph and text): the paragraph ends in a line of fewer than
+        :data:`cardgen.rulebook.style.MIN_LAST_LINE` characters that no break could pull in."""
+        key = (where, text)
+        if key in self._short_seen:
+            return
+        self._short_seen.add(key)
+        file, line = where or ("", None)
+        self.findings.append(Problem(
+            file, line, "rulebook → text", f"the paragraph ends in a line of only {text!r}: no line break before it "
+            "leaves the line above evenly set (at most ¼ em more per gap)",
+            "reword the end of the paragraph a little (a few characters longer or shorter), or end it at another word",
+            severity="warning", code="rules-short-last-line"))
 
     def story(self, blocks: list, info: BookInfo) -> list:
         """The flowables of the whole book, in order; lead-in paragraphs keep with their table or figure."""
@@ -131,10 +149,11 @@ class StoryBuilder:
             if all(getattr(r, "code", False) for r in b.runs):  # a code block keeps its own lines
                 return [self.para(b.runs, d.body)]
             runs, indent = _indent(b.runs)
+            where = b.where or ("", None)
             if indent:  # 字下げ: ideographic spaces typed at the paragraph start, one em each
-                return [self.para(runs, d.body, "body-indented", alignment=TA_JUSTIFY,
+                return [self.para(runs, d.body, "body-indented", where, alignment=TA_JUSTIFY,
                                   firstLineIndent=indent * d.body.size)]
-            return [self.para(b.runs, d.body, "body-justified", alignment=TA_JUSTIFY)]
+            return [self.para(b.runs, d.body, "body-justified", where, alignment=TA_JUSTIFY)]
         if isinstance(b, L.ListBlock):
             return [self.list_block(b, info)]
         if isinstance(b, L.Table):
@@ -398,23 +417,28 @@ class _Rule(Flowable):
 
 
 def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo, page_mm: tuple[float, float],
-                card_plan: Callable, resolve_image: Callable, images=None) -> list[Problem]:
-    """The problems :func:`render_rulebook` would raise or report, found without drawing (for
-    ``cardgen validate``): words too wide for a table column, images scaled down."""
-    pw, ph = page_mm[0] * MM, page_mm[1] * MM
-    m = {k: v * MM for k, v in design.margins.items()}
-    builder = StoryBuilder(design, fonts, pw - m["left"] - m["right"], card_plan, resolve_image, images,
-                           ph - m["top"] - m["bottom"])
-    builder.story(blocks, info)
-    return builder.problems + builder.findings
+                card_plan: Callable, resolve_image: Callable, images=None, icons: dict | None = None) -> list[Problem]:
+    """The problems :func:`render_rulebook` would raise or report (for ``cardgen validate``):
+    words too wide for a table column; else the warnings of setting the book in memory (images
+    scaled down, short last lines that could not be pulled in — only line breaking finds those)."""
+    import io
+
+    try:
+        findings: list[Problem] = []
+        render_rulebook(io.BytesIO(), blocks, design, fonts, info, page_mm, card_plan, resolve_image, images,
+                        findings, icons)
+    except CardgenError as exc:
+        return exc.problems
+    return findings
 
 
-def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
+def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
                     page_mm: tuple[float, float], card_plan: Callable, resolve_image: Callable,
                     images=None, findings: list | None = None, icons: dict | None = None) -> int:
-    """Write the rulebook PDF to ``path``. ``page_mm``: paper (w, h) in mm. Returns the page count.
-    ``icons``: the game's own icons (name → IconSpec), drawn where the text names them (``:coin:``).
-    Warnings (images scaled down to the frame) are appended to ``findings``.
+    """Write the rulebook PDF to ``path`` (a file path or a binary file object). ``page_mm``: paper
+    (w, h) in mm. Returns the page count. ``icons``: the game's own icons (name → IconSpec), drawn
+    where the text names them (``:coin:``). Warnings (images scaled down to the frame, a paragraph's
+    last line that stays short, :meth:`StoryBuilder.short_last_line`) are appended to ``findings``.
 
     Raises:
         CardgenError: a number or Latin word too wide for its table column even at
@@ -450,14 +474,14 @@ def render_rulebook(path: Path, blocks: list, design: PageDesign, fonts: FontSet
             from cardgen.render.pdf_sheets import draw_draft_mark
             draw_draft_mark(c, pw, ph, fonts)
 
-    doc = _Doc(str(path), pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",
+    doc = _Doc(path if hasattr(path, "write") else str(path), pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",
                author="cardgen", subject=info.source, creator="cardgen")
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
     builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, frame._height)
     story = builder.story(blocks, info)
     if builder.problems:
         raise CardgenError(builder.problems)
-    if findings is not None:
-        findings.extend(builder.findings)
     doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons))
+    if findings is not None:  # after drawing: short last lines are found while lines are broken
+        findings.extend(builder.findings)
     return doc.page

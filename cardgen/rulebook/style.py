@@ -249,12 +249,24 @@ def kinsoku_split(frags, maxWidths, calcBounds):
         spans.append((start, end, line_break, max_w))
         start = end
     spans = _push_down(U, spans, ruby)
+    short = short_last_line(U, spans)
     lines = []
     for start, end, line_break, max_w in spans:
         seg = U[start:end]
         used = _used(seg)
         lines.append(makeCJKParaLine(seg, max_w, used, max_w - used, line_break, calcBounds))
-    return ParaLines(kind=1, lines=lines)
+    return ParaLines(kind=1, lines=lines, short_last=short)
+
+
+def short_last_line(U, spans: list) -> str:
+    """The text of the paragraph's last line when it is still shorter than :data:`MIN_LAST_LINE`
+    characters after :func:`_push_down` (and the line before does not end at a forced break);
+    "" otherwise."""
+    if len(spans) < 2 or spans[-2][2]:
+        return ""
+    ls, le = spans[-1][0], spans[-1][1]
+    tail = "".join(str(u) for u in U[ls:le] if not hasattr(u.frag, "lineBreak"))
+    return tail if tail.strip() and jlreq.visible_count(tail) < MIN_LAST_LINE else ""
 
 
 def _used(seg) -> float:
@@ -301,7 +313,11 @@ def _split_lines(blPara, start: int, stop: int) -> list:
 
 
 class KinsokuParagraph(Paragraph):
-    """A Paragraph that always breaks lines with :func:`kinsoku_split` (Japanese and mixed text)."""
+    """A Paragraph that always breaks lines with :func:`kinsoku_split` (Japanese and mixed text).
+    ``on_short_last(text)``, when set, is called with the last line's text when it stays shorter
+    than :data:`MIN_LAST_LINE` characters (no legal break could pull it in)."""
+
+    on_short_last = None
 
     def breakLinesCJK(self, maxWidths):
         """reportlab hook: break the paragraph into lines under JLREQ rules at ``maxWidths`` (pt)."""
@@ -315,7 +331,10 @@ class KinsokuParagraph(Paragraph):
             return ParaLines(kind=0, fontSize=s.fontSize, fontName=s.fontName, textColor=s.textColor, lines=[],
                              ascent=s.fontSize, descent=-0.2 * s.fontSize)
         auto = getattr(self, "autoLeading", getattr(self.style, "autoLeading", ""))
-        return kinsoku_split(self.frags, maxWidths, auto not in ("", "off"))
+        lines = kinsoku_split(self.frags, maxWidths, auto not in ("", "off"))
+        if lines.short_last and self.on_short_last is not None:
+            self.on_short_last(lines.short_last)
+        return lines
 
     def breakLines(self, width):  # every paragraph gets the same rules, Latin-only ones too
         """reportlab hook: every paragraph goes through the JLREQ breaker, Latin-only ones too."""

@@ -425,4 +425,5 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
     from cardgen.rulebook.pdf import check_story
 
     blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, plans)
-    return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache())
+    return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
+                       icons=icon_specs(game))

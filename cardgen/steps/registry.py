@@ -120,8 +120,10 @@ def _rulebook(run: StepRun) -> list[str]:
     """Skipped in a build of several steps when the game has no rules folder."""
     if not (run.only or (run.game.root / "rules").is_dir()):
         return []
+    found: list = []
     write_rulebook(run.game, run.report, run.fonts, run.out.path(RULEBOOK_PDF), paper=run.rulebook_paper,
-                   plans=run.plans, findings=run.findings)
+                   plans=run.plans, findings=found)
+    run.findings.extend(p for p in found if p not in run.findings)  # the build's check found most already
     if not run.rulebook_booklet:
         return [RULEBOOK_PDF]
     from cardgen.layout.booklet import sheet_for
