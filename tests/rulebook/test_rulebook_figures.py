@@ -12,7 +12,7 @@ from cardgen.api import build_game
 from cardgen.core.units import MM
 from cardgen.rulebook.figures import CardSpec, row_layout, table_layout
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
 OUTLINE = (0.6, 0.6, 0.6)  # #999999, the outline drawn around every card of a figure

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from cardgen.core.units import MM
 from cardgen.layout.booklet import padded, saddle_stitch, sheet_for
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
 
