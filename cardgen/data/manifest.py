@@ -171,6 +171,7 @@ class RulebookSettings(Strict):
     item_style: Literal["ko", "circled"] = Field("ko", description="Statute style, third level: `ko` (1項) or `circled` (①).")
     toc: bool = Field(True, description="Print a table of contents after the title.")
     toc_depth: int = Field(2, ge=1, le=4, description="Heading levels listed in the table of contents, from `number_from` down.")
+    glossary: bool = Field(False, description="End the rulebook with a list of every term the rules text gives a reading (ruby: `｜聴牌《テンパイ》`, `{聴牌|テンパイ}`), in the order of the readings (五十音順).")
     paper: Literal["a5", "a4", "b5", "letter"] = Field("a5", description="Paper of the rulebook (A5 booklet by default); `cardgen rulebook --paper` overrides it.")
     template: str = Field("default", description="Page design in templates/rulebook/ (without `.yaml`).")
     breakdown_by: str = Field("number", description="Column of the setup deck that `breakdown_table` groups by.")

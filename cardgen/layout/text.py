@@ -7,7 +7,10 @@ kept whole and break at spaces; ``:name:`` is an inline icon one em wide that si
 baseline. ``\\n`` (a real line break, or the two characters backslash-n typed in a spreadsheet
 cell) forces a break. U+2060 WORD JOINER (:data:`NOBREAK`; the template filter ``nobreak``
 puts one between every character) forbids a break where it stands and is not drawn, so a
-reference like ``（第20条①）`` stays on one line.
+reference like ``（第20条①）`` stays on one line. Ruby (``｜聴牌《テンパイ》``, ``聴牌《テンパイ》``,
+``{聴牌|テンパイ}``, :mod:`cardgen.layout.ruby_text`) makes its base one unbreakable atom as wide
+as the wider of the base and the reading (set at :data:`RUBY_SCALE` of the size above it); a
+line holding ruby is :data:`RUBY_RAISE` em further from the line above.
 
 Widths come from a ``measure(text, font_role, size_pt) -> width_pt`` callable, so this module
 stays free of any font or PDF library.
@@ -21,6 +24,7 @@ from typing import Callable, Iterable
 from cardgen.core.nobreak import NOBREAK
 from cardgen.core.units import EPS
 from cardgen.layout import jlreq
+from cardgen.layout.ruby_text import split_ruby
 
 Measure = Callable[[str, str, float], float]
 
@@ -38,12 +42,20 @@ _ICON = re.compile(r":([a-z][a-z0-9_]*):")
 _LATIN = re.compile(r"(?![,.:;!?%)\]}])(?:(?!:[a-z][a-z0-9_]*:)[!-~\u00C0-\u024F’×])+")
 
 
+#: Ruby size as a fraction of the base size (JIS X 4051: half).
+RUBY_SCALE = 0.5
+#: Extra space (em of the base size) above a line that holds ruby, so the reading clears the line above.
+RUBY_RAISE = 0.5
+
+
 @dataclass(frozen=True)
 class Atom:
-    """An unbreakable piece: a CJK character, a Latin word, a space, or an icon."""
+    """An unbreakable piece: a CJK character, a Latin word, a space, an icon, or a ruby base
+    (``ruby``: its reading)."""
 
     text: str
-    kind: str  # "cjk" | "word" | "space" | "icon" | "newline"
+    kind: str  # "cjk" | "word" | "space" | "icon" | "newline" | "ruby"
+    ruby: str = ""
 
 
 @dataclass
@@ -53,12 +65,27 @@ class LaidLine:
     atoms: list[Atom]
     width: float
 
+    @property
+    def has_ruby(self) -> bool:
+        """The line holds a ruby base (it needs :data:`RUBY_RAISE` more room above)."""
+        return any(a.kind == "ruby" for a in self.atoms)
+
 
 def atoms(text: str) -> list[Atom]:
     """Split text into unbreakable atoms (see module doc). Atoms joined by :data:`NOBREAK`
     become one atom (kind ``word``; icons are never joined)."""
     text = text.replace("\r\n", "\n").replace("\\n", "\n")
     out: list[Atom] = []
+    for piece, reading in split_ruby(text):
+        if reading:
+            out.append(Atom(piece, "ruby", reading))
+        else:
+            _plain_atoms(piece, out)
+    return out
+
+
+def _plain_atoms(text: str, out: list[Atom]) -> None:
+    """Append the atoms of ``text`` (no ruby in it) to ``out``."""
     glue = False
     i = 0
     while i < len(text):
@@ -72,7 +99,6 @@ def atoms(text: str) -> list[Atom]:
             joined = out.pop()
             out[-1] = Atom(out[-1].text + joined.text, "word")
         glue = False
-    return out
 
 
 def _next_atom(text: str, i: int, out: list[Atom]) -> int:
@@ -101,6 +127,8 @@ def _atom_width(a: Atom, font: str, size: float, measure: Measure) -> float:
         return size * 1.05
     if a.kind == "newline":
         return 0.0
+    if a.kind == "ruby":
+        return max(measure(a.text, font, size), measure(a.ruby, font, size * RUBY_SCALE))
     return measure(a.text, font, size)
 
 
@@ -212,7 +240,7 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
     """
     def attempt(s: float) -> Fitted:
         lines = break_lines(text, width, font, s, measure)
-        total = s + (len(lines) - 1) * s * leading
+        total = s + (len(lines) - 1) * s * leading + sum(ln.has_ruby for ln in lines) * s * RUBY_RAISE
         if total <= height + EPS and all(ln.width <= width + EPS for ln in lines):
             return Fitted(s, lines, s * leading, True, s < size - 1e-9)
         return Fitted(s, lines, s * leading, False, True)
@@ -253,15 +281,16 @@ def line_text(line: LaidLine) -> str:
     return "".join(f":{a.text}:" if a.kind == "icon" else a.text for a in line.atoms)
 
 
-def runs(line: LaidLine) -> Iterable[tuple[str, str]]:
-    """Group a line's atoms into ``("text", s)`` and ``("icon", name)`` runs."""
+def runs(line: LaidLine) -> Iterable[tuple[str, object]]:
+    """Group a line's atoms into ``("text", s)``, ``("icon", name)`` and ``("ruby", (base,
+    reading))`` runs."""
     buf = ""
     for a in line.atoms:
-        if a.kind == "icon":
+        if a.kind in ("icon", "ruby"):
             if buf:
                 yield ("text", buf)
                 buf = ""
-            yield ("icon", a.text)
+            yield (a.kind, a.text if a.kind == "icon" else (a.text, a.ruby))
         else:
             buf += a.text
     if buf:

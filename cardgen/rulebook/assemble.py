@@ -13,13 +13,15 @@ from cardgen.rulebook.blocks import (Heading, ListBlock, Numberer, OpenQuestion,
                                      parse_blocks)
 from cardgen.rulebook.checks import figure_problems, glyph_problems, html_problems, locate_tables, table_problems
 from cardgen.rulebook.context import build_context, read_rules, render_rules
+from cardgen.rulebook.glossary import glossary_blocks
 from cardgen.rulebook.tables import TABLE_WORDS
 
 
 def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, missing_chars=None) -> list:
     """Every rules file of ``game`` rendered and parsed, as one list of blocks.
 
-    A :class:`Toc` block is put after the book title (or first) when ``rulebook.toc``.
+    A :class:`Toc` block is put after the book title (or first) when ``rulebook.toc``; the
+    glossary of ruby terms (:mod:`cardgen.rulebook.glossary`) ends the text when ``rulebook.glossary``.
     ``image_ok(path)`` raises :class:`CardgenError` for an image that cannot be drawn (default:
     :func:`cardgen.render.images.image_size`: missing, unreadable, too large).
     ``missing_chars(role, text) -> list[str]`` (a :class:`~cardgen.fonts.fontset.FontSet`'s
@@ -72,6 +74,8 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
         blocks.extend(parsed)
     if problems:
         raise CardgenError(problems)
+    if settings.glossary:
+        blocks.extend(glossary_blocks(blocks))
     _open_questions(blocks, game.manifest)
     if not any(isinstance(b, Heading) and b.title for b in blocks[:3]):
         blocks.insert(0, Heading(1, [Span(game.manifest.game.title)], title=True))

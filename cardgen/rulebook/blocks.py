@@ -234,8 +234,8 @@ def parser() -> MarkdownIt:
 
 
 def _text_runs(text: str, bold: bool, italic: bool) -> list:
-    """Text → spans, inline icons (``:pon:``) and ruby spans (:func:`cardgen.rulebook.ruby_text.split_ruby`)."""
-    from cardgen.rulebook.ruby_text import split_ruby
+    """Text → spans, inline icons (``:pon:``) and ruby spans (:func:`cardgen.layout.ruby_text.split_ruby`)."""
+    from cardgen.layout.ruby_text import split_ruby
 
     out: list = []
     for piece, reading in split_ruby(text.replace(INDENT_MARK, "\u3000")):

@@ -13,6 +13,7 @@ from reportlab.platypus import Table as RLTable, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from cardgen.core.units import MM
+from cardgen.layout import jlreq
 from cardgen.rulebook import blocks as L
 from cardgen.rulebook.style import TextStyle
 
@@ -39,14 +40,20 @@ def _box(cells: list, width: float, fonts, font: str, cls=RLTable) -> RLTable:
     return t
 
 
+def _text(value: str) -> str:
+    """A manifest text as set: the spaces YAML's folded lines (``>-``) leave next to Japanese go
+    (:func:`cardgen.layout.jlreq.absorb_spaces`), as typed spaces do in the rules text."""
+    return jlreq.absorb_spaces(value or "")
+
+
 def note(builder, b: L.OpenQuestion) -> list:
     """The boxed note of one open question (flowables for :class:`StoryBuilder`)."""
     d = builder.d
     size = d.body.size * 0.92
     ts = TextStyle(font=d.body.font, size=size, leading=d.body.leading, color=d.body.color,
                    space_before=0, space_after=0)
-    head = builder.para([L.Span(LABEL, bold=True), L.Span(b.question, bold=True)], ts, "oq-head")
-    use = builder.para([L.Span(USE_LABEL, bold=True), L.Span(b.use)], ts, "oq-use")
+    head = builder.para([L.Span(LABEL, bold=True), L.Span(_text(b.question), bold=True)], ts, "oq-head")
+    use = builder.para([L.Span(USE_LABEL, bold=True), L.Span(_text(b.use))], ts, "oq-use")
     box = _box([head, use], builder.width, builder.fonts, d.body.font, _NoteBox)
     box._open_question = b.id
     box.spaceBefore, box.spaceAfter = 0.5 * MM, d.body.space_after * MM + 1 * MM
@@ -128,10 +135,10 @@ class OpenQuestionIndex(Flowable):
         for i, q in enumerate(self.items, 1):
             pages = self._last.get(q.id, [])
             where = "・".join(f"{p}ページ" for p in pages) if pages else "本文に記載なし"
-            rows.append([b.para([L.Span(f"{i}. {LABEL}", bold=True), L.Span(q.question, bold=True)], ts, "oqi-head")])
-            rows.append([b.para([L.Span("選択肢：", bold=True), L.Span("／".join(q.options or []))], ts, "oqi-opt")])
-            rows.append([b.para([L.Span(USE_LABEL, bold=True), L.Span(q.use)], ts, "oqi-use")])
-            rows.append([b.para([L.Span("理由：", bold=True), L.Span(q.why)], ts, "oqi-why")])
+            rows.append([b.para([L.Span(f"{i}. {LABEL}", bold=True), L.Span(_text(q.question), bold=True)], ts, "oqi-head")])
+            rows.append([b.para([L.Span("選択肢：", bold=True), L.Span(_text("／".join(q.options or [])))], ts, "oqi-opt")])
+            rows.append([b.para([L.Span(USE_LABEL, bold=True), L.Span(_text(q.use))], ts, "oqi-use")])
+            rows.append([b.para([L.Span("理由：", bold=True), L.Span(_text(q.why))], ts, "oqi-why")])
             rows.append([b.para([L.Span("該当箇所：", bold=True), L.Span(where)], ts, "oqi-pages")])
         t = RLTable(rows, colWidths=[width])
         style = [("LEFTPADDING", (0, 0), (-1, -1), 2.5 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 2 * MM),

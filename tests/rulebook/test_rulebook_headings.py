@@ -58,7 +58,7 @@ def test_the_rule_belongs_to_its_heading(tenjanpai):
                     above = ln["top"] - lines[k - 1]["bottom"]
                     assert above > below_rule + 2 * MM, (ln["text"], above / MM, below_rule / MM)
                 measured += 1
-    assert measured == 10  # 概要 … 終了と勝敗, 付録
+    assert measured == 11  # 概要 … 終了と勝敗, the two appendices
 
 
 def test_toc_numbers_are_the_headings_numbers(tenjanpai):
@@ -69,7 +69,7 @@ def test_toc_numbers_are_the_headings_numbers(tenjanpai):
                  if round(ln["chars"][0]["size"], 1) in (H1, H2)]
     assert toc == ["1. 概要", "2. 内容物", "3. 準備", "4. 手番の流れ", "1. ツモ", "2. 和了判定", "3. 打牌",
                    "4. ロン判定", "5. ポン／チー", "5. スキル", "6. 流局", "7. 得点", "8. 脱衣と奥義",
-                   "9. 終了と勝敗", "付録 未確定事項の一覧"]
+                   "9. 終了と勝敗", "付録 用語と読み", "付録 未確定事項の一覧"]
     assert toc == heads
 
 
