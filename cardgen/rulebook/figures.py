@@ -182,7 +182,7 @@ def table_layout(rivers: list[list[CardSpec]], hand: list[CardSpec], wall: CardS
         lay.labels.append(Label(half + cx, half - h / 2 - label_size * 0.5, name, label_size))
     if title:
         lay.labels.append(Label(half, -label_size * CAPTION_LEADING, title, label_size))
-    return _fit(lay)
+    return _fit(lay, trim=True)
 
 
 def text_width(text: str, size: float) -> float:
@@ -196,11 +196,15 @@ def _label_box(lb: Label) -> tuple[float, float, float, float]:
     return x0, lb.y - lb.size * 0.25, x0 + tw, lb.y + lb.size * 0.9
 
 
-def _fit(lay: FigureLayout) -> FigureLayout:
-    """``lay`` moved and grown so every card and label lies inside ``0 … width × 0 … height``."""
+def _fit(lay: FigureLayout, trim: bool = False) -> FigureLayout:
+    """``lay`` moved and grown so every card and label lies inside ``0 … width × 0 … height``;
+    ``trim``: sized to what it holds, nothing around it (an empty seat takes no room, so the
+    figure centres on the cards)."""
     boxes = [(p.x, p.y, p.x + p.box_w, p.y + p.box_h) for p in lay.cards] + [_label_box(lb) for lb in lay.labels]
-    x0, y0 = min(0.0, *(b[0] for b in boxes)), min(0.0, *(b[1] for b in boxes))
-    x1, y1 = max(lay.width, *(b[2] for b in boxes)), max(lay.height, *(b[3] for b in boxes))
+    if not trim:
+        boxes.append((0.0, 0.0, lay.width, lay.height))
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     return FigureLayout(x1 - x0, y1 - y0,
                         [Placed(p.spec, p.x - x0, p.y - y0, p.w, p.h, p.rotation) for p in lay.cards],
                         [Label(lb.x - x0, lb.y - y0, lb.text, lb.size, lb.anchor) for lb in lay.labels])

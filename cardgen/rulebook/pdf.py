@@ -115,6 +115,8 @@ class StoryBuilder:
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None
             if isinstance(b, L.Para) and isinstance(nxt, (L.Table, L.Figures, L.CardFigureBlock)) and flows:
                 flows[-1].keepWithNext = 1  # a lead-in line stays with its table or figure
+            if isinstance(b, L.Table) and isinstance(nxt, L.Para) and len(L.plain(nxt.runs)) <= SHORT_NOTE and flows:
+                flows[-1].keepWithNext = 1  # a one-line note under a table stays with it
             out.extend(flows)
         return out
 
@@ -349,6 +351,9 @@ class StoryBuilder:
         """The face plan a figure draws: the front, or the back (None when the component has none)."""
         return self.card_plan(spec.component, spec.card_id, "back" if spec.back else "front")
 
+
+#: A paragraph right after a table of at most this many characters is its note: kept with it.
+SHORT_NOTE = 60
 
 #: Captions and labels of card figures (pt).
 CAPTION_SIZE = 7.0

@@ -118,9 +118,10 @@ def setup_table(data: RulebookData) -> str:
                  "turns": pc.turns if pc.turns is not None else words["none"], **pc.derived}
         rows.append([cells.get(k, words["none"]) for k in columns])
     out = md_table([words.get(k, k) for k in columns], rows)
-    notes = [f"{pc.players}{words['players_unit']}：{_removal_text(data, pc.players)}" for pc in counts if pc.removed]
+    notes = [f"{pc.players}{words['players_unit']}のとき、{_removal_text(data, pc.players)}" for pc in counts
+             if pc.removed]
     if notes:
-        out += f"\n\n{words['removed_note']} — " + "／".join(notes)
+        out += f"\n\n{words['removed_note']}：" + "／".join(notes)
     return out
 
 

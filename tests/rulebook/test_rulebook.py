@@ -30,9 +30,11 @@ def built(tmp_path_factory):
     res = build_game(GAME, out)  # the default steps include the rulebook
     pdf = out / "tenjanpai" / "rulebook.pdf"
     assert pdf in res.files and pdf.is_file()
-    with pdfplumber.open(pdf) as doc:  # text as read: cards turned in a figure (sideways, across the table) left out
+    with pdfplumber.open(pdf) as doc:  # text as read: cards turned in a figure (sideways, across the table)
+        # and the text of cards drawn small in a table figure (below 4 pt) left out
         pages = [(p.width, p.height, q.extract_text_lines(), q.chars, len(p.images)) for p in doc.pages
-                 for q in [p.filter(lambda o: o.get("object_type") != "char" or o["matrix"][0] > 0)]]
+                 for q in [p.filter(lambda o: o.get("object_type") != "char"
+                                    or (o["matrix"][0] > 0 and o["size"] >= 4))]]
     return pdf, pages
 
 

@@ -62,14 +62,14 @@ def test_river_after_pon_shows_the_called_card_sideways(pages):
 
 @pytest.mark.parametrize("players, seats, river_cards", [(4, 4, 9), (3, 3, 5)])
 def test_table_layout_for_3_and_4_players(pages, players, seats, river_cards):
-    page = _page(pages, f"{players}人のとき")
+    page = _page(pages, f"{players}人のとき（")
     text = page.extract_text()
     for label in ["河", "手札", "山", "王牌（6枚）", "1番手（起家）"] + [f"{n}番手" for n in range(2, seats + 1)]:
         assert label in text
     assert f"{seats + 1}番手" not in text
     cards = _cards(page)
-    upright = [c for c in cards if (c[2], c[3]) == (8.0, 11.17)]
-    sideways = [c for c in cards if (c[2], c[3]) == (11.17, 8.0)]
+    upright = [c for c in cards if (c[2], c[3]) == (6.5, 9.08)]
+    sideways = [c for c in cards if (c[2], c[3]) == (9.08, 6.5)]
     # 3 face-down cards per hand, the 河, two piles of 3 (山, 王牌)
     assert len(cards) == 3 * seats + river_cards + 6 == len(upright) + len(sideways)
     # the seats to the right and left hold their cards turned: their hands are sideways boxes
