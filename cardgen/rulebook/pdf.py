@@ -113,10 +113,15 @@ class StoryBuilder:
         for i, b in enumerate(blocks):
             flows = self.block(b, info)
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None
-            if isinstance(b, L.Para) and isinstance(nxt, (L.Table, L.Figures, L.CardFigureBlock)) and flows:
-                flows[-1].keepWithNext = 1  # a lead-in line stays with its table or figure
-            if isinstance(b, L.Table) and isinstance(nxt, L.Para) and len(L.plain(nxt.runs)) <= SHORT_NOTE and flows:
-                flows[-1].keepWithNext = 1  # a one-line note under a table stays with it
+            after = blocks[i + 2] if i + 2 < len(blocks) else None
+            if isinstance(b, L.Para) and flows and (
+                    isinstance(nxt, (L.Table, L.Figures, L.CardFigureBlock))
+                    or (isinstance(nxt, L.Para) and len(L.plain(nxt.runs)) <= SHORT_NOTE
+                        and isinstance(after, (L.Table, L.Figures, L.CardFigureBlock)))):
+                flows[-1].keepWithNext = 1  # a lead-in line stays with its table or figure (and a caption between)
+            if isinstance(b, L.Table) and isinstance(nxt, L.Para) and len(L.plain(nxt.runs)) <= SHORT_NOTE and flows \
+                    and not isinstance(after, (L.Table, L.Figures, L.CardFigureBlock)):
+                flows[-1].keepWithNext = 1  # a one-line note under a table stays with it (not the next one's caption)
             out.extend(flows)
         return out
 
