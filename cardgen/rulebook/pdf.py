@@ -436,7 +436,7 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
     try:
         findings: list[Problem] = []
         render_rulebook(io.BytesIO(), blocks, design, fonts, info, page_mm, card_plan, resolve_image, images,
-                        findings, icons)
+                        findings, icons, one_pass=True)
     except CardgenError as exc:
         return exc.problems
     return findings
@@ -444,11 +444,14 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
 
 def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
                     page_mm: tuple[float, float], card_plan: Callable, resolve_image: Callable,
-                    images=None, findings: list | None = None, icons: dict | None = None) -> int:
+                    images=None, findings: list | None = None, icons: dict | None = None,
+                    one_pass: bool = False) -> int:
     """Write the rulebook PDF to ``path`` (a file path or a binary file object). ``page_mm``: paper
     (w, h) in mm. Returns the page count. ``icons``: the game's own icons (name → IconSpec), drawn
     where the text names them (``:coin:``). Warnings (images scaled down to the frame, a paragraph's
     last line that stays short, :meth:`StoryBuilder.short_last_line`) are appended to ``findings``.
+    ``one_pass``: one layout pass only (for checking: the lines break the same, page references
+    in the contents stay unresolved).
 
     Raises:
         CardgenError: a number or Latin word too wide for its table column even at
@@ -491,7 +494,11 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     story = builder.story(blocks, info)
     if builder.problems:
         raise CardgenError(builder.problems)
-    doc.multiBuild(story, canvasmaker=canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons))
+    maker = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)
+    if one_pass:
+        doc.build(story, canvasmaker=maker)
+    else:
+        doc.multiBuild(story, canvasmaker=maker)
     if findings is not None:  # after drawing: short last lines are found while lines are broken
         findings.extend(builder.findings)
     return doc.page

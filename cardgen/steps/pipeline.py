@@ -417,10 +417,10 @@ def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper
 
 def check_rulebook(game: Game, report: Report, fonts: FontSet,
                    plans: Sequence[ComponentPlans] = ()) -> list[Problem]:
-    """Every problem :func:`write_rulebook` would meet, found without drawing (``cardgen validate``):
-    its errors raised as :class:`CardgenError` (rules text, glyphs), then those of laying the text
-    out returned (words too wide for a table column, images scaled down). Card figures reuse
-    ``plans`` (those already laid out by the check), as the build does."""
+    """Every problem :func:`write_rulebook` would meet (``cardgen validate``): its errors raised as
+    :class:`CardgenError` (rules text, glyphs), then those of laying the book out in memory
+    returned (words too wide for a table column, images scaled down, short last lines). Card
+    figures reuse ``plans`` (those already laid out by the check), as the build does."""
     from cardgen.render.images import ImageCache
     from cardgen.rulebook.pdf import check_story
 
