@@ -14,7 +14,7 @@ from cardgen.core.errors import CardgenError, CardRef, Problem, Severity, card_p
 from cardgen.layout.icon_names import BUILTIN_ICONS, IconSpec, unknown_icon
 from cardgen.layout.print_checks import cut_tolerance_message, small_text_message
 from cardgen.layout.ops import CardPlan, Circle, GameIcon, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
-from cardgen.layout.text import RUBY_RAISE, RUBY_SCALE, Fitted, Measure, fit_text, runs
+from cardgen.layout.text import Fitted, Measure, fit_text, ruby_size, runs
 from cardgen.core.sandbox import evaluation, expression_error, is_plain
 from cardgen.core.size_guards import LimitError
 from cardgen.data.template import (CircleElement, Element, IconElement, IconsElement, ImageElement, LineElement,
@@ -356,7 +356,7 @@ def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: floa
         findings.append(card_problem("warning", card, name, small, "small-text"))
     s = fitted.size
     first = len(ops)
-    raise_ = [s * RUBY_RAISE if ln.has_ruby else 0.0 for ln in fitted.lines]  # room for ruby above a line
+    raise_ = [ruby_size(s) if ln.has_ruby else 0.0 for ln in fitted.lines]  # room for ruby above a line
     block = s * ascent + (len(fitted.lines) - 1) * fitted.leading + sum(raise_)
     top = Y + H
     if el.valign == "middle":
@@ -376,11 +376,11 @@ def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: floa
                 x += s * 1.05
             elif kind == "ruby":  # group ruby: the reading centred over the base, both centred in the atom
                 text_, reading = value
-                rs = s * RUBY_SCALE
+                rs = ruby_size(s)
                 bw, rw = measure(text_, el.font, s), measure(reading, el.font, rs)
-                aw = max(bw, rw)
+                aw = max(bw, rw - rs)  # the reading may overhang each neighbour by half a ruby em
                 ops.append(Text(x + (aw - bw) / 2, base, text_, el.font, s, el.color))
-                ops.append(Text(x + (aw - rw) / 2, base + s * ascent + s * 0.04, reading, el.font, rs, el.color))
+                ops.append(Text(x + (aw - rw) / 2, base + s * ascent + rs * 0.12, reading, el.font, rs, el.color))  # em boxes touch
                 x += aw
             else:
                 ops.append(Text(x, base, value, el.font, s, el.color))

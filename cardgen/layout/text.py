@@ -9,8 +9,9 @@ cell) forces a break. U+2060 WORD JOINER (:data:`NOBREAK`; the template filter `
 puts one between every character) forbids a break where it stands and is not drawn, so a
 reference like ``（第20条①）`` stays on one line. Ruby (``｜聴牌《テンパイ》``, ``聴牌《テンパイ》``,
 ``{聴牌|テンパイ}``, :mod:`cardgen.layout.ruby_text`) makes its base one unbreakable atom as wide
-as the wider of the base and the reading (set at :data:`RUBY_SCALE` of the size above it); a
-line holding ruby is :data:`RUBY_RAISE` em further from the line above.
+as the base, or as the reading (set at :func:`ruby_size` above it) less the half ruby em it may
+overhang on each side (JLREQ §3.3.7); a line holding
+ruby is that ruby size further from the line above.
 
 Widths come from a ``measure(text, font_role, size_pt) -> width_pt`` callable, so this module
 stays free of any font or PDF library.
@@ -44,8 +45,15 @@ _LATIN = re.compile(r"(?![,.:;!?%)\]}])(?:(?!:[a-z][a-z0-9_]*:)[!-~\u00C0-\u024F
 
 #: Ruby size as a fraction of the base size (JIS X 4051: half).
 RUBY_SCALE = 0.5
-#: Extra space (em of the base size) above a line that holds ruby, so the reading clears the line above.
-RUBY_RAISE = 0.5
+#: The smallest ruby (pt): the legibility floor of printed card text (6 pt, as the preflight's).
+MIN_RUBY = 6.0
+
+
+def ruby_size(size: float) -> float:
+    """The ruby size (pt) over base text of ``size`` pt: half of it (JIS X 4051), but not below
+    :data:`MIN_RUBY` (nor above the base). A line holding ruby moves this much further from the
+    line above, so the reading clears it."""
+    return max(RUBY_SCALE * size, min(MIN_RUBY, size))
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ class LaidLine:
 
     @property
     def has_ruby(self) -> bool:
-        """The line holds a ruby base (it needs :data:`RUBY_RAISE` more room above)."""
+        """The line holds a ruby base (it needs :func:`ruby_size` more room above)."""
         return any(a.kind == "ruby" for a in self.atoms)
 
 
@@ -128,7 +136,8 @@ def _atom_width(a: Atom, font: str, size: float, measure: Measure) -> float:
     if a.kind == "newline":
         return 0.0
     if a.kind == "ruby":
-        return max(measure(a.text, font, size), measure(a.ruby, font, size * RUBY_SCALE))
+        rs = ruby_size(size)  # a reading longer than its base overhangs the neighbours by up to half a ruby em each side
+        return max(measure(a.text, font, size), measure(a.ruby, font, rs) - rs)
     return measure(a.text, font, size)
 
 
@@ -240,7 +249,7 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
     """
     def attempt(s: float) -> Fitted:
         lines = break_lines(text, width, font, s, measure)
-        total = s + (len(lines) - 1) * s * leading + sum(ln.has_ruby for ln in lines) * s * RUBY_RAISE
+        total = s + (len(lines) - 1) * s * leading + sum(ln.has_ruby for ln in lines) * ruby_size(s)
         if total <= height + EPS and all(ln.width <= width + EPS for ln in lines):
             return Fitted(s, lines, s * leading, True, s < size - 1e-9)
         return Fitted(s, lines, s * leading, False, True)

@@ -1,5 +1,5 @@
 """Ruby on cards (｜聴牌《テンパイ》, {聴牌|テンパイ}, 聴牌《テンパイ》): the base is one unbreakable
-atom, the reading is set at half size centred above it, and the line moves down to make room;
+atom, the reading is set at half size (6 pt at least) centred above it, and the line moves down to make room;
 read back from a print-shop PDF of the mini game."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from cardgen.api import build_game
 from cardgen.core.units import MM
-from cardgen.layout.text import RUBY_RAISE, Atom, atoms, break_lines
+from cardgen.layout.text import Atom, atoms, break_lines, ruby_size
 from tests.minigame import CARDS, write_game
 
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -30,8 +30,8 @@ def test_ruby_base_is_never_split_and_as_wide_as_its_reading():
         return len(text) * size
     lines = break_lines("あ｜聴牌《テンパイ》", 2.5 * 10, "body", 10, measure)
     assert [[a.text for a in ln.atoms] for ln in lines] == [["あ"], ["聴牌"]]
-    wide = break_lines("{王|ワンパイ}", 100, "body", 10, measure)
-    assert wide[0].width == 4 * 5  # the reading (4 × 5 pt) is wider than the base (10 pt)
+    wide = break_lines("{王|ワンパイ}", 100, "body", 20, measure)
+    assert wide[0].width == 4 * 10 - 10  # the reading (4 × 10 pt) overhangs each side by half its em (5 pt)
 
 
 def test_reading_is_centred_above_its_base_on_the_card(tmp_path):
@@ -42,11 +42,13 @@ def test_reading_is_centred_above_its_base_on_the_card(tmp_path):
     with pdfplumber.open(tmp_path / "out" / "mini" / "shop" / "cards.pdf") as pdf:
         ruby_page, plain_page = pdf.pages[0], pdf.pages[2 * 3]  # front of n1, front of n2 (3 copies, front + back)
         base = [c for c in ruby_page.chars if c["text"] in "聴牌" and round(c["size"], 1) == 10.0]
-        reading = [c for c in ruby_page.chars if c["text"] in "テンパイ" and round(c["size"], 1) == 5.0]
+        reading = [c for c in ruby_page.chars if c["text"] in "テンパイ" and round(c["size"], 1) == 6.0]
         plain = [c for c in plain_page.chars if c["text"] == "カ" and round(c["size"], 1) == 10.0]
     assert "".join(c["text"] for c in base) == "聴牌" and "".join(c["text"] for c in reading) == "テンパイ"
     centre = (base[0]["x0"] + base[-1]["x1"]) / 2
     assert (reading[0]["x0"] + reading[-1]["x1"]) / 2 == pytest.approx(centre, abs=0.05 * MM)
     assert max(c["bottom"] for c in reading) <= min(c["top"] for c in base) + 0.2  # above the base glyphs
-    # the line with ruby sits RUBY_RAISE em lower than the same box's line without ruby
-    assert base[0]["bottom"] - plain[0]["bottom"] == pytest.approx(RUBY_RAISE * 10, abs=0.05)
+    # the line with ruby sits one ruby size (6 pt: half of 10 pt is below the 6 pt floor) lower than
+    # the same box's line without ruby
+    assert base[0]["bottom"] - plain[0]["bottom"] == pytest.approx(6.0, abs=0.05)
+    assert (ruby_size(10), ruby_size(20), ruby_size(5)) == (6.0, 10.0, 5.0)
