@@ -15,7 +15,7 @@ from typing import Callable
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (Flowable, Frame, Image as RLImage, ListFlowable, ListItem,
+from reportlab.platypus import (CondPageBreak, Flowable, Frame, KeepTogether, Image as RLImage, ListFlowable, ListItem,
                                 PageBreak as RLPageBreak, PageTemplate, Spacer, Table as RLTable, TableStyle)
 from reportlab.platypus.doctemplate import BaseDocTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
@@ -41,6 +41,17 @@ class BookInfo:
     version: str
     source: str = ""
     draft: bool = False  #: validation failed (a forced build): every page carries the draft mark
+
+
+class _KeepTogether(KeepTogether):
+    """A keepWithNext group (a heading, its rule and its first text). reportlab's KeepTogether
+    checks that the group fits without its first flowable's space before, though the frame puts
+    that space in when the group is laid down: a heading near the foot of a page stayed there
+    while the text it keeps with went over. Asking for that space up front closes the gap."""
+
+    def getSpaceBefore(self):
+        """The space before the group: its first flowable's (pt)."""
+        return self._content[0].getSpaceBefore() if self._content else 0
 
 
 class _Doc(BaseDocTemplate):
@@ -142,7 +153,11 @@ class StoryBuilder:
                 p = self.para(runs, ts, f"h{b.level}-ruled", keepWithNext=1, spaceAfter=RULE_GAP * MM)
             else:
                 p = self.para(runs, ts, f"h{b.level}", keepWithNext=1)
-            out = [p]
+            # 泣き別れ: reportlab keeps no list with a heading (a list is a container KeepTogether
+            # leaves out), so a heading also asks for room for itself and two lines of text
+            need = (ts.space_before * MM + ts.size * ts.leading + 2 * d.body.size * d.body.leading
+                    + ((RULE_GAP + 1.2) * MM + ts.space_after * MM if ts.rule else ts.space_after * MM))
+            out = [CondPageBreak(need), p]
             if b.toc_level is not None:
                 self._keys += 1
                 p._toc = (b.toc_level, toc_text(b), f"h{self._keys}")
@@ -487,7 +502,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
             from cardgen.render.pdf_sheets import draw_draft_mark
             draw_draft_mark(c, pw, ph, fonts)
 
-    doc = _Doc(path if hasattr(path, "write") else str(path), pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",
+    doc = _Doc(path if hasattr(path, "write") else str(path), keepTogetherClass=_KeepTogether, pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",
                author="cardgen", subject=info.source, creator="cardgen")
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
     builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, frame._height)
