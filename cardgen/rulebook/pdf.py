@@ -127,7 +127,7 @@ class StoryBuilder:
             after = blocks[i + 2] if i + 2 < len(blocks) else None
             if isinstance(b, L.Para) and flows and (
                     isinstance(nxt, (L.Table, L.Figures, L.CardFigureBlock))
-                    or (isinstance(nxt, L.Para) and len(L.plain(nxt.runs)) <= SHORT_NOTE
+                    or (isinstance(nxt, L.Para) and is_caption(nxt)
                         and isinstance(after, (L.Table, L.Figures, L.CardFigureBlock)))):
                 flows[-1].keepWithNext = 1  # a lead-in line stays with its table or figure (and a caption between)
             if isinstance(b, L.Table) and isinstance(nxt, L.Para) and len(L.plain(nxt.runs)) <= SHORT_NOTE and flows \
@@ -374,6 +374,16 @@ class StoryBuilder:
 
 #: A paragraph right after a table of at most this many characters is its note: kept with it.
 SHORT_NOTE = 60
+
+def is_caption(b: L.Para) -> bool:
+    """A short line naming the table or figure after it (``**ロン**（放銃者が払う点数）``): at most
+    :data:`CAPTION_CHARS` characters and not a sentence (no closing 。)."""
+    text = L.plain(b.runs).strip()
+    return len(text) <= CAPTION_CHARS and not text.endswith("。")
+
+
+#: The longest caption line (characters), see :func:`is_caption`.
+CAPTION_CHARS = 30
 
 #: Captions and labels of card figures (pt).
 CAPTION_SIZE = 7.0

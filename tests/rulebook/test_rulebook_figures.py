@@ -68,8 +68,8 @@ def test_table_layout_for_3_and_4_players(pages, players, seats, river_cards):
         assert label in text
     assert f"{seats + 1}番手" not in text
     cards = _cards(page)
-    upright = [c for c in cards if (c[2], c[3]) == (6.5, 9.08)]
-    sideways = [c for c in cards if (c[2], c[3]) == (9.08, 6.5)]
+    upright = [c for c in cards if (c[2], c[3]) == (6.0, 8.38)]
+    sideways = [c for c in cards if (c[2], c[3]) == (8.38, 6.0)]
     # 3 face-down cards per hand, the 河, two piles of 3 (山, 王牌)
     assert len(cards) == 3 * seats + river_cards + 6 == len(upright) + len(sideways)
     # the seats to the right and left hold their cards turned: their hands are sideways boxes
