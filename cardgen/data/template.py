@@ -257,6 +257,11 @@ def color_problem(value: str) -> str:
             "or white (quote a # colour: # starts a YAML comment)")
 
 
+#: Largest coordinate, size, stroke, radius or gap a template may give, mm (a 3.5e19 mm box made
+#: reportlab fail inside; a card is at most 600 mm, cardgen.check.print_setup.MAX_PIECE_MM).
+MAX_BOX_MM = 10_000.0
+
+
 def _check_values(template: Template, src) -> None:
     """Sizes and literal colours that cannot be drawn, at their template lines: a box with no
     width or height, font sizes of 0, a min_size above the size, negative strokes, and colours
@@ -271,6 +276,10 @@ def _check_values(template: Template, src) -> None:
         bad(None, "background", color_problem(template.background), "background: \"#ffffff\"")
     for i, el in enumerate(template.elements):
         x, y, w, h = el.box
+        if any(abs(v) > MAX_BOX_MM for v in el.box):
+            bad(i, "box", f"the box [x, y, w, h] = {list(el.box)} reaches beyond {MAX_BOX_MM:,.0f} mm",
+                "boxes are [x, y, width, height] in mm from the trim's top-left corner; a card is at most 600 mm")
+            continue
         if el.kind != "line" and (w <= 0 or h <= 0):
             bad(i, "box", f"the box [x, y, w, h] = {list(el.box)} has no area (w and h must be more than 0 mm)",
                 "boxes are [x, y, width, height] in mm from the trim's top-left corner")
@@ -289,6 +298,8 @@ def _check_values(template: Template, src) -> None:
         for key in ("stroke_width", "radius", "gap"):
             if getattr(el, key, 0) < 0:
                 bad(i, key, f"{key} {getattr(el, key):g} is negative", "use 0 or more")
+            elif getattr(el, key, 0) > MAX_BOX_MM:
+                bad(i, key, f"{key} {getattr(el, key):g} is more than {MAX_BOX_MM:,.0f} mm", "e.g. 0.5")
     if problems:
         raise CardgenError(problems)
 
