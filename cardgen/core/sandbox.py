@@ -19,7 +19,7 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from jinja2.exceptions import SecurityError
+from jinja2.exceptions import SecurityError, TemplateSyntaxError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from cardgen.core.size_guards import (MAX_EXPONENT, MAX_INT_BITS, MAX_SEQUENCE, SIZED_FILTERS, SIZED_METHODS,
@@ -37,6 +37,10 @@ class BudgetExceeded(LimitError):
     """An evaluation ran longer than :data:`MAX_SECONDS`."""
 
 
+#: A run of digits Python will not turn into an int (sys.get_int_max_str_digits(): 4,300 by default).
+_LONG_NUMBER = re.compile(r"\d{4301,}")
+
+
 class SafeSandbox(ImmutableSandboxedEnvironment):
     """jinja2's immutable sandbox (no attribute starting with ``_``, no mutation of values, no
     Python builtins), plus limits on ``*``, ``**``, ``%``, size arguments of filters and string
@@ -44,6 +48,13 @@ class SafeSandbox(ImmutableSandboxedEnvironment):
     :class:`jinja2.exceptions.SecurityError`."""
 
     intercepted_binops = frozenset({"*", "**", "%"})
+
+    def _tokenize(self, source, name, filename=None, state=None):
+        """jinja2 hook before every parse: a number literal of more than 4,300 digits is a syntax
+        error (jinja's lexer reads it with int(), which Python refuses with a ValueError)."""
+        if _LONG_NUMBER.search(source):
+            raise TemplateSyntaxError("a number in it is too long to read (more than 4,300 digits)", 1, name, filename)
+        return super()._tokenize(source, name, filename, state)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
