@@ -3,7 +3,6 @@ PDFs: line-start/line-end prohibition, punctuation compression, the Japanese–L
 no last line of one or two characters, ruby, CJK-friendly emphasis, 字下げ."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from xml.sax.saxutils import escape
@@ -21,6 +20,7 @@ from cardgen.layout.text import NO_END, NO_START, break_lines, line_text
 from cardgen.rulebook.blocks import parse_blocks
 from cardgen.rulebook.style import KinsokuParagraph, load_design
 from cardgen.steps.pipeline import write_rulebook
+from tests.rulebook.rules_game import rules_game
 from typeset_read import bad_line_starts, punctuation_advances, read_lines, short_last_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,18 +142,7 @@ def test_squeeze_pairs():
 
 
 def _game(tmp_path, md: str) -> Path:
-    game = tmp_path / "g"
-    shutil.copytree(ROOT / "card_data" / "tenjanpai", game)
-    for d in ("templates", "fonts"):
-        (tmp_path / d).symlink_to(ROOT / d)
-    for f in (game / "rules").glob("*.md"):
-        f.unlink()
-    (game / "rules" / "01.md").write_text(md, encoding="utf-8")
-    y = game / "game.yaml"
-    text = y.read_text(encoding="utf-8").replace("  paper: a5\n", "  paper: a5\n  toc: false\n")
-    # these rules texts mark no open question: settle them all, so no appendix is added
-    y.write_text(text.replace("\n      why:", "\n      decided: true\n      why:"), encoding="utf-8")
-    return game
+    return rules_game(tmp_path, md, settle=True)  # these rules mark no open question: no appendix
 
 
 def _build(tmp_path, md: str) -> Path:

@@ -4,7 +4,6 @@ frame, hidden and AppleDouble files in rules/, characters the fonts lack, number
 table columns."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pdfplumber
@@ -16,6 +15,7 @@ from cardgen.api import build_game, validate_game
 from cardgen.cli.commands import cli
 from cardgen.core.errors import CardgenError
 from cardgen.core.units import MM
+from tests.rulebook.rules_game import rules_game
 
 ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -23,18 +23,7 @@ pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not ins
 
 
 def _game(tmp_path, md: str, files: dict | None = None) -> Path:
-    game = tmp_path / "g"
-    shutil.copytree(ROOT / "card_data" / "tenjanpai", game)
-    for d in ("templates", "fonts"):
-        (tmp_path / d).symlink_to(ROOT / d)
-    for f in (game / "rules").glob("*.md"):
-        f.unlink()
-    (game / "rules" / "01.md").write_text(md, encoding="utf-8")
-    for name, make in (files or {}).items():
-        make(game / "rules" / name)
-    y = game / "game.yaml"
-    y.write_text(y.read_text(encoding="utf-8").replace("  paper: a5\n", "  paper: a5\n  toc: false\n"), encoding="utf-8")
-    return game
+    return rules_game(tmp_path, md, files)
 
 
 def _book(tmp_path, md: str, files: dict | None = None):
