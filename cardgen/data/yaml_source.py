@@ -326,8 +326,9 @@ def load_yaml(path: Path, shown: str | None = None) -> Loaded:
 def _syntax_problems(text: str, file: str, exc: yaml.MarkedYAMLError) -> list[Problem]:
     """What a YAML syntax error means for the designer (:mod:`cardgen.data.yaml_hints`): an
     unquoted colour read as a comment that ate a flow mapping's ``}`` (named at its own line, not
-    where PyYAML gave up), an unquoted ``: `` inside a value (named with its key), else PyYAML's
-    words at its line (after any unquoted colours above it)."""
+    where PyYAML gave up), a ``[`` or ``{`` left open (named at the line that opened it), an unquoted
+    ``: `` inside a value (named with its key), else PyYAML's words at its line (after any unquoted
+    colours above it)."""
     mark = exc.problem_mark or exc.context_mark
     line = mark.line + 1 if mark else None
     msg = (exc.problem or "syntax error").strip()
@@ -337,6 +338,14 @@ def _syntax_problems(text: str, file: str, exc: yaml.MarkedYAMLError) -> list[Pr
         colours = comment_colours(text, file, 1, line)
         if colours and "flow" in msg:  # the comment ate a closing } or ]: that is the error
             return colours
+        opened = exc.context_mark
+        if not colours and opened is not None and exc.problem_mark is not None and "flow" in (exc.context or "") \
+                and opened.line < exc.problem_mark.line:  # an unclosed [ or {: PyYAML gives up lines later
+            bracket, closing = ("[", "]") if "sequence" in exc.context else ("{", "}")
+            return [Problem(file, opened.line + 1, "", f"YAML syntax error: the {bracket} opened on this line is "
+                            f"not closed (the parser gave up at line {line}: {msg})",
+                            f"close it with {closing} on the same line, or quote the value if the {bracket} is text",
+                            code="yaml-syntax")]
         lines = text.splitlines()
         if not colours and exc.problem_mark and line <= len(lines):
             colon = colon_in_value(lines, line, exc.problem_mark.column, file)
