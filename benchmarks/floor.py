@@ -30,12 +30,12 @@ def prepare(game_dir: Path) -> dict:
     from cardgen.layout.sheet import impose
     from cardgen.core.units import parse_length
 
-    import cardgen.layout.card as card_mod
+    import cardgen.layout.card_text as card_text
 
     game, _report = load_and_validate(game_dir)
     fonts = fonts_for(game)
     boxes: dict[tuple, None] = {}  # every distinct text box cardgen fits: (text, w, h, role, size, min, leading)
-    real_fit = card_mod.fit_cached
+    real_fit = card_text.fit_cached
 
     def record(text, width, height, font, size, min_size, measure, leading):
         boxes.setdefault((text, width, height, font, size, min_size, leading))
@@ -65,11 +65,11 @@ def prepare(game_dir: Path) -> dict:
     bleed = parse_length(game.manifest.print.bleed)
     pages = []
     cards = 0
-    card_mod.fit_cached = record
+    card_text.fit_cached = record
     try:
         plans = _plans(game, fonts)
     finally:
-        card_mod.fit_cached = real_fit
+        card_text.fit_cached = real_fit
     for p in plans:
         cards += len(p.fronts)
         spec = sheet_spec(opts, p.size_mm, bleed)

@@ -13,7 +13,8 @@ from cardgen.presets import card_mm
 from cardgen.check.deck_math import Report, validate
 from cardgen.data.game import Game, load_game
 from cardgen.data.project import Project
-from cardgen.data.template import Template, load_template
+from cardgen.data.template import load_template
+from cardgen.data.template_model import Template
 from cardgen.core.units import MM
 
 

@@ -1,6 +1,6 @@
 """The no-break mark: a reference like ``（第20条①）`` is never broken across lines.
 
-Shared by the card-template sandbox (the ``nobreak`` filter, :mod:`cardgen.data.template`) and
+Shared by the card-template sandbox (the ``nobreak`` filter, :mod:`cardgen.data.template_expr`) and
 line breaking (:mod:`cardgen.layout.text`, which joins atoms across the mark and never draws it).
 """
 from __future__ import annotations

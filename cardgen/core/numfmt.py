@@ -1,7 +1,7 @@
 """How numbers are written on cards and in rulebooks: one function, used by both.
 
 ``num`` is registered as the jinja2 filter ``num`` in the card-template sandbox
-(:func:`cardgen.data.template.sandbox`) and in the rules text (:func:`cardgen.rulebook.context.environment`),
+(:func:`cardgen.data.template_expr.sandbox`) and in the rules text (:func:`cardgen.rulebook.context.environment`),
 and the rulebook's generated tables use it for every amount, so a point value reads ``1,000``
 wherever it appears (never ``1000`` next to ``1,000``).
 """

@@ -26,5 +26,5 @@ def _mm(pt: float) -> float:
 Length = Annotated[Union[float, str], AfterValidator(parse_length), PlainSerializer(_mm, when_used="json")]
 
 #: A colour: ``#rgb``, ``#rrggbb``, ``#rrggbbaa`` or a CSS name; in card templates also an expression in ``{{ }}`` that gives one
-#: (checked by :func:`cardgen.data.template.is_color`).
+#: (checked by :func:`cardgen.data.template_checks.is_color`).
 Colour = str

@@ -143,7 +143,7 @@ class BoxPlanner:
     (the ops of one box), in one draft."""
 
     def __init__(self, faces: Faces, cid: str, side: str):
-        from cardgen.layout.card import Frame
+        from cardgen.layout.face import Frame
         from cardgen.steps.pipeline import context, table_context
         from cardgen.check.print_setup import piece_size_mm
 

@@ -1,29 +1,33 @@
-"""Card template + card values → :class:`CardPlan` (pure geometry, pt, trim-relative, y up)."""
+"""Card template + card values → :class:`CardPlan` (pure geometry, pt, trim-relative, y up).
+
+:func:`plan_card` lays out one face: the background, then each element through the planner of
+its kind (:data:`cardgen.layout.planners.PLANNERS`), with its expressions guarded and every
+failure turned into a finding at the template line; :func:`face_key` names faces that draw the same.
+"""
 from __future__ import annotations
 
 import hashlib
 import json
 from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
-from cardgen.core.errors import CardgenError, CardRef, Problem, Severity, card_problem
-from cardgen.layout.icon_names import BUILTIN_ICONS, IconSpec, unknown_icon
-from cardgen.layout.print_checks import cut_tolerance_message, small_text_message
-from cardgen.layout.ops import CardPlan, Circle, GameIcon, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
-from cardgen.layout.text import Fitted, Measure, fit_text, ruby_size, runs
+from cardgen.core.errors import CardgenError, CardRef, Problem, card_problem
 from cardgen.core.sandbox import evaluation, expression_error, is_plain
 from cardgen.core.size_guards import LimitError
-from cardgen.data.template import (CircleElement, Element, IconElement, IconsElement, ImageElement, LineElement,
-                                   RectElement, Template, TextElement, color_problem, eval_expr, is_color,
-                                   render_text)
 from cardgen.core.units import EPS, MM
-from cardgen.core.unicode_text import forms
-
-MAX_ICONS = 100  #: icons one `icons` box may repeat
+from cardgen.data.template_checks import color_problem, is_color
+from cardgen.data.template_expr import eval_expr, render_text
+from cardgen.data.template_model import Element, Template
+from cardgen.layout.face import Face, Frame
+from cardgen.layout.icon_names import IconSpec
+from cardgen.layout.ops import CardPlan, Rect
+from cardgen.layout.planners import PLANNERS
+from cardgen.layout.print_checks import cut_tolerance_message
+from cardgen.layout.text import Measure
 
 
 def shared_face_findings(template: Template, component: str, side: str,
@@ -40,17 +44,6 @@ def shared_face_findings(template: Template, component: str, side: str,
             file, line = template.source(names.index(f.field)) if f.field in names else (template.source(0)[0], None)
         out.append(card_problem(f.severity, shared, f.field, f.message, f.code, file, line, f.detail))
     return out
-
-
-@dataclass
-class Frame:
-    """Card geometry in pt: trim width/height, bleed, safe inset."""
-
-    width: float
-    height: float
-    bleed: float
-    safe: float
-    cut_tolerance: float = 3 * MM  #: frames and text boxes keep this far from the trim, or reach it
 
 
 def face_key(template: Template, frame: Frame, values: Any) -> str:
@@ -122,7 +115,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         card = CardRef("", card)
     ops: list = []
     findings: list[Problem] = []
-    face = _Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings, prepare,
+    face = Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings, prepare,
                  dict(icons or {}))
     if template.background:
         b = frame.bleed
@@ -171,127 +164,6 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
 
 
-@dataclass
-class _Face:
-    """One card face being laid out: what every element planner reads, and the ops and findings
-    it adds (see :func:`plan_card` for the callables)."""
-
-    ctx: dict[str, Any]
-    frame: Frame
-    measure: Measure
-    card: CardRef
-    ascent: float
-    resolve_file: Callable | None
-    exists: Callable | None
-    missing_chars: Callable | None
-    ops: list
-    findings: list[Problem]
-    prepare: Callable | None = None
-    icons: dict[str, IconSpec] = field(default_factory=dict)
-
-    def found(self, severity: Severity, name: str, message: str, code: str) -> None:
-        """Add a finding about element ``name`` of this face (at the card's row)."""
-        self.findings.append(card_problem(severity, self.card, name, message, code))
-
-    def icon(self, icon: str, element: str, x: float, y: float, size: float, check: bool = True):
-        """The op of icon ``icon`` in the square ``x, y, size`` (pt): a :class:`GameIcon` for one
-        of the game's own icons, else a built-in :class:`Icon`; an unknown name is an error
-        finding naming the closest known name (the op still draws a grey square on a proof)."""
-        message = unknown_icon(icon, BUILTIN_ICONS + tuple(self.icons)) if check else None
-        if message:
-            self.found("error", element, message, "unknown-icon")
-        spec = self.icons.get(icon)
-        if spec is not None:
-            return GameIcon(icon, x, y, size, spec.file, spec.label, spec.label_colour)
-        return Icon(icon, x, y, size)
-
-
-#: ``(element, box, name, face)``: add the element's ops (and findings) to ``face``; ``box`` is
-#: ``(x, y, w, h)`` in pt, trim-relative, y up (:func:`_box`), ``name`` names it in findings.
-Planner = Callable[[Any, tuple[float, float, float, float], str, _Face], None]
-#: The planner of each element kind (one per model in :data:`cardgen.data.template.ELEMENT_KINDS`).
-PLANNERS: dict[str, Planner] = {}
-
-
-def planner(kind: str) -> Callable[[Planner], Planner]:
-    """Decorator: register the planner of element ``kind``."""
-    def register(fn: Planner) -> Planner:
-        PLANNERS[kind] = fn
-        return fn
-    return register
-
-
-@planner("rect")
-def _plan_rect(el: RectElement, box, name: str, face: _Face) -> None:
-    X, Y, W, H = box
-    face.ops.append(Rect(X, Y, W, H, el.fill, el.stroke, el.stroke_width, el.radius * MM))
-
-
-@planner("circle")
-def _plan_circle(el: CircleElement, box, name: str, face: _Face) -> None:
-    X, Y, W, H = box
-    r = min(W, H) / 2
-    face.ops.append(Circle(X + W / 2, Y + H / 2, r, el.fill, el.stroke, el.stroke_width))
-
-
-@planner("line")
-def _plan_line(el: LineElement, box, name: str, face: _Face) -> None:
-    X, Y, W, H = box
-    face.ops.append(Line(X, Y + H, X + W, Y, el.stroke_width or 0.5, el.stroke or el.color))
-
-
-@planner("icon")
-def _plan_icon(el: IconElement, box, name: str, face: _Face) -> None:
-    X, Y, W, H = box
-    icon = el.icon or ""
-    if "{" in icon:
-        icon = render_text(icon, face.ctx)
-    s = min(W, H)
-    face.ops.append(face.icon(icon, name, X + (W - s) / 2, Y + (H - s) / 2, s))
-
-
-@planner("icons")
-def _plan_icons(el: IconsElement, box, name: str, face: _Face) -> None:
-    X, Y, W, H = box
-    n = max(0, int(eval_expr(el.repeat, face.ctx))) if el.repeat else 1
-    if n > MAX_ICONS:
-        face.found("error", name, f"`repeat` gives {n} icons; a box holds at most {MAX_ICONS}", "icons-overflow")
-        n = 0
-    s = H
-    gap = el.gap * MM
-    total = n * s + max(0, n - 1) * gap
-    x0 = X + {"left": 0, "center": (W - total) / 2, "right": W - total}[el.align]
-    for i in range(n):  # an unknown name is reported once, with the first icon
-        face.ops.append(face.icon(el.icon or "power", name, x0 + i * (s + gap), Y, s, check=i == 0))
-    if total > W + EPS:
-        face.found("warning", name, f"{n} icons need {total / MM:.1f} mm, the box is {W / MM:.1f} mm", "icons-overflow")
-
-
-@planner("image")
-def _plan_image(el: ImageElement, box, name: str, face: _Face) -> None:
-    X, Y, W, H = box
-    src = render_text(el.file or "", face.ctx)
-    if src:
-        path = face.resolve_file(src) if face.resolve_file else src
-        if face.exists is not None and not face.exists(path):
-            face.found("error", name, f"the image {src!r} does not exist{forms(src)}", "missing-file")
-        else:
-            face.ops.append(Image(path, X, Y, W, H, clip=(X, Y, W, H), fit=el.fit))
-
-
-@planner("text")
-def _plan_text_element(el: TextElement, box, name: str, face: _Face) -> None:
-    X, Y, W, H = box
-    text = render_text(el.text or "", face.ctx)
-    if face.prepare is not None:
-        text = face.prepare(el.font, text)
-    if face.missing_chars is not None:
-        lacking = face.missing_chars(el.font, text.replace("\\n", "\n"))
-        if lacking:
-            face.found("error", name, f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
-                       + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph")
-    _plan_text(el, text, X, Y, W, H, name, face)
-
 
 def _element_facts(template: Template) -> tuple[list[bool], list[dict[str, str]]]:
     """Per element of ``template``, worked out once per template object: whether its expressions
@@ -316,112 +188,3 @@ def _guard(template: Template, index: int, el):
     file, line = template.source(index)
     return evaluation(f"{file}:{line}" if line else file, f"the expressions of element {el.name or el.kind!r}")
 
-
-_FIT_CACHE: dict[tuple, Fitted] = {}
-_FIT_CACHE_MAX = 2048  # plans are kept per distinct face, so this only serves text shared between rows
-
-
-def fit_cached(text: str, width: float, height: float, font: str, size: float, min_size: float,
-               measure: Measure, leading: float) -> Fitted:
-    """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure).
-
-    The same text in the same box (a fixed label, a shared back, copies of a card) is fitted
-    once per process. The result is shared: callers must not mutate it.
-    """
-    key = (text, width, height, font, size, min_size, leading, measure)
-    hit = _FIT_CACHE.get(key)
-    if hit is None:
-        if len(_FIT_CACHE) >= _FIT_CACHE_MAX:
-            _FIT_CACHE.clear()
-        hit = _FIT_CACHE[key] = fit_text(text, width, height, font, size, min_size, measure, leading)
-    return hit
-
-
-def _plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: _Face) -> None:
-    frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
-    if not text.strip():
-        return
-    min_size = el.min_size if el.min_size is not None else el.size
-    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading)
-    if not fitted.fits:
-        findings.append(card_problem(
-            "error", card, name,
-            f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt: {text[:40]!r}",
-            "text-overflow"))
-    elif fitted.shrunk:
-        findings.append(card_problem("warning", card, name,
-                                    f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
-    small = small_text_message(fitted.size, el.min_size)
-    if small:
-        findings.append(card_problem("warning", card, name, small, "small-text"))
-    s = fitted.size
-    first = len(ops)
-    raise_ = [ruby_size(s) if ln.has_ruby else 0.0 for ln in fitted.lines]  # room for ruby above a line
-    block = s * ascent + (len(fitted.lines) - 1) * fitted.leading + sum(raise_)
-    top = Y + H
-    if el.valign == "middle":
-        top = Y + H - (H - block - s * 0.12) / 2
-    elif el.valign == "bottom":
-        top = Y + block + s * 0.12
-    safe = frame.safe
-    for i, line in enumerate(fitted.lines):
-        base = top - s * ascent - i * fitted.leading - sum(raise_[:i + 1])
-        x = X + {"left": 0.0, "center": (W - line.width) / 2, "right": W - line.width}[el.align]
-        if x < safe - EPS or x + line.width > frame.width - safe + EPS or base - 0.12 * s < safe - EPS \
-                or base + s * ascent > frame.height - safe + EPS:
-            findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
-        for kind, value in runs(line):
-            if kind == "icon":
-                ops.append(face.icon(value, name, x + s * 0.025, base - s * 0.12, s * 1.0))
-                x += s * 1.05
-            elif kind == "ruby":  # group ruby: the reading centred over the base, both centred in the atom
-                text_, reading = value
-                rs = ruby_size(s)
-                bw, rw = measure(text_, el.font, s), measure(reading, el.font, rs)
-                aw = max(bw, rw - rs)  # the reading may overhang each neighbour by half a ruby em
-                ops.append(Text(x + (aw - bw) / 2, base, text_, el.font, s, el.color))
-                ops.append(Text(x + (aw - rw) / 2, base + s * ascent + rs * 0.12, reading, el.font, rs, el.color))  # em boxes touch
-                x += aw
-            else:
-                ops.append(Text(x, base, value, el.font, s, el.color))
-                x += measure(value, el.font, s)
-    if el.rotate == 180:  # turned about the box centre: read from across the table
-        ops[first:] = [_turned(op, X + W / 2, Y + H / 2) for op in ops[first:]]
-    if not fitted.fits:  # a forced build prints the card: the proof shows where the text does not fit
-        ops.extend(overflow_mark(X, Y, W, H))
-
-
-def _turned(op, cx: float, cy: float):
-    """``op`` turned 180° about ``(cx, cy)`` (pt): text becomes :class:`TurnedText` anchored at
-    the mirrored baseline start; an inline icon becomes :class:`TurnedIcon` (a game's own icon a
-    :class:`GameIcon` with ``angle`` 180), its square moved to the mirrored place and the drawing
-    turned upside down in it."""
-    if isinstance(op, Text):
-        return TurnedText(2 * cx - op.x, 2 * cy - op.y, op.text, op.font, op.size, op.color, 180.0)
-    if isinstance(op, Icon):
-        return TurnedIcon(op.name, 2 * cx - op.x - op.size, 2 * cy - op.y - op.size, op.size, 180.0)
-    if isinstance(op, GameIcon):
-        return replace(op, x=2 * cx - op.x - op.size, y=2 * cy - op.y - op.size, angle=(op.angle + 180.0) % 360)
-    return op
-
-
-OVERFLOW_COLOR = "#e0001b"  #: dashes of the outline around a text box whose text does not fit
-OVERFLOW_GAP_COLOR = "#ffffff"  #: the dashes between them, so the outline shows on any background
-_DASH = 1.5 * MM
-
-
-def overflow_mark(x: float, y: float, w: float, h: float, width: float = 1.0) -> list[Line]:
-    """A dashed outline (``Line`` dashes, pt), red and white in turn so it shows on a light or a
-    dark card, around the box ``x, y, w, h`` (pt, y up): drawn on top of a card whose text
-    overflows its box, so the sheets and PNGs of a forced build show where."""
-    out: list[Line] = []
-    for (x0, y0, x1, y1) in ((x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h), (x, y + h, x, y)):
-        length = abs(x1 - x0) + abs(y1 - y0)
-        dx, dy = (x1 - x0) / length, (y1 - y0) / length
-        t, k = 0.0, 0
-        while t < length - EPS:
-            e = min(t + _DASH, length)
-            out.append(Line(x0 + dx * t, y0 + dy * t, x0 + dx * e, y0 + dy * e, width,
-                            OVERFLOW_GAP_COLOR if k % 2 else OVERFLOW_COLOR))
-            t, k = e, k + 1
-    return out

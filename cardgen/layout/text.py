@@ -4,28 +4,23 @@ Line breaking follows the kinsoku rules of JIS X 4051 (Japanese document composi
 simplified: a line never starts with closing brackets, small kana, the prolonged sound mark or
 punctuation (``、。）」ー…``), never ends with an opening bracket (``（「``); Latin words are
 kept whole and break at spaces; ``:name:`` is an inline icon one em wide that sits on the
-baseline. ``\\n`` (a real line break, or the two characters backslash-n typed in a spreadsheet
-cell) forces a break. U+2060 WORD JOINER (:data:`NOBREAK`; the template filter ``nobreak``
-puts one between every character) forbids a break where it stands and is not drawn, so a
-reference like ``（第20条①）`` stays on one line. Ruby (``｜聴牌《テンパイ》``, ``聴牌《テンパイ》``,
-``{聴牌|テンパイ}``, :mod:`cardgen.layout.ruby_text`) makes its base one unbreakable atom as wide
-as the base, or as the reading (set at :func:`ruby_size` above it) less the half ruby em it may
-overhang on each side (JLREQ §3.3.7); a line holding
-ruby is that ruby size further from the line above.
+baseline; ``\\n`` forces a break; text joined by U+2060 WORD JOINER never breaks (the atoms of
+:mod:`cardgen.layout.text_atoms`). Ruby makes its base one unbreakable atom as wide as the base,
+or as the reading (set at :func:`~cardgen.layout.text_atoms.ruby_size` above it) less the half
+ruby em it may overhang on each side (JLREQ §3.3.7); a line holding ruby is that ruby size
+further from the line above.
 
 Widths come from a ``measure(text, font_role, size_pt) -> width_pt`` callable, so this module
 stays free of any font or PDF library.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from cardgen.core.nobreak import NOBREAK
 from cardgen.core.units import EPS
 from cardgen.layout import jlreq
-from cardgen.layout.ruby_text import split_ruby
+from cardgen.layout.text_atoms import Atom, atoms, ruby_size
 
 Measure = Callable[[str, str, float], float]
 
@@ -34,36 +29,6 @@ Measure = Callable[[str, str, float], float]
 #: ``…`` and ``‥`` (cl-08) do not begin one either, so a split ``……`` never starts a line.
 NO_START = jlreq.NO_START | set("…‥")
 NO_END = jlreq.NO_END
-
-_ICON = re.compile(r":([a-z][a-z0-9_]*):")
-#: A Latin word or number: any printable ASCII but the space (so ``abc<def``, ``abc_def``,
-#: ``abc=def``, ``32,000`` stay whole), Latin-1/Extended-A letters, ’ and ×.
-#: A word never starts with ASCII punctuation that may not begin a line (``,`` ``.`` ``)``…): that
-#: character is an atom of its own, so kinsoku keeps it on the line before.
-_LATIN = re.compile(r"(?![,.:;!?%)\]}])(?:(?!:[a-z][a-z0-9_]*:)[!-~\u00C0-\u024F’×])+")
-
-
-#: Ruby size as a fraction of the base size (JIS X 4051: half).
-RUBY_SCALE = 0.5
-#: The smallest ruby (pt): the legibility floor of printed card text (6 pt, as the preflight's).
-MIN_RUBY = 6.0
-
-
-def ruby_size(size: float) -> float:
-    """The ruby size (pt) over base text of ``size`` pt: half of it (JIS X 4051), but not below
-    :data:`MIN_RUBY` (nor above the base). A line holding ruby moves this much further from the
-    line above, so the reading clears it."""
-    return max(RUBY_SCALE * size, min(MIN_RUBY, size))
-
-
-@dataclass(frozen=True)
-class Atom:
-    """An unbreakable piece: a CJK character, a Latin word, a space, an icon, or a ruby base
-    (``ruby``: its reading)."""
-
-    text: str
-    kind: str  # "cjk" | "word" | "space" | "icon" | "newline" | "ruby"
-    ruby: str = ""
 
 
 @dataclass
@@ -77,57 +42,6 @@ class LaidLine:
     def has_ruby(self) -> bool:
         """The line holds a ruby base (it needs :func:`ruby_size` more room above)."""
         return any(a.kind == "ruby" for a in self.atoms)
-
-
-def atoms(text: str) -> list[Atom]:
-    """Split text into unbreakable atoms (see module doc). Atoms joined by :data:`NOBREAK`
-    become one atom (kind ``word``; icons are never joined)."""
-    text = text.replace("\r\n", "\n").replace("\\n", "\n")
-    out: list[Atom] = []
-    for piece, reading in split_ruby(text):
-        if reading:
-            out.append(Atom(piece, "ruby", reading))
-        else:
-            _plain_atoms(piece, out)
-    return out
-
-
-def _plain_atoms(text: str, out: list[Atom]) -> None:
-    """Append the atoms of ``text`` (no ruby in it) to ``out``."""
-    glue = False
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == NOBREAK:
-            glue = bool(out)
-            i += 1
-            continue
-        i = _next_atom(text, i, out)
-        if glue and len(out) > 1 and {out[-2].kind, out[-1].kind} <= {"cjk", "word", "space"}:
-            joined = out.pop()
-            out[-1] = Atom(out[-1].text + joined.text, "word")
-        glue = False
-
-
-def _next_atom(text: str, i: int, out: list[Atom]) -> int:
-    """Append the atom starting at ``text[i]`` to ``out``; return the index after it."""
-    ch = text[i]
-    if ch == "\n":
-        out.append(Atom("\n", "newline"))
-        return i + 1
-    m = _ICON.match(text, i)
-    if m:
-        out.append(Atom(m.group(1), "icon"))
-        return m.end()
-    if ch == " " or ch == "\t":
-        out.append(Atom(" ", "space"))
-        return i + 1
-    m = _LATIN.match(text, i)
-    if m:
-        out.append(Atom(m.group(0), "word"))
-        return m.end()
-    out.append(Atom(ch, "cjk"))
-    return i + 1
 
 
 def _atom_width(a: Atom, font: str, size: float, measure: Measure) -> float:

@@ -202,7 +202,7 @@ def manifest_reference() -> str:
 def templates_reference() -> str:
     """The Markdown text of docs/templates.md."""
     from cardgen.refdocs.template_docs import EXAMPLE_TEXT, INTRO
-    from cardgen.data.template import Template
+    from cardgen.data.template_model import Template
 
     out = [INTRO, "## Reference\n", *model_tables(Template, "###"), EXAMPLE_TEXT]
     return "\n".join(out).rstrip() + "\n"

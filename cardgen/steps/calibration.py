@@ -2,7 +2,7 @@
 
 A printer's duplex shift depends on how the sheet travels through it (which edge leads, which
 edge it flips on), so the calibration page takes the orientation that imposition chose for the
-game's first printed deck on the same paper (:func:`cardgen.layout.sheet.choose_grid`), and
+game's first printed deck on the same paper (:func:`cardgen.layout.grid.choose_grid`), and
 says so on the page.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ def sheet_orientation(game: Game, options: SheetOptions, language: str = "en") -
         CardgenError: unknown paper or card size.
     """
     from cardgen.data.expand import expand
-    from cardgen.layout.sheet import choose_grid, common_orientation
+    from cardgen.layout.grid import choose_grid, common_orientation
 
     paper = options.paper.upper()
     comps = {c.id: c for c in game.manifest.components}

@@ -12,9 +12,11 @@ from typing import Any, Callable
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.expand import PhysicalCard, expand
 from cardgen.fonts.fontset import FontSet
-from cardgen.layout.card import Frame, plan_card, shared_face_findings
+from cardgen.layout.card import plan_card, shared_face_findings
+from cardgen.layout.face import Frame
 from cardgen.layout.ops import CardPlan
-from cardgen.layout.sheet import SheetSpec, choose_grid, common_orientation, impose
+from cardgen.layout.grid import SheetSpec, choose_grid, common_orientation
+from cardgen.layout.sheet import impose
 from cardgen.presets import paper_mm
 from cardgen.check.print_setup import find_template, piece_size_mm
 from cardgen.check.icons import icon_specs
@@ -116,7 +118,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     front_t = find_template(project, game, comp.template, ("components", idx, "template"))
     back_t = find_template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
     icons = icon_specs(game)
-    from cardgen.data.template import geometry_problems
+    from cardgen.data.template_checks import geometry_problems
     bad = [p for t in (front_t, back_t) if t is not None
            for p in geometry_problems(t, (w, h), frame.bleed / MM, set(fonts.faces))]
     if bad:

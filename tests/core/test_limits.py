@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from jinja2.exceptions import SecurityError
 
 from cardgen.cli.commands import cli
-from cardgen.data.template import render_text, sandbox
+from cardgen.data.template_expr import render_text, sandbox
 
 REFUSED = [
     "9 ** 999 ** 999 ** 999",              # ** is left-associative: the exponent cap alone lets this through

@@ -5,7 +5,7 @@ import pytest
 
 from cardgen.rulebook.context import environment
 from cardgen.core.numfmt import num
-from cardgen.data.template import compile_text
+from cardgen.data.template_expr import compile_text
 
 
 @pytest.mark.parametrize("value, plain, signed", [

@@ -10,7 +10,8 @@ import pytest
 
 from cardgen.api import build_game
 from cardgen.core.units import MM
-from cardgen.layout.text import Atom, atoms, break_lines, ruby_size
+from cardgen.layout.text import break_lines
+from cardgen.layout.text_atoms import Atom, atoms, ruby_size
 from tests.minigame import CARDS, write_game
 
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")

@@ -20,10 +20,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cardgen.core.errors import CardgenError
 from cardgen.fonts.fontset import load_fontset
-from cardgen.layout.card import Frame, _box, plan_card
+from cardgen.layout.card import _box, plan_card
+from cardgen.layout.face import Frame
 from cardgen.layout.ops import Text
 from cardgen.layout.text import NO_START, break_lines, fit_text, line_text
-from cardgen.data.template import Template, render_text
+from cardgen.data.template_expr import render_text
+from cardgen.data.template_model import Template
 from cardgen.core.units import MM
 from tests.conftest import ROOT, needs_fonts
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cardgen.layout.text import NO_END, NO_START, atoms, break_lines, fit_text, line_text
+from cardgen.layout.text import NO_END, NO_START, break_lines, fit_text, line_text
+from cardgen.layout.text_atoms import atoms
 
 
 def em(text: str, font: str, size: float) -> float:

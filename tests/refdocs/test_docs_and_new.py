@@ -42,7 +42,7 @@ def test_docs_check_command(tmp_path):
 
 
 def test_templates_reference_is_checked_in_and_complete():
-    from cardgen.data.template import ELEMENT_KINDS, Template
+    from cardgen.data.template_model import ELEMENT_KINDS, Template
 
     text = templates_reference()
     assert (ROOT / "docs" / "templates.md").read_text(encoding="utf-8") == text, "run `cardgen docs`"
@@ -71,10 +71,11 @@ def test_design_rule_helpers_are_listed_with_one_line_each():
 def test_the_worked_example_lays_out(tmp_path):
     """The template in docs/templates.md is accepted and draws what the text says it draws."""
     from cardgen.refdocs.template_docs import EXAMPLE
-    from cardgen.layout.card import Frame, plan_card
+    from cardgen.layout.card import plan_card
+    from cardgen.layout.face import Frame
     from cardgen.layout.ops import Icon, Rect, Text
     from cardgen.data.yaml_source import load_yaml
-    from cardgen.data.template import Template
+    from cardgen.data.template_model import Template
     from cardgen.core.units import MM
 
     path = tmp_path / "battle.yaml"

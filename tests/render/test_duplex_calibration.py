@@ -7,7 +7,8 @@ from pypdf import PdfReader
 from cardgen.api import build_game
 from cardgen.layout.calibration import calibration_pages, mirror, targets
 from cardgen.layout.ops import Line, Text
-from cardgen.layout.sheet import SheetSpec, impose
+from cardgen.layout.grid import SheetSpec
+from cardgen.layout.sheet import impose
 from cardgen.steps.pipeline import SheetOptions
 from cardgen.core.units import MM
 

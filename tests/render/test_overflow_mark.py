@@ -6,7 +6,7 @@ from PIL import Image
 
 from cardgen.api import build_game
 from cardgen.steps.exports import ExportOptions
-from cardgen.layout.card import OVERFLOW_COLOR, overflow_mark
+from cardgen.layout.card_text import OVERFLOW_COLOR, overflow_mark
 from cardgen.layout.ops import Line
 from tests.conftest import copy_game, needs_fonts, replace_in
 

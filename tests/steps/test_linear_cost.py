@@ -11,7 +11,7 @@ import pytest
 from reportlab.pdfbase import pdfmetrics
 
 import cardgen.fonts.fontset as fonts_mod
-import cardgen.layout.card as card_mod
+import cardgen.layout.card_text as card_text
 import cardgen.steps.pipeline as pipeline
 from benchmarks.gen import make_game
 from cardgen.api import build_game
@@ -31,7 +31,7 @@ def costs(tmp_path_factory):
             return fn(*a, **k)
         return wrapper
 
-    mp.setattr(card_mod, "fit_text", counting("fit", card_mod.fit_text))
+    mp.setattr(card_text, "fit_text", counting("fit", card_text.fit_text))
     mp.setattr(pipeline, "plan_card", counting("plan", pipeline.plan_card))
     mp.setattr(pdfmetrics, "stringWidth", counting("measure", pdfmetrics.stringWidth))
     mp.setattr(pdfmetrics, "registerFont", counting("register", pdfmetrics.registerFont))
@@ -39,7 +39,7 @@ def costs(tmp_path_factory):
     try:
         build_game(make_game(tmp / "warm", 3), tmp / "out", steps=("sheets",))  # fonts registered here
         for n in SIZES:
-            card_mod._FIT_CACHE.clear()
+            card_text._FIT_CACHE.clear()
             fonts_mod._width.cache_clear()
             for k in counts:
                 counts[k] = 0

@@ -1,0 +1,136 @@
+"""The card template model: one pydantic model per element kind (:data:`ELEMENT_KINDS`) and the
+:class:`Template` holding them. Boxes are ``[x, y, w, h]`` in mm from the trim's top-left corner,
+y downwards (as a designer measures on paper). Loading and checking a template file:
+:mod:`cardgen.data.template`.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+
+from cardgen.data.fields import Colour
+
+Box = tuple[float, float, float, float]
+
+
+class _T(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class _Element(_T):
+    """What every element kind has: its kind, a name, a box, bleed and a condition."""
+
+    kind: str = Field(description="What the box draws.")
+    name: str = Field("", description="Name used in messages (e.g. the field it shows).")
+    box: tuple[float, float, float, float] = Field(description="[x, y, w, h] in mm from the trim's top-left corner, y down.")
+    bleed: bool = Field(False, description="Extend the box into the bleed on every side where it touches the trim.")
+    show_if: str | None = Field(None, alias="if", description="Draw only when this expression is true, e.g. `card.pon`.")
+
+
+_FILL = "Fill colour: `#rgb`, `#rrggbb`, `#rrggbbaa` (opacity) or a CSS name such as `teal` (or an expression in `{{ }}`, e.g. `{{ card.color }}`)."
+_STROKE = "Outline colour (expression allowed, as for `fill`)."
+
+
+class RectElement(_Element):
+    """`rect`: a rectangle, filled and/or outlined, corners optionally rounded."""
+
+    kind: Literal["rect"] = Field(description="What the box draws.")
+    fill: Colour | None = Field(None, description=_FILL)
+    stroke: Colour | None = Field(None, description=_STROKE)
+    stroke_width: float = Field(0.0, description="Outline width, pt.")
+    radius: float = Field(0.0, description="Corner radius, mm.")
+
+
+class CircleElement(_Element):
+    """`circle`: the largest circle centred in the box."""
+
+    kind: Literal["circle"] = Field(description="What the box draws.")
+    fill: Colour | None = Field(None, description=_FILL)
+    stroke: Colour | None = Field(None, description=_STROKE)
+    stroke_width: float = Field(0.0, description="Outline width, pt.")
+
+
+class LineElement(_Element):
+    """`line`: from the box's bottom-left corner to its top-right one (height 0: a horizontal rule)."""
+
+    kind: Literal["line"] = Field(description="What the box draws.")
+    stroke: Colour | None = Field(None, description="Line colour (expression allowed); default: `color`.")
+    stroke_width: float = Field(0.0, description="Line width, pt (0 draws 0.5 pt).")
+    color: Colour = Field("#000000", description="Line colour when `stroke` is not given.")
+
+
+class TextElement(_Element):
+    """`text`: text fitted into the box (kinsoku line breaks, shrunk down to `min_size`)."""
+
+    kind: Literal["text"] = Field(description="What the box draws.")
+    text: str | None = Field(None, description="Text (jinja2 expression syntax inside `{{ }}`), e.g. `{{ card.skill_text }}`.")
+    font: str = Field("body", description="Font role (fonts/fonts.yaml).")
+    size: float = Field(9.0, description="Preferred font size, pt.")
+    min_size: float | None = Field(None, description="Smallest size the text may shrink to, pt (default: size — no shrinking).")
+    leading: float = Field(1.35, description="Line height as a multiple of the size.")
+    align: Literal["left", "center", "right"] = Field("left", description="Horizontal alignment.")
+    valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")
+    color: Colour = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
+    rotate: Literal[0, 180] = Field(0, description="`180`: the text is turned upside down about the box's centre — a second corner index read from across the table (lay it out as for the top-left corner: `align: left`, `valign: top` land at the bottom right).")
+
+
+class IconElement(_Element):
+    """`icon`: one vector icon, as large as the box allows, centred."""
+
+    kind: Literal["icon"] = Field(description="What the box draws.")
+    icon: str | None = Field(None, description="Icon name — built in (`pon`, `chi`, `ron`, `tsumo`, `kan`, each also `<name>_off`, `power`, `power_empty`, `stick_dot`) or one of the game's own (`icons:` in game.yaml) — or an expression giving one.")
+
+
+class IconsElement(_Element):
+    """`icons`: one icon repeated in a row, each as high as the box."""
+
+    kind: Literal["icons"] = Field(description="What the box draws.")
+    icon: str | None = Field(None, description="Icon name, as for `icon` (default `power`).")
+    repeat: str | None = Field(None, description="How many (expression), e.g. `card.power` (default 1).")
+    gap: float = Field(1.0, description="Gap between icons, mm.")
+    align: Literal["left", "center", "right"] = Field("left", description="Where the row sits in the box.")
+
+
+class ImageElement(_Element):
+    """`image`: card art from a file in the game folder, clipped to the box."""
+
+    kind: Literal["image"] = Field(description="What the box draws.")
+    file: str | None = Field(None, description="File in the game folder (expression allowed).")
+    fit: Literal["cover", "contain"] = Field("cover", description="Fill the box (cropping) or fit inside it.")
+
+
+#: One model per element kind: ``kind`` picks the model, so each kind refuses the keys of the
+#: others. A new kind: its model here, and its planner in :data:`cardgen.layout.planners.PLANNERS`.
+ELEMENT_KINDS: dict[str, type[_Element]] = {
+    "rect": RectElement, "text": TextElement, "icon": IconElement, "icons": IconsElement,
+    "image": ImageElement, "circle": CircleElement, "line": LineElement,
+}
+Element = Annotated[Union[tuple(ELEMENT_KINDS.values())], Field(discriminator="kind")]
+
+
+class Template(_T):
+    """A card face: a background colour and elements drawn in order, later ones on top."""
+
+    _file: str = PrivateAttr("")
+    _lines: list = PrivateAttr(default_factory=list)
+    _digest: str = PrivateAttr("")
+    _facts: Any = PrivateAttr(None)  #: per-element facts worked out once by the layout (layout/card.py)
+
+    def digest(self) -> str:
+        """A sha1 hex digest of what the template draws (background and elements, not its file
+        name or lines): two templates with the same content share it. Part of a face key."""
+        if not self._digest:
+            import hashlib
+            self._digest = hashlib.sha1(self.model_dump_json().encode()).hexdigest()
+        return self._digest
+
+    def source(self, index: int) -> tuple[str, int | None]:
+        """``(file, line)`` of element ``index`` as loaded (``("", None)`` when built in code)."""
+        line = self._lines[index] if index < len(self._lines) else None
+        return self._file, line
+
+    description: str = Field("", description="What the template is for.")
+    background: Colour | None = Field(None, description="Colour filling the whole face including bleed.")
+    elements: list[Element] = Field(default_factory=list, description="Boxes, drawn in order.")
+

@@ -1,0 +1,129 @@
+"""A text element on a card: its text fitted into the box (:func:`cardgen.layout.text.fit_text`,
+memoised), lines aligned, ruby set above its base, inline icons, turned 180° for a corner index
+read from across the table, and a dashed outline around text that does not fit. Pure, pt, y up.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cardgen.core.errors import card_problem
+from cardgen.core.units import EPS, MM
+from cardgen.data.template_model import TextElement
+from cardgen.layout.face import Face
+from cardgen.layout.ops import GameIcon, Icon, Line, Text, TurnedIcon, TurnedText
+from cardgen.layout.print_checks import small_text_message
+from cardgen.layout.text import Fitted, Measure, fit_text, runs
+from cardgen.layout.text_atoms import ruby_size
+
+_FIT_CACHE: dict[tuple, Fitted] = {}
+_FIT_CACHE_MAX = 2048  # plans are kept per distinct face, so this only serves text shared between rows
+
+
+def fit_cached(text: str, width: float, height: float, font: str, size: float, min_size: float,
+               measure: Measure, leading: float) -> Fitted:
+    """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure).
+
+    The same text in the same box (a fixed label, a shared back, copies of a card) is fitted
+    once per process. The result is shared: callers must not mutate it.
+    """
+    key = (text, width, height, font, size, min_size, leading, measure)
+    hit = _FIT_CACHE.get(key)
+    if hit is None:
+        if len(_FIT_CACHE) >= _FIT_CACHE_MAX:
+            _FIT_CACHE.clear()
+        hit = _FIT_CACHE[key] = fit_text(text, width, height, font, size, min_size, measure, leading)
+    return hit
+
+
+def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: Face) -> None:
+    """Add the ops of text element ``el`` showing ``text`` in the box ``X, Y, W, H`` (pt, y up) to
+    ``face``, and its findings: text that does not fit even at ``min_size`` (error, and the
+    dashed :func:`overflow_mark` around the box), text shrunk to fit, text below 6 pt, lines
+    reaching outside the safe area (warnings). Empty text adds nothing."""
+    frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
+    if not text.strip():
+        return
+    min_size = el.min_size if el.min_size is not None else el.size
+    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading)
+    if not fitted.fits:
+        findings.append(card_problem(
+            "error", card, name,
+            f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt: {text[:40]!r}",
+            "text-overflow"))
+    elif fitted.shrunk:
+        findings.append(card_problem("warning", card, name,
+                                    f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
+    small = small_text_message(fitted.size, el.min_size)
+    if small:
+        findings.append(card_problem("warning", card, name, small, "small-text"))
+    s = fitted.size
+    first = len(ops)
+    raise_ = [ruby_size(s) if ln.has_ruby else 0.0 for ln in fitted.lines]  # room for ruby above a line
+    block = s * ascent + (len(fitted.lines) - 1) * fitted.leading + sum(raise_)
+    top = Y + H
+    if el.valign == "middle":
+        top = Y + H - (H - block - s * 0.12) / 2
+    elif el.valign == "bottom":
+        top = Y + block + s * 0.12
+    safe = frame.safe
+    for i, line in enumerate(fitted.lines):
+        base = top - s * ascent - i * fitted.leading - sum(raise_[:i + 1])
+        x = X + {"left": 0.0, "center": (W - line.width) / 2, "right": W - line.width}[el.align]
+        if x < safe - EPS or x + line.width > frame.width - safe + EPS or base - 0.12 * s < safe - EPS \
+                or base + s * ascent > frame.height - safe + EPS:
+            findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
+        for kind, value in runs(line):
+            if kind == "icon":
+                ops.append(face.icon(value, name, x + s * 0.025, base - s * 0.12, s * 1.0))
+                x += s * 1.05
+            elif kind == "ruby":  # group ruby: the reading centred over the base, both centred in the atom
+                text_, reading = value
+                rs = ruby_size(s)
+                bw, rw = measure(text_, el.font, s), measure(reading, el.font, rs)
+                aw = max(bw, rw - rs)  # the reading may overhang each neighbour by half a ruby em
+                ops.append(Text(x + (aw - bw) / 2, base, text_, el.font, s, el.color))
+                ops.append(Text(x + (aw - rw) / 2, base + s * ascent + rs * 0.12, reading, el.font, rs, el.color))  # em boxes touch
+                x += aw
+            else:
+                ops.append(Text(x, base, value, el.font, s, el.color))
+                x += measure(value, el.font, s)
+    if el.rotate == 180:  # turned about the box centre: read from across the table
+        ops[first:] = [_turned(op, X + W / 2, Y + H / 2) for op in ops[first:]]
+    if not fitted.fits:  # a forced build prints the card: the proof shows where the text does not fit
+        ops.extend(overflow_mark(X, Y, W, H))
+
+
+def _turned(op, cx: float, cy: float):
+    """``op`` turned 180° about ``(cx, cy)`` (pt): text becomes :class:`TurnedText` anchored at
+    the mirrored baseline start; an inline icon becomes :class:`TurnedIcon` (a game's own icon a
+    :class:`GameIcon` with ``angle`` 180), its square moved to the mirrored place and the drawing
+    turned upside down in it."""
+    if isinstance(op, Text):
+        return TurnedText(2 * cx - op.x, 2 * cy - op.y, op.text, op.font, op.size, op.color, 180.0)
+    if isinstance(op, Icon):
+        return TurnedIcon(op.name, 2 * cx - op.x - op.size, 2 * cy - op.y - op.size, op.size, 180.0)
+    if isinstance(op, GameIcon):
+        return replace(op, x=2 * cx - op.x - op.size, y=2 * cy - op.y - op.size, angle=(op.angle + 180.0) % 360)
+    return op
+
+
+OVERFLOW_COLOR = "#e0001b"  #: dashes of the outline around a text box whose text does not fit
+OVERFLOW_GAP_COLOR = "#ffffff"  #: the dashes between them, so the outline shows on any background
+_DASH = 1.5 * MM
+
+
+def overflow_mark(x: float, y: float, w: float, h: float, width: float = 1.0) -> list[Line]:
+    """A dashed outline (``Line`` dashes, pt), red and white in turn so it shows on a light or a
+    dark card, around the box ``x, y, w, h`` (pt, y up): drawn on top of a card whose text
+    overflows its box, so the sheets and PNGs of a forced build show where."""
+    out: list[Line] = []
+    for (x0, y0, x1, y1) in ((x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h), (x, y + h, x, y)):
+        length = abs(x1 - x0) + abs(y1 - y0)
+        dx, dy = (x1 - x0) / length, (y1 - y0) / length
+        t, k = 0.0, 0
+        while t < length - EPS:
+            e = min(t + _DASH, length)
+            out.append(Line(x0 + dx * t, y0 + dy * t, x0 + dx * e, y0 + dy * e, width,
+                            OVERFLOW_GAP_COLOR if k % 2 else OVERFLOW_COLOR))
+            t, k = e, k + 1
+    return out

@@ -1,0 +1,59 @@
+"""One card face being laid out: the card geometry (:class:`Frame`, pt) and :class:`Face`, what
+every element planner (:mod:`cardgen.layout.planners`) reads and adds its ops and findings to."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from cardgen.core.errors import CardRef, Problem, Severity, card_problem
+from cardgen.core.units import MM
+from cardgen.layout.icon_names import BUILTIN_ICONS, IconSpec, unknown_icon
+from cardgen.layout.ops import GameIcon, Icon
+from cardgen.layout.text import Measure
+
+
+@dataclass
+class Frame:
+    """Card geometry in pt: trim width/height, bleed, safe inset."""
+
+    width: float
+    height: float
+    bleed: float
+    safe: float
+    cut_tolerance: float = 3 * MM  #: frames and text boxes keep this far from the trim, or reach it
+
+
+@dataclass
+class Face:
+    """One card face being laid out: what every element planner reads, and the ops and findings
+    it adds (see :func:`cardgen.layout.card.plan_card` for the callables)."""
+
+    ctx: dict[str, Any]
+    frame: Frame
+    measure: Measure
+    card: CardRef
+    ascent: float
+    resolve_file: Callable | None
+    exists: Callable | None
+    missing_chars: Callable | None
+    ops: list
+    findings: list[Problem]
+    prepare: Callable | None = None
+    icons: dict[str, IconSpec] = field(default_factory=dict)
+
+    def found(self, severity: Severity, name: str, message: str, code: str) -> None:
+        """Add a finding about element ``name`` of this face (at the card's row)."""
+        self.findings.append(card_problem(severity, self.card, name, message, code))
+
+    def icon(self, icon: str, element: str, x: float, y: float, size: float, check: bool = True):
+        """The op of icon ``icon`` in the square ``x, y, size`` (pt): a :class:`GameIcon` for one
+        of the game's own icons, else a built-in :class:`Icon`; an unknown name is an error
+        finding naming the closest known name (the op still draws a grey square on a proof)."""
+        message = unknown_icon(icon, BUILTIN_ICONS + tuple(self.icons)) if check else None
+        if message:
+            self.found("error", element, message, "unknown-icon")
+        spec = self.icons.get(icon)
+        if spec is not None:
+            return GameIcon(icon, x, y, size, spec.file, spec.label, spec.label_colour)
+        return Icon(icon, x, y, size)
+

@@ -1,0 +1,62 @@
+"""cardgen.layout.grid: the most cards per sheet for common papers and every bundled card size
+(against a brute force), the label band at the side when that holds more."""
+from __future__ import annotations
+
+import pytest
+
+from cardgen.core.units import MM
+from cardgen.layout.grid import SheetSpec, choose_grid
+
+PAPER = {"a4": (210, 297), "letter": (215.9, 279.4), "b5": (182, 257)}
+
+
+def spec(paper: str, card=(63, 88), **kw) -> SheetSpec:
+    w, h = PAPER[paper]
+    return SheetSpec(w * MM, h * MM, card[0] * MM, card[1] * MM, **kw)
+
+
+@pytest.mark.parametrize("paper, cols, rows, landscape", [
+    ("a4", 4, 2, True), ("letter", 3, 2, True), ("b5", 2, 2, False)])
+def test_poker_cards_per_sheet(paper, cols, rows, landscape):
+    g = choose_grid(spec(paper))
+    assert (g.cols, g.rows, g.landscape) == (cols, rows, landscape)
+    assert g.per_sheet == {"a4": 8, "letter": 6, "b5": 4}[paper]
+
+
+def test_nothing_fits_is_a_value_error():
+    with pytest.raises(ValueError):
+        choose_grid(spec("b5", card=(200, 300)))
+
+
+SIZES = {"poker": (63, 88), "bridge": (56, 87), "mini": (44, 63), "tarot": (70, 120), "mahjong": (20, 27),
+         "token": (16, 16), "stick": (90, 12)}
+
+
+def brute_force(paper: str, card: tuple[float, float], margin=5.0, bleed=3.0, mark=2.0, band=4.0) -> int:
+    """Most cards per sheet by trying every orientation, label band place (bottom or side) and
+    rows × columns: bleed boxes with at least the mark length between them and around them,
+    inside the printer margin and beside the label band (all mm)."""
+    best = 0
+    w, h = PAPER[paper]
+    cw, ch = card[0] + 2 * bleed, card[1] + 2 * bleed
+    for pw, ph in ((w, h), (h, w)):
+        for bw, bh in ((0, band), (band, 0)):
+            for cols in range(1, 40):
+                for rows in range(1, 40):
+                    if (cols * cw + (cols + 1) * mark <= pw - 2 * margin - bw + 1e-9
+                            and rows * ch + (rows + 1) * mark <= ph - 2 * margin - bh + 1e-9):
+                        best = max(best, cols * rows)
+    return best
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "b5"])
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_imposition_is_the_maximum(paper, size):
+    """Every bundled card size (presets, the tokens and NKO's point sticks) on every paper."""
+    g = choose_grid(spec(paper, card=SIZES[size]))
+    assert g.per_sheet == brute_force(paper, SIZES[size])
+
+
+def test_nko_mini_cards_twelve_on_portrait_a4():
+    g = choose_grid(spec("a4", card=(44, 63)))
+    assert (g.cols, g.rows, g.landscape, g.label_side) == (3, 4, False, "left")
