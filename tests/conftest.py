@@ -5,12 +5,23 @@ test can edit a manifest or a card table without touching the checkout.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# cardgen's on-disk caches (converted fonts, font names, parsed fonts, validate results) go to a
+# folder of this test run, never to the user's ~/.cache; subprocesses inherit it. The validate
+# result cache is off unless a test turns it on (a test that patches cardgen in-process must not
+# store or read a result under the real inputs' key).
+_CACHE = tempfile.mkdtemp(prefix="cardgen-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+os.environ["CARDGEN_NO_CACHE"] = "1"
+atexit.register(shutil.rmtree, _CACHE, True)
 
 ROOT = Path(__file__).resolve().parents[1]
 TENJANPAI = ROOT / "card_data" / "tenjanpai"

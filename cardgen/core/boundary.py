@@ -15,7 +15,6 @@ import os
 import stat
 from pathlib import Path
 
-from cardgen.core.errors import CardgenError, Problem
 from cardgen.core.unicode_text import nfc
 
 #: The project root named with ``--project`` (or ``CARDGEN_PROJECT``); see :func:`trusted_roots`.
@@ -126,6 +125,8 @@ def confine(path: Path | str, roots: list[Path], file: str, line: int | None, fi
         CardgenError: ``path-escape`` (outside every root; the message names only the path as
             written, never the content of what it points to) or ``not-a-file``.
     """
+    from cardgen.core.errors import CardgenError, Problem  # here: project_root() is on the validate fast path
+
     raw = on_disk(path)
     try:
         resolved = raw.resolve()

@@ -16,8 +16,9 @@ _CONVERTER_VERSION = b"cff2ttf-1"
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cardgen"
+    """cardgen's cache folder (:func:`cardgen.core.disk_cache.cache_dir`)."""
+    from cardgen.core.disk_cache import cache_dir
+    return Path(cache_dir())
 
 
 def cff_to_truetype(src: Path, index: int = 0, cache_dir: Path | None = None) -> Path:

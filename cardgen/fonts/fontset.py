@@ -1,68 +1,31 @@
-"""Fonts: roles → font files, reportlab registration, metrics (pt) and glyph coverage.
+"""Fonts: roles → font files, metrics (pt) and glyph coverage (:class:`FontSet`).
 
 ``fonts/fonts.yaml`` names a font per *role* (``body``, ``heading``, ``serif``, ``number``); a game
-manifest may override roles. A name is looked up as a file path, then among the fonts in the
-project's ``fonts/`` folder, then in the system font folders (:mod:`cardgen.fonts.index`: file
-stem, or any family / full / PostScript name of the font's ``name`` table, in any language).
-
-Each font file is registered with reportlab once per process (reportlab subsets TrueType fonts
-when it embeds them). CFF-outline ``.otf`` fonts, which reportlab cannot embed, are converted to
-TrueType outlines once and cached on disk (:mod:`cardgen.fonts.convert`).
-All metrics are in points (pt).
+manifest may override roles. Each value is resolved to a file by :mod:`cardgen.fonts.lookup`
+(a file path, then the project's ``fonts/`` folder, then the system font folders) and registered
+with reportlab once per process by :mod:`cardgen.fonts.registration` (reportlab subsets
+TrueType fonts when it embeds them). All metrics are in points (pt).
 """
 from __future__ import annotations
 
-import difflib
 import functools
-import os
-import hashlib
-import struct
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Mapping
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
 
-from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
+from cardgen.core.errors import Problem, ProblemList, rel
 from cardgen.data.game import Game
 from cardgen.data.project import Project
-from cardgen.fonts.convert import cff_to_truetype
+from cardgen.fonts.index import clear_system_index, folder_index
+from cardgen.fonts.lookup import DEFAULT_ROLES, Where, lookup, read_config
+from cardgen.fonts.registration import FontFace, preload, register  # preload: re-exported (__all__)
 from cardgen.fonts.variations import prepare as prepare_text
-from cardgen.fonts.index import (DISPLAY, FONT_SUFFIXES, Index, clear_system_index, collection_size, folder_index,
-                                 inside, norm, system_font_dirs, system_index)
 
-DEFAULT_ROLES: dict[str, str] = {
-    "body": "IPAexGothic",
-    "heading": "IPAexGothic",
-    "serif": "IPAexMincho",
-    "number": "IPAexGothic",
-}
+__all__ = ["DEFAULT_ROLES", "FontFace", "FontSet", "clear_caches", "fonts_for", "load_fontset", "preload"]
+
 _JAPANESE = (range(0x3041, 0x3097), range(0x30A1, 0x30FB), range(0x4E00, 0xA000))
-
-
-# ---------------------------------------------------------------- registration
-
-@dataclass(frozen=True)
-class FontFace:
-    """One resolved role: ``source`` is the file named/found, ``embedded`` the file registered
-    (a converted TrueType copy for CFF fonts), ``name`` the reportlab font name."""
-
-    role: str
-    source: Path
-    index: int
-    name: str
-    embedded: Path
-
-
-_REGISTERED: dict[tuple[str, int], str] = {}  # (real path, face index) → reportlab name
-_LOCK = threading.RLock()
-# A process forked while another thread registers a font (the live preview forks a rebuild from
-# one thread while another may be loading fonts) would inherit the lock held for ever: forks wait
-# for it, and both sides let go of it after.
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(before=_LOCK.acquire, after_in_parent=_LOCK.release, after_in_child=_LOCK.release)
 
 
 def clear_caches() -> None:
@@ -72,57 +35,10 @@ def clear_caches() -> None:
     _missing.cache_clear()
 
 
-def _sfnt_tag(path: Path, index: int) -> bytes:
-    with open(path, "rb") as fh:
-        tag = fh.read(4)
-        if tag == b"ttcf":
-            fh.seek(12 + 4 * index)
-            (offset,) = struct.unpack(">I", fh.read(4))
-            fh.seek(offset)
-            tag = fh.read(4)
-    return tag
-
-
-def _register(source: Path, index: int) -> tuple[str, Path]:
-    """Register one face with reportlab (no-op when already registered); → (name, file used)."""
-    key = (str(source.resolve()), index)
-    with _LOCK:
-        if key in _REGISTERED:
-            name = _REGISTERED[key]
-            return name, Path(pdfmetrics.getFont(name).face.filename)
-        tag = _sfnt_tag(source, index)
-        if tag in (b"wOFF", b"wOF2"):
-            raise ValueError("a web font (WOFF); convert it to .ttf or .otf first")
-        if tag == b"OTTO":
-            embedded, sub = cff_to_truetype(source, index), 0
-        elif tag in (b"\x00\x01\x00\x00", b"true"):
-            embedded, sub = source, index
-        else:
-            raise ValueError("not a TrueType/OpenType font")
-        rl = RLTTFont("_cardgen_tmp", str(embedded), subfontIndex=sub)
-        ps = rl.face.name.decode("latin-1") if isinstance(rl.face.name, bytes) else str(rl.face.name)
-        name = ps
-        if name in _REGISTERED.values() or name in pdfmetrics.getRegisteredFontNames():
-            name = f"{ps}-{hashlib.sha1(repr(key).encode()).hexdigest()[:8]}"
-        rl.fontName = name
-        pdfmetrics.registerFont(rl)
-        _REGISTERED[key] = name
-        return name, embedded
-
-
-def preload(source: Path | str, index: int = 0) -> None:
-    """Register the face ``index`` of font file ``source`` with reportlab now (a no-op when it
-    already is), so processes forked later find it parsed. Raises ValueError for a file that is
-    not a TrueType/OpenType font, OSError when it cannot be read."""
-    _register(Path(source), index)
-
-
 @functools.lru_cache(maxsize=65536)
 def _width(text: str, font_name: str, size_pt: float) -> float:
     return pdfmetrics.stringWidth(text, font_name, size_pt)
 
-
-# ---------------------------------------------------------------- FontSet
 
 @dataclass
 class FontSet:
@@ -181,108 +97,6 @@ def _missing(font_name: str, text: str) -> tuple[str, ...]:
     return tuple(ch for ch in dict.fromkeys(text) if not ch.isspace() and ch != "\u2060" and ord(ch) not in cmap)
 
 
-# ---------------------------------------------------------------- loading
-
-@dataclass
-class _Where:
-    file: str
-    line: int | None
-    path: str
-
-
-def _read_config(cfg: Path, label: str) -> tuple[dict, dict[str, int]]:
-    """fonts.yaml → (role → value, role → line). Missing file → built-in defaults. Read with the
-    one capped YAML loader (:func:`cardgen.load.load_yaml`: size cap, no aliases or tags)."""
-    from cardgen.data.yaml_source import load_yaml
-
-    if not cfg.is_file():
-        return dict(DEFAULT_ROLES), {}
-    loaded = load_yaml(cfg, label)
-    data = loaded.data
-    if data is None or data == {}:
-        return dict(DEFAULT_ROLES), {}
-    if not isinstance(data, dict):
-        raise CardgenError(Problem(label, 1, "", "expected a mapping of role → font",
-                                   "e.g. `body: IPAexGothic`", code="font-config"))
-    lines = {str(k): loaded.source.lines.get((k,), 1) for k in data}
-    return {**DEFAULT_ROLES, **{str(k): v for k, v in data.items()}}, lines
-
-
-def _lookup(role: str, value: Any, where: _Where, base: Path, contain: Path | None,
-            indexes: list[Index], problems: ProblemList) -> tuple[Path, int] | None:
-    """Resolve one role value to (file, face index), adding an error to ``problems`` if not.
-
-    ``indexes`` are the local folders searched by name before the system folders."""
-    def err(msg: str, hint: str = "", code: str = "font-not-found") -> None:
-        problems.error(where.file, where.line, where.path, msg, hint, code)
-
-    want_index: int | None = None
-    if isinstance(value, dict):
-        extra = set(value) - {"file", "index"}
-        if extra or not isinstance(value.get("file"), str):
-            return err(f"font for role '{role}' must be a name or {{file: path, index: N}}"
-                       + (f"; unknown key(s) {', '.join(sorted(map(str, extra)))}" if extra else ""),
-                       "e.g. `{file: MyFonts.ttc, index: 1}`", "font-config")
-        want_index = value.get("index", None)
-        if want_index is not None and (not isinstance(want_index, int) or isinstance(want_index, bool)
-                                       or want_index < 0):
-            return err(f"font index for role '{role}' must be a whole number ≥ 0, not {want_index!r}",
-                       code="font-config")
-        name, pathlike = value["file"], True
-    elif isinstance(value, str) and value.strip():
-        name = value.strip()
-        pathlike = "/" in name or "\\" in name or Path(name).suffix.lower() in FONT_SUFFIXES
-    else:
-        return err(f"font for role '{role}' must be a name or {{file: path, index: N}}, not {value!r}",
-                   "e.g. `body: IPAexGothic`", "font-config")
-
-    searched: list[str] = []
-    found: tuple[Path, int] | None = None
-    if pathlike:
-        cand = Path(name).expanduser()
-        cand = cand if cand.is_absolute() else base / cand
-        if contain is not None and not inside(cand, contain):
-            return err(f"font file for role '{role}' is outside the game folder: {name}",
-                       f"put the font inside {contain} (or in the project's fonts/ folder and "
-                       "name it by family name)", "font-path-escape")
-        searched.append(str(cand))
-        if cand.is_file():
-            found = (cand, 0)
-        elif "/" in name or "\\" in name:
-            return err(f"font file for role '{role}' not found: {name}",
-                       f"looked for {cand}", "font-not-found")
-    if found is None:
-        key = norm(name)
-        sidx, scount = system_index()
-        searched += [f"{count} font file(s) in {folder}" for _i, count, folder in indexes]
-        searched.append(f"{scount} font file(s) in " + ", ".join(map(str, system_font_dirs())))
-        all_idx = [i for i, _c, _f in indexes] + [sidx]
-        for idx in all_idx:
-            hits = sorted(idx.get(key, []), key=lambda h: (h.rank, str(h.path), h.index))
-            if hits:
-                found = (hits[0].path, hits[0].index)
-                break
-        if found is None:
-            close = difflib.get_close_matches(key, [k for i in all_idx for k in i], n=3, cutoff=0.75)
-            hint = ("searched: " + "; ".join(searched) + ". Name a font by family name "
-                    f"(e.g. IPAexGothic), file name, or a file path relative to {base} "
-                    "(collections: {file: My.ttc, index: 0})")
-            if close:
-                hint += ". Close names: " + ", ".join(DISPLAY.get(c, c) for c in close)
-            return err(f"font '{name}' for role '{role}' not found", hint)
-    path, index = found
-    if want_index is not None:
-        try:
-            count = collection_size(path)
-        except (OSError, ValueError) as exc:
-            return err(f"font file for role '{role}' cannot be read: {path}: {exc}", code="font-unreadable")
-        if want_index >= count:
-            return err(f"font index {want_index} for role '{role}' is out of range: {path.name} "
-                       f"has {count} face(s) (0–{count - 1})", code="font-config")
-        index = want_index
-    return path, index
-
-
 def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Path | None = None,
                  *, manifest: str | Path | None = None,
                  override_lines: Mapping[str, int] | None = None, trusted_config: bool = True) -> FontSet:
@@ -314,14 +128,14 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
     base = Path(base_dir) if base_dir is not None else project_root
     man_label = str(manifest) if manifest is not None else rel(base / "game.yaml", project_root)
 
-    roles, lines = _read_config(cfg, cfg_label)
-    where = {r: _Where(cfg_label, lines.get(r), r) for r in roles}
+    roles, lines = read_config(cfg, cfg_label)
+    where = {r: Where(cfg_label, lines.get(r), r) for r in roles}
     config_contain = None if trusted_config else project_root
     sources = {r: (v, fonts_dir, config_contain) for r, v in roles.items()}
     for r, v in (overrides or {}).items():
         r = str(r)
         sources[r] = (v, base, base)
-        where[r] = _Where(man_label, (override_lines or {}).get(r), f"fonts → {r}")
+        where[r] = Where(man_label, (override_lines or {}).get(r), f"fonts → {r}")
 
     project_index = folder_index(fonts_dir, config_contain)
     game_index = folder_index(base, base) if overrides and base.resolve() != fonts_dir.resolve() else None
@@ -329,12 +143,12 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
     faces: dict[str, FontFace] = {}
     for role, (value, search_base, contain) in sources.items():
         indexes = [project_index] if contain is None or game_index is None else [game_index, project_index]
-        found = _lookup(role, value, where[role], search_base, contain, indexes, problems)
+        found = lookup(role, value, where[role], search_base, contain, indexes, problems)
         if found is None:
             continue
         path, index = found
         try:
-            name, embedded = _register(path, index)
+            name, embedded = register(path, index)
         except Exception as exc:  # reportlab TTFError, fontTools errors, struct/OS errors
             w = where[role]
             why = str(exc) if type(exc) is ValueError else "not a font file cardgen can read"  # never its bytes

@@ -16,14 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}
-
-
-def system_font_dirs() -> list[Path]:
-    """The system folders searched for fonts, in order."""
-    home = Path.home()
-    return [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), home / ".fonts",
-            home / ".local/share/fonts"]
+from cardgen.fonts.folders import FONT_SUFFIXES, system_font_dirs  # noqa: F401 - re-exported
 
 
 def norm(name: str) -> str:

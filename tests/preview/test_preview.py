@@ -279,7 +279,7 @@ def test_cli_serve_names_a_port_in_use(game):
 def test_rebuilds_run_in_budgeted_children_and_only_trusted_fonts_load_here(game):
     """The real path: each rebuild is a forked child under the budget. The server process parses
     the installed fonts once (so later children find them) but never a font file from the game folder."""
-    from cardgen.fonts import fontset
+    from cardgen.fonts import registration
 
     src = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
     if not src.is_file():
@@ -291,8 +291,8 @@ def test_rebuilds_run_in_budgeted_children_and_only_trusted_fonts_load_here(game
     preview = Preview(game)  # run_limited: a forked child per rebuild
     stats = preview.refresh_cards()
     assert stats["laid_out"] == 12 and not preview.snapshot()["stale"]
-    loaded = {Path(path).name for path, _index in fontset._REGISTERED}
+    loaded = {Path(path).name for path, _index in registration._REGISTERED}
     # the serif role is the installed IPAex Mincho; the other roles name IPAexGothic, which the copy in the game's
     # fonts/ folder now answers to (the game folder is looked in first)
     assert "ipaexm.ttf" in loaded and "own.ttf" not in loaded
-    assert str(game.resolve()) not in " ".join(path for path, _index in fontset._REGISTERED)
+    assert str(game.resolve()) not in " ".join(path for path, _index in registration._REGISTERED)

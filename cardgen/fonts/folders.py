@@ -1,0 +1,15 @@
+"""Where fonts are looked for on this machine, and which files count as fonts (standard library only:
+the validate fast path, :mod:`cardgen.steps.check_cache`, keys its cache on these folders)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+#: File suffixes read as fonts (any case).
+FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}
+
+
+def system_font_dirs() -> list[Path]:
+    """The system folders searched for fonts, in order."""
+    home = Path.home()
+    return [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), home / ".fonts",
+            home / ".local/share/fonts"]
