@@ -354,7 +354,7 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
     """What drawing the rulebook needs: blocks, page design, book info, page size (mm), card plan
     and image lookups (see :func:`write_rulebook`)."""
     from cardgen.rulebook.assemble import rulebook_blocks
-    from cardgen.rulebook.pdf import BookInfo
+    from cardgen.rulebook.story import BookInfo
     from cardgen.rulebook.style import load_design
 
     m = game.manifest

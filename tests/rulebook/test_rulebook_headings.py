@@ -13,7 +13,7 @@ import pytest
 from cardgen.api import build_game
 from cardgen.layout.jlreq import absorb_spaces
 from cardgen.rulebook.blocks import Heading, Span
-from cardgen.rulebook.pdf import toc_text
+from cardgen.rulebook.story import toc_text
 from cardgen.core.units import MM
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,106 @@
+"""Rulebook tables as Platypus flowables (part of the story, :mod:`cardgen.rulebook.story`).
+
+Column widths from the cells' natural widths (JLREQ adjustments included), capped when the table
+is wider than the frame (:func:`fit_widths`); a cell whose number or Latin word does not fit its
+column is set smaller, down to :data:`MIN_TABLE_SIZE` pt — such a word is never split; wider
+still is an error naming the table's ``file:line`` and row. Each function takes the
+:class:`cardgen.rulebook.story.StoryBuilder` (its design, fonts, frame width and the problems it collects).
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.platypus import Table as RLTable, TableStyle
+
+from cardgen.core.errors import Problem
+from cardgen.core.units import MM
+from cardgen.layout import jlreq
+from cardgen.rulebook import blocks as L
+from cardgen.rulebook.style import TextStyle
+
+
+#: Smallest table text (pt) a cell shrinks to so a number or Latin word is not split.
+MIN_TABLE_SIZE = 6.0
+_WORDS = re.compile(r"[!-~\u00C0-\u024F’×]+")
+
+
+def table(builder, b: L.Table):
+    """A table's flowable: cells shrunk within the floor to keep numbers and words whole (else an error)."""
+    d, ts = builder.d, builder.d.table
+    body = TextStyle(font=ts.font, size=ts.size, leading=ts.leading, color=d.body.color)
+    head = TextStyle(font="heading", size=ts.size, leading=ts.leading, color=d.body.color)
+    aligns = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+    ncol = max(len(b.head), *(len(r) for r in b.rows)) if b.rows else len(b.head)
+    al = [aligns[a] for a in (b.align + ["left"] * ncol)[:ncol]]
+    pad = ts.padding * MM
+    widths = [0.0] * ncol
+    for r in ([b.head] if b.head else []) + b.rows:
+        for i, cell in enumerate(r):
+            text = "".join(x.text for x in cell if isinstance(x, L.Span))
+            icons = sum(1 for x in cell if isinstance(x, L.IconRun))
+            natural = builder.fonts.width(text, "heading", ts.size) + icons * ts.size \
+                + sum(jlreq.adjustments(text)) * ts.size  # the quarter em beside Latin, compression
+            widths[i] = max(widths[i], natural + 2 * pad + 1)
+    widths = fit_widths(widths, builder.width)
+    rows = []
+    for r, cells in enumerate(([b.head] if b.head else []) + b.rows):
+        is_head = bool(b.head) and r == 0
+        row = []
+        for i, c in enumerate(cells):
+            st = cell_style(builder, b, r, c, widths[i] - 2 * pad, head if is_head else body)
+            row.append(builder.para(c, st, f"{'th' if is_head else 'td'}{al[i]}{st.size}", alignment=al[i]))
+        rows.append(row)
+    t = RLTable(rows, colWidths=widths, repeatRows=1 if b.head else 0, hAlign="LEFT")
+    t.setStyle(TableStyle([
+        ("GRID", (0, 0), (-1, -1), 0.4, HexColor(ts.grid)),
+        ("FONTNAME", (0, 0), (-1, -1), builder.fonts.name(ts.font)),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), pad), ("BOTTOMPADDING", (0, 0), (-1, -1), pad + 0.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+        *([("BACKGROUND", (0, 0), (-1, 0), HexColor(ts.header_fill))] if b.head else []),
+    ]))
+    t.spaceBefore, t.spaceAfter = 1 * MM, 2.5 * MM
+    return t
+
+
+def cell_style(builder, b: L.Table, r: int, cell: list, room: float, ts: TextStyle) -> TextStyle:
+    """The cell's text style: ``ts``, or smaller (down to :data:`MIN_TABLE_SIZE` pt) when a
+    number or Latin word of the cell is wider than ``room`` (pt) — such a word is never
+    split. Wider still: an error naming the table and row (:attr:`problems`)."""
+    words = [w for x in cell if isinstance(x, L.Span) for w in _WORDS.findall(x.text)]
+    if not words:
+        return ts
+    word = max(words, key=lambda w: builder.fonts.width(w, "heading", ts.size))
+    need = builder.fonts.width(word, "heading", ts.size)
+    if need <= room + 0.01:
+        return ts
+    size = math.floor(ts.size * room / need * 4) / 4
+    if size >= MIN_TABLE_SIZE:
+        return ts.model_copy(update={"size": size})
+    file, line = b.where or ("", None)
+    head = " | ".join(L.plain(c) for c in b.head[:3])
+    builder.problems.append(Problem(
+        file, line, "rulebook → table",
+        f"the table ({head[:40]}) row {r if b.head else r + 1}: {word!r} needs {need / MM:.1f} mm but its column is "
+        f"{room / MM:.1f} mm wide even at {MIN_TABLE_SIZE:g} pt; a number or word is never split",
+        "give the table fewer columns, shorten the word, or print the rulebook on larger paper (--paper a4)",
+        code="rules-table-word"))
+    return ts
+
+
+def fit_widths(widths: list[float], avail: float) -> list[float]:
+    """Natural column widths; when they are too wide, the widest are capped at one common width
+    (water-filling) so the table fits ``avail`` pt exactly and narrow columns keep their width."""
+    widths = list(widths)
+    if sum(widths) <= avail or not widths:
+        return widths
+    rest, n = avail, len(widths)
+    for k, w in enumerate(sorted(widths)):  # the cap: narrow columns fit whole, the others share the rest
+        cap = rest / (n - k)
+        if w >= cap:
+            break
+        rest -= w
+    return [min(w, cap) for w in widths]
