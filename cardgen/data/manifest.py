@@ -159,7 +159,8 @@ class RulebookSettings(Strict):
     """How the rulebook (``cardgen rulebook``) is set: numbering, paper, extra values.
 
     The rules text lives in ``card_data/<game>/rules/*.md`` (jinja2 + Markdown); the page
-    design in ``templates/rulebook/<template>.yaml``. See :mod:`cardgen.rulebook.blocks`.
+    design in ``templates/rulebook/<template>.yaml``. See :mod:`cardgen.rulebook.markdown` and
+    :mod:`cardgen.rulebook.numbering`.
     """
 
     numbering: Literal["plain", "decimal", "statute"] = Field(

@@ -1,7 +1,7 @@
 """Which Markdown files make up a game's rules (``card_data/<game>/rules/*.md``).
 
 Shared by the validator (:mod:`cardgen.check.deck_math`: an empty file is a warning) and the rulebook
-(:mod:`cardgen.rulebook.blocks`); reading and rendering them is :mod:`cardgen.rulebook.context`.
+(:mod:`cardgen.rulebook.markdown`); reading and rendering them is :mod:`cardgen.rulebook.context`.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The rulebook's text: every rules file rendered (:mod:`cardgen.rulebook.context`), parsed
-(:mod:`cardgen.rulebook.blocks`) and checked (:mod:`cardgen.rulebook.checks`), as one list of blocks.
+(:mod:`cardgen.rulebook.markdown`) and checked (:mod:`cardgen.rulebook.checks`), as one list of blocks.
 """
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.core.unicode_text import plain
 from cardgen.data.rulebook_sources import blank_rule_files, rule_files
 from cardgen.check.open_questions import open_choices
-from cardgen.rulebook.blocks import (Heading, ListBlock, Numberer, OpenQuestion, OpenQuestionIndex, Quote, Span, Toc,
-                                     parse_blocks)
+from cardgen.rulebook.blocks import Heading, ListBlock, OpenQuestion, OpenQuestionIndex, Quote, Span, Toc
 from cardgen.rulebook.checks import figure_problems, glyph_problems, html_problems, locate_tables, table_problems
 from cardgen.rulebook.context import build_context, read_rules, render_rules
 from cardgen.rulebook.glossary import glossary_blocks
+from cardgen.rulebook.markdown import parse_blocks
+from cardgen.rulebook.numbering import Numberer
 from cardgen.rulebook.tables import TABLE_WORDS
 
 

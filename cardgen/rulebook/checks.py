@@ -86,7 +86,7 @@ def figure_problems(blocks: list, path: Path, source: str, game,
 def html_problems(markdown: str, path: Path, source: str) -> list[Problem]:
     """Raw HTML is not drawn (the rulebook is not a web page): every tag other than a comment
     (``<!-- pagebreak -->``, ``<!-- a note -->``) is an error, so nothing vanishes silently."""
-    from cardgen.rulebook.blocks import parser
+    from cardgen.rulebook.markdown import parser
 
     out: list[Problem] = []
     seen: set[str] = set()

@@ -3,7 +3,7 @@
 The rules of a game are Markdown files in ``card_data/<game>/rules/*.md`` (read in name order).
 Each file is a jinja2 template, rendered in an :class:`ImmutableSandboxedEnvironment` with
 strict undefined values: a name the context does not have fails with a :class:`CardgenError`
-naming the file and line. The rendered text is Markdown (see :mod:`cardgen.rulebook.blocks`).
+naming the file and line. The rendered text is Markdown (see :mod:`cardgen.rulebook.markdown`).
 
 Names every game gets (:func:`build_context`):
 

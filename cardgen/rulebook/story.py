@@ -24,6 +24,7 @@ from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook import blocks as L
 from cardgen.rulebook.notes import OpenQuestionIndex, note
+from cardgen.rulebook.numbering import circled
 from cardgen.rulebook.story_figures import card_figure, figures
 from cardgen.rulebook.story_tables import table
 from cardgen.rulebook.style import KinsokuParagraph, PageDesign, TextStyle, markup
@@ -205,7 +206,7 @@ class StoryBuilder:
                   leftIndent=d.list_indent * MM, bulletColor=HexColor(d.strong.color))
         if b.ordered and b.circled:
             return ListFlowable(items, bulletType="1", start=str(b.start),
-                                bulletFormat=lambda s: L.circled(int(s)), **kw)
+                                bulletFormat=lambda s: circled(int(s)), **kw)
         if b.ordered:
             return ListFlowable(items, bulletType="1", start=str(b.start), bulletFormat="%s.", **kw)
         return ListFlowable(items, bulletType="bullet", start="•", **kw)

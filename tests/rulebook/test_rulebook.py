@@ -10,7 +10,9 @@ import pytest
 
 from cardgen.api import build_game, validate_game
 from cardgen.core.errors import CardgenError
-from cardgen.rulebook.blocks import Numberer, parse_blocks, outline
+from cardgen.rulebook.blocks import outline
+from cardgen.rulebook.markdown import parse_blocks
+from cardgen.rulebook.numbering import Numberer
 from cardgen.layout.text import NO_START
 from cardgen.data.manifest import RulebookSettings
 from cardgen.fonts.fontset import fonts_for

@@ -17,7 +17,7 @@ from cardgen.core.units import MM
 from cardgen.fonts.fontset import fonts_for
 from cardgen.layout import jlreq
 from cardgen.layout.text import NO_END, NO_START, break_lines, line_text
-from cardgen.rulebook.blocks import parse_blocks
+from cardgen.rulebook.markdown import parse_blocks
 from cardgen.rulebook.style import KinsokuParagraph, load_design
 from cardgen.steps.pipeline import write_rulebook
 from tests.rulebook.rules_game import rules_game

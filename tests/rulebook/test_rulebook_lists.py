@@ -6,7 +6,9 @@ import shutil
 import pdfplumber
 import pytest
 
-from cardgen.rulebook.blocks import ListBlock, Numberer, Para, parse_blocks, plain
+from cardgen.rulebook.blocks import ListBlock, Para, plain
+from cardgen.rulebook.markdown import parse_blocks
+from cardgen.rulebook.numbering import Numberer
 from cardgen.data.manifest import RulebookSettings
 from cardgen.fonts.fontset import fonts_for
 from cardgen.steps.pipeline import write_rulebook
