@@ -8,7 +8,7 @@ its glyphs and inline icons, drawn with the PDF character spacing operator (``Tc
 placed where that spacing puts them, so they stay in step with the text around them. Spaces at
 the end of a justified line (a break at a Latin word space) are not drawn.
 
-The lines are the CJK ``FragLine`` s (kind 1) of :func:`cardgen.rulebook.style.kinsoku_split`;
+The lines are the CJK ``FragLine`` s (kind 1) of :func:`cardgen.rulebook.kinsoku.kinsoku_split`;
 only what the rulebook's markup makes is handled (fonts, colours, images). A paragraph with
 anything else (links, underlines, background colours, bullets, auto leading) is drawn by
 reportlab, unjustified.

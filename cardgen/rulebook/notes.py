@@ -16,7 +16,7 @@ from reportlab.platypus.flowables import Flowable
 from cardgen.core.units import MM
 from cardgen.layout import jlreq
 from cardgen.rulebook import blocks as L
-from cardgen.rulebook.style import TextStyle
+from cardgen.rulebook.design import TextStyle
 
 #: Printed label of a note (the test reading the PDF back looks for it).
 LABEL = "【未確定】"

@@ -17,8 +17,9 @@ from reportlab.platypus.doctemplate import BaseDocTemplate
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
+from cardgen.rulebook.design import PageDesign
+from cardgen.rulebook.markup import canvas_class
 from cardgen.rulebook.story import BookInfo, StoryBuilder
-from cardgen.rulebook.style import PageDesign, canvas_class
 
 
 class _KeepTogether(KeepTogether):

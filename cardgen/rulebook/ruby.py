@@ -2,7 +2,7 @@
 
 The base text of a ruby run is set between two zero-width reportlab ``<onDraw>`` markers
 (:func:`ruby_markup`): ``ruby`` (its label is the reading) before it and ``rubyend`` after it.
-Line breaking (:func:`cardgen.rulebook.style.kinsoku_split`) never breaks between the
+Line breaking (:func:`cardgen.rulebook.kinsoku.kinsoku_split`) never breaks between the
 markers, so a base word stays on one line. :class:`RubyDrawer` is fed the markers' positions
 while :func:`cardgen.rulebook.justify.draw_justified` sets the line, and draws the reading
 centred above the base: half the base size (JLREQ §3.3.2, ruby size 1/2 of the base),

@@ -1,7 +1,7 @@
 """Rulebook blocks (:mod:`cardgen.rulebook.blocks`) → reportlab Platypus flowables (the story).
 
 :class:`StoryBuilder` turns each block into flowables with the styles of a
-:class:`cardgen.rulebook.style.PageDesign`: headings (their number, rule and table-of-contents
+:class:`cardgen.rulebook.design.PageDesign`: headings (their number, rule and table-of-contents
 entry), paragraphs (JLREQ line breaking, 字下げ, justified), lists, quotes, rules, page breaks and
 the table of contents. Tables are made by :mod:`cardgen.rulebook.story_tables`, images and card
 figures by :mod:`cardgen.rulebook.story_figures`, open-question notes by
@@ -23,11 +23,13 @@ from cardgen.core.errors import Problem
 from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook import blocks as L
+from cardgen.rulebook.design import PageDesign, TextStyle
+from cardgen.rulebook.kinsoku import KinsokuParagraph
+from cardgen.rulebook.markup import markup
 from cardgen.rulebook.notes import OpenQuestionIndex, note
 from cardgen.rulebook.numbering import circled
 from cardgen.rulebook.story_figures import card_figure, figures
 from cardgen.rulebook.story_tables import table
-from cardgen.rulebook.style import KinsokuParagraph, PageDesign, TextStyle, markup
 
 
 @dataclass
@@ -81,7 +83,7 @@ class StoryBuilder:
 
     def short_last_line(self, where: tuple, text: str) -> None:
         """A warning (once per paragraph and text): the paragraph ends in a line of fewer than
-        :data:`cardgen.rulebook.style.MIN_LAST_LINE` characters that no break could pull in."""
+        :data:`cardgen.rulebook.kinsoku.MIN_LAST_LINE` characters that no break could pull in."""
         key = (where, text)
         if key in self._short_seen:
             return

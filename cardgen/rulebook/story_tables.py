@@ -19,7 +19,7 @@ from cardgen.core.errors import Problem
 from cardgen.core.units import MM
 from cardgen.layout import jlreq
 from cardgen.rulebook import blocks as L
-from cardgen.rulebook.style import TextStyle
+from cardgen.rulebook.design import TextStyle
 
 
 #: Smallest table text (pt) a cell shrinks to so a number or Latin word is not split.

@@ -355,7 +355,7 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
     and image lookups (see :func:`write_rulebook`)."""
     from cardgen.rulebook.assemble import rulebook_blocks
     from cardgen.rulebook.story import BookInfo
-    from cardgen.rulebook.style import load_design
+    from cardgen.rulebook.design import load_design
 
     m = game.manifest
     project = Project.for_game(game.root)

@@ -133,7 +133,7 @@ def test_new_game_outside_a_checkout_builds_with_the_builtin_rulebook_design(tmp
 
 
 def test_builtin_rulebook_design_matches_the_project_default():
-    from cardgen.rulebook.style import BUILTIN_DESIGN
+    from cardgen.rulebook.design import BUILTIN_DESIGN
 
     assert BUILTIN_DESIGN.read_bytes() == (ROOT / "templates" / "rulebook" / "default.yaml").read_bytes()
 

@@ -9,7 +9,7 @@ import importlib
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-#: (module, name) pairs imported by cardgen/rulebook/style.py, justify.py and render/pdf_sheets.py.
+#: (module, name) pairs imported by cardgen/rulebook/kinsoku.py, justify.py and render/pdf_sheets.py.
 USED = [
     ("reportlab.platypus.paragraph", "_FUZZ"),
     ("reportlab.platypus.paragraph", "_handleBulletWidth"),

@@ -176,7 +176,7 @@ def test_numbering_styles():
 
 def test_kinsoku_paragraph_pulls_a_character_down_instead_of_hanging():
     from reportlab.lib.styles import ParagraphStyle
-    from cardgen.rulebook.style import KinsokuParagraph
+    from cardgen.rulebook.kinsoku import KinsokuParagraph
 
     g, _r = load_and_validate(GAME)
     fonts = fonts_for(g)

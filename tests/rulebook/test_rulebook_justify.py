@@ -22,7 +22,8 @@ from cardgen.layout.text import NO_START
 from cardgen.fonts.fontset import fonts_for
 from cardgen.steps.pipeline import write_rulebook
 from cardgen.check.print_setup import load_and_validate
-from cardgen.rulebook.style import MAX_PUSH_SPACE, KinsokuParagraph, load_design
+from cardgen.rulebook.design import load_design
+from cardgen.rulebook.kinsoku import MAX_PUSH_SPACE, KinsokuParagraph
 from cardgen.core.units import MM
 
 ROOT = Path(__file__).resolve().parents[2]

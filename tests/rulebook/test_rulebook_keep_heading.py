@@ -7,7 +7,7 @@ import pdfplumber
 import pytest
 
 from cardgen.api import build_game
-from cardgen.rulebook.style import load_design
+from cardgen.rulebook.design import load_design
 from cardgen.data.game import load_game
 from cardgen.core.units import MM
 

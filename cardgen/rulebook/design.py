@@ -1,0 +1,115 @@
+"""The rulebook's page design: ``templates/rulebook/<name>.yaml`` (margins in mm, text styles,
+table and quote styles, header and footer), read and validated; the built-in design when a game
+has none (:data:`BUILTIN_DESIGN`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.data.yaml_source import load_yaml
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TextStyle(_M):
+    """A text style: font role, size (pt), leading (× size), colour, space before/after (mm)."""
+
+    font: str = "body"
+    size: float = 9.0
+    leading: float = 1.5
+    color: str = "#000000"
+    space_before: float = 0.0
+    space_after: float = 0.0
+    rule: str | None = Field(None, description="Colour of a rule under the text (headings).")
+    text: str = Field("", description="Header/footer text: {title}, {subtitle}, {version}, {page}.")
+    title: str = Field("", description="Table of contents title.")
+    indent: float = 0.0
+
+
+class TableStyleSpec(_M):
+    """The style of tables: font role, size (pt), leading (× size), header fill, grid colour, cell padding (mm)."""
+
+    font: str = "body"
+    size: float = 8.0
+    leading: float = 1.35
+    header_fill: str = "#eeeeee"
+    grid: str = "#888888"
+    padding: float = 1.5  #: mm
+
+
+class QuoteStyle(_M):
+    """The style of block quotes: fill, the bar on the left, indent (mm)."""
+
+    fill: str = "#f5f5f5"
+    bar: str = "#999999"
+    indent: float = 3.0  #: mm
+
+
+class PageDesign(_M):
+    """``templates/rulebook/<name>.yaml``: margins (mm), text styles, header and footer."""
+
+    margins: dict[str, float] = Field(default_factory=lambda: {"top": 15, "bottom": 15, "left": 14, "right": 14})
+    body: TextStyle = TextStyle()
+    strong: TextStyle = TextStyle(font="heading")
+    emphasis: TextStyle = TextStyle(font="heading")
+    code: TextStyle = TextStyle(font="heading")
+    title: TextStyle = TextStyle(font="heading", size=20)
+    subtitle: TextStyle = TextStyle(font="heading", size=10)
+    headings: list[TextStyle] = Field(default_factory=lambda: [TextStyle(font="heading", size=13)])
+    toc: TextStyle = TextStyle(title="目次")
+    table: TableStyleSpec = TableStyleSpec()
+    quote: QuoteStyle = QuoteStyle()
+    list_indent: float = 5.0  #: mm
+    figure_gap: float = 3.0  #: mm
+    header: TextStyle = TextStyle(size=7, text="{title} {version}")
+    footer: TextStyle = TextStyle(size=8, text="{page}")
+
+    def heading(self, depth: int) -> TextStyle:
+        """The heading style of ``depth`` (0 = level 1); deeper levels reuse the last style."""
+        return self.headings[min(depth, len(self.headings) - 1)]
+
+
+#: The built-in page design, used when no templates/rulebook/default.yaml is found (a game made
+#: with `cardgen new` outside a checkout). A test keeps it equal to templates/rulebook/default.yaml.
+BUILTIN_DESIGN = Path(__file__).resolve().parent.parent / "presets" / "rulebook-default.yaml"
+
+
+def load_design(dirs: list[Path], name: str, allowed: list[Path] | None = None,
+                where: tuple[str, int | None] = ("", None)) -> tuple[PageDesign, Path]:
+    """Find ``<name>.yaml`` in ``dirs`` (first hit; for ``default``, the built-in design last)
+    and read it. ``name`` must be a plain name; with ``allowed``, the file found must lie in one
+    of those folders (:func:`cardgen.core.boundary.confine`, symlinks followed). ``where`` is the
+    manifest's ``file, line`` of ``rulebook.template``. Raises CardgenError."""
+    from cardgen.core.boundary import confine
+    from cardgen.data.template import plain_name
+
+    if not plain_name(name):
+        raise CardgenError(Problem(where[0], where[1], "rulebook → template",
+                                   f"the page design name {str(name)[:80]!r} is not a plain name",
+                                   "name a file in templates/rulebook/ without `.yaml`, folders or `..`, e.g. `a5`",
+                                   code="path-escape"))
+    if name == "default":
+        dirs = [*dirs, BUILTIN_DESIGN.parent]
+        name_for = {BUILTIN_DESIGN.parent: BUILTIN_DESIGN.stem}
+    else:
+        name_for = {}
+    for d in dirs:
+        path = Path(d) / f"{name_for.get(Path(d), name)}.yaml"
+        if path.is_file():
+            if allowed is not None and Path(d) != BUILTIN_DESIGN.parent:
+                confine(path, allowed, where[0], where[1], "rulebook → template", what="the page design")
+            loaded = load_yaml(path, rel(path))
+            try:
+                return PageDesign.model_validate(loaded.data or {}), path
+            except ValidationError as exc:
+                raise CardgenError([Problem(rel(path), None, " → ".join(map(str, e["loc"])), e["msg"],
+                                            code="rulebook-design") for e in exc.errors()])
+    raise CardgenError(Problem("", None, "rulebook → template", f"no page design {name!r} in "
+                               + (", ".join(rel(d) for d in dirs) or "any templates/rulebook folder"),
+                               "add templates/rulebook/<name>.yaml",
+                               code="rulebook-design"))
