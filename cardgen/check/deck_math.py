@@ -225,22 +225,22 @@ def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
     return out
 
 
-def _blank_rules(game: Game, problems: ProblemList) -> None:
+def _blank_rulebook_sources(game: Game, problems: ProblemList) -> None:
     """A warning per rules file (``rules/*.md``) holding only whitespace: it adds nothing to the
     rulebook, usually by mistake. (When every file is empty the rulebook step fails instead.)"""
     from cardgen.core.errors import CardgenError, rel
-    from cardgen.data.rulebook_sources import blank_rule_files, rule_files
+    from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
 
     rules_dir = game.root / "rules"
     if not rules_dir.is_dir():
         return
     try:
-        rule_files(rules_dir, game.root)
+        rulebook_source_files(rules_dir, game.root)
     except CardgenError as exc:  # a rules folder or file leading outside the game folder
         for p in exc.problems:
             problems.add(p)
         return
-    for f in blank_rule_files(rules_dir):
+    for f in blank_rulebook_sources(rules_dir):
         problems.warning(rel(f), None, "rulebook", f"the rules file {f.name} is empty: it adds nothing to the rulebook",
                          "write its rules in Markdown, or delete the file", code="empty-rules")
 
@@ -266,7 +266,7 @@ def validate(game: Game) -> Report:
     comps = _components(game, problems)
     counts = _deck_math(game, problems)
     check_design_rules(game, problems)
-    _blank_rules(game, problems)
+    _blank_rulebook_sources(game, problems)
     check_open_questions(game, problems)
     m = game.manifest
     return Report(m.game.id, m.game.title, m.game.version, problems.errors, problems.warnings, counts, comps)

@@ -53,15 +53,15 @@ def open_choices(manifest) -> list[Choice]:
 def references(rules_dir: Path) -> dict[str, list[tuple[Path, int]]]:
     """``open_question('ID')`` calls of every ``rules/*.md`` file: id → [(file, line)], in file
     order. Files that cannot be read or parsed are skipped (the rulebook build reports them)."""
-    from cardgen.data.rulebook_sources import MAX_RULES_BYTES, rule_files
+    from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES, rulebook_source_files
 
     out: dict[str, list[tuple[Path, int]]] = {}
     if not Path(rules_dir).is_dir():
         return out
     env = Environment()  # parsing only: nothing is rendered, so no sandbox is needed
-    for f in rule_files(Path(rules_dir)):
+    for f in rulebook_source_files(Path(rules_dir)):
         try:
-            if f.stat().st_size > MAX_RULES_BYTES:
+            if f.stat().st_size > MAX_RULEBOOK_SOURCE_BYTES:
                 continue
             tree = env.parse(f.read_bytes().decode("utf-8-sig"))
         except (TemplateSyntaxError, UnicodeDecodeError, OSError):  # the rulebook step reports these

@@ -92,7 +92,7 @@ def print_diff(data: dict[str, Any], console: Console | None = None) -> None:
     _deck_math(c, data["deck_math"])
     _validation(c, data["validation"])
     _design(c, data["design"], data["choices"])
-    _rules(c, data["rules"])
+    _rulebook_text(c, data["rules"])
 
 
 def _components(c: Console, components: list) -> None:
@@ -222,7 +222,7 @@ def _design(c: Console, design: dict, choices: dict) -> None:
             c.print(f"  ~ {escape(ch['what'])}: {_cut(ch['new'])}")
 
 
-def _rules(c: Console, rules: dict) -> None:
+def _rulebook_text(c: Console, rules: dict) -> None:
     for which, problems in rules["problems"].items():
         for p in problems:
             c.print(f"  the {which} rules could not be rendered: {escape(p)}")

@@ -1,4 +1,4 @@
-"""Which Markdown files make up a game's rules (``card_data/<game>/rules/*.md``).
+"""The rulebook sources: which Markdown files make up a game's rules (``card_data/<game>/rules/*.md``).
 
 Shared by the validator (:mod:`cardgen.check.deck_math`: an empty file is a warning) and the rulebook
 (:mod:`cardgen.rulebook.markdown`); reading and rendering them is :mod:`cardgen.rulebook.context`.
@@ -9,10 +9,10 @@ from pathlib import Path
 
 #: Largest rules file (bytes as read, and characters after jinja2 rendering): a rulebook of
 #: 100 pages is about 200 KB of text.
-MAX_RULES_BYTES = 2_000_000
+MAX_RULEBOOK_SOURCE_BYTES = 2_000_000
 
 
-def rule_files(rules_dir: Path, root: Path | None = None) -> list[Path]:
+def rulebook_source_files(rules_dir: Path, root: Path | None = None) -> list[Path]:
     """The rules files of a game, in name order (``01-intro.md``, ``02-play.md``…). Hidden files
     are not rules: ``.draft.md`` and the AppleDouble ``._rules.md`` that macOS leaves on a USB
     stick or in a zip (binary, not text) are skipped by the build and the validator alike.
@@ -36,20 +36,21 @@ def rule_files(rules_dir: Path, root: Path | None = None) -> list[Path]:
     return files
 
 
-def blank_rule_files(rules_dir: Path) -> list[Path]:
-    """The rules files of :func:`rule_files` holding nothing but whitespace (an empty ``x.md``
-    adds nothing to the rulebook: usually a file saved before the text was written). Files that
-    cannot be read or decoded are left to :func:`cardgen.rulebook.context.read_rules` to report."""
+def blank_rulebook_sources(rules_dir: Path) -> list[Path]:
+    """The rules files of :func:`rulebook_source_files` holding nothing but whitespace (an empty
+    ``x.md`` adds nothing to the rulebook: usually a file saved before the text was written). Files
+    that cannot be read or decoded are left to :func:`cardgen.rulebook.context.read_rulebook_source`
+    to report."""
     from cardgen.core.errors import CardgenError
 
     out = []
     try:
-        files = rule_files(rules_dir)
+        files = rulebook_source_files(rules_dir)
     except CardgenError:  # reported by the rulebook and the validator (rules_problems)
         return []
     for p in files:
         try:
-            if p.stat().st_size <= MAX_RULES_BYTES and not p.read_bytes().decode("utf-8-sig").strip():
+            if p.stat().st_size <= MAX_RULEBOOK_SOURCE_BYTES and not p.read_bytes().decode("utf-8-sig").strip():
                 out.append(p)
         except (OSError, UnicodeDecodeError):
             continue

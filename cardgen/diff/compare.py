@@ -20,7 +20,7 @@ from typing import Any
 
 from cardgen.diff import manifest as mf
 from cardgen.diff.faces import BoxPlanner, Faces, changed_boxes, signature, template_changes, template_of
-from cardgen.diff.rules_text import diff_paragraphs, rendered_paragraphs
+from cardgen.diff.rulebook_text import diff_paragraphs, rendered_paragraphs
 from cardgen.diff.tables import diff_rows
 from cardgen.core.errors import CardgenError, Problem
 

@@ -163,7 +163,7 @@ def helpers_reference() -> str:
     return "\n".join(lines) + "\n"
 
 
-def rules_text_reference() -> str:
+def rulebook_tables_reference() -> str:
     """The section of docs/manifest.md on what generated rulebook tables print (their column and
     word keys with the default words, :data:`cardgen.rulebook.tables.TABLE_WORDS`) and the fields
     of ``player_counts`` (:data:`cardgen.check.deck_math.PLAYER_COUNT_FIELDS`)."""
@@ -196,7 +196,7 @@ def rules_text_reference() -> str:
 def manifest_reference() -> str:
     """The Markdown text of docs/manifest.md."""
     out = [HEADER, *model_tables(Manifest)]
-    return "\n".join(out).rstrip() + "\n\n" + rules_text_reference() + "\n" + helpers_reference()
+    return "\n".join(out).rstrip() + "\n\n" + rulebook_tables_reference() + "\n" + helpers_reference()
 
 
 def templates_reference() -> str:

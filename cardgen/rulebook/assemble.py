@@ -7,11 +7,11 @@ from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.core.unicode_text import plain
-from cardgen.data.rulebook_sources import blank_rule_files, rule_files
+from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
 from cardgen.check.open_questions import open_choices
 from cardgen.rulebook.blocks import Heading, ListBlock, OpenQuestion, OpenQuestionIndex, Quote, Span, Toc
 from cardgen.rulebook.checks import figure_problems, glyph_problems, html_problems, locate_tables, table_problems
-from cardgen.rulebook.context import build_context, read_rules, render_rules
+from cardgen.rulebook.context import build_context, read_rulebook_source, render_rulebook_source
 from cardgen.rulebook.glossary import glossary_blocks
 from cardgen.rulebook.markdown import parse_blocks
 from cardgen.rulebook.numbering import Numberer
@@ -43,11 +43,11 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
         raise CardgenError(Problem(rel(rules_dir), None, "rulebook", "'rules' is a file, not a folder",
                                    f"make {rel(rules_dir)} a folder holding the rules as Markdown files (*.md)",
                                    code="no-rules"))
-    files = rule_files(rules_dir) if rules_dir.is_dir() else []
+    files = rulebook_source_files(rules_dir) if rules_dir.is_dir() else []
     if not files:
         raise CardgenError(Problem(rel(rules_dir), None, "rulebook", "no rules text (*.md) found",
                                    f"write the rules as Markdown files in {rel(rules_dir)}/", code="no-rules"))
-    if len(blank_rule_files(rules_dir)) == len(files):
+    if len(blank_rulebook_sources(rules_dir)) == len(files):
         names = ", ".join(f.name for f in files)
         raise CardgenError(Problem(rel(rules_dir), None, "rulebook",
                                    f"every rules file is empty ({names}): the rulebook would hold only its title",
@@ -61,11 +61,11 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
                       for name in settings.tables if name not in TABLE_WORDS]
     for f in files:
         try:
-            text = plain(render_rules(f, ctx))  # NFC, no invisible characters (as card text)
+            text = plain(render_rulebook_source(f, ctx))  # NFC, no invisible characters (as card text)
         except CardgenError as exc:
             problems += exc.problems
             continue
-        source = read_rules(f)
+        source = read_rulebook_source(f)
         parsed = parse_blocks(text, numberer)
         problems += html_problems(text, f, source) + figure_problems(parsed, f, source, game, image_ok) \
             + table_problems(parsed, f, source)

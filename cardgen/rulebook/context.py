@@ -55,7 +55,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.core.numfmt import num
-from cardgen.data.rulebook_sources import MAX_RULES_BYTES
+from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
 from cardgen.check.deck_math import Report
 from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
@@ -209,24 +209,24 @@ def _template_line(exc: BaseException, filename: str) -> int | None:
 _LOADER_TAGS = ("include", "import", "extends", "from")
 
 
-def read_rules(path: Path) -> str:
+def read_rulebook_source(path: Path) -> str:
     """The text of one rules file (UTF-8, a BOM is dropped).
 
     Raises:
-        CardgenError: not UTF-8, larger than :data:`MAX_RULES_BYTES`, or unreadable.
+        CardgenError: not UTF-8, larger than :data:`MAX_RULEBOOK_SOURCE_BYTES`, or unreadable.
     """
     path = Path(path)
     try:
         size = path.stat().st_size
-        data = path.read_bytes() if size <= MAX_RULES_BYTES else b""
+        data = path.read_bytes() if size <= MAX_RULEBOOK_SOURCE_BYTES else b""
     except OSError as exc:
         raise CardgenError(Problem(rel(path), None, "rulebook", f"cannot read the rules file: {exc.strerror or exc}",
                                    "check that the file exists and that you may read it (its permissions)",
                                    code="unreadable"))
-    if size > MAX_RULES_BYTES:
+    if size > MAX_RULEBOOK_SOURCE_BYTES:
         raise CardgenError(Problem(rel(path), None, "rulebook", f"the rules file is {size:,} bytes, more than the "
-                                   f"limit of {MAX_RULES_BYTES:,}", "split the rules or shorten them; generated "
-                                   "tables belong in the data, not typed out", code="rules-too-large"))
+                                   f"limit of {MAX_RULEBOOK_SOURCE_BYTES:,}", "split the rules or shorten them; "
+                                   "generated tables belong in the data, not typed out", code="rules-too-large"))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -236,7 +236,7 @@ def read_rules(path: Path) -> str:
                                    "Notepad: 'Save as' → encoding UTF-8)", code="rules-encoding"))
 
 
-def render_rules(path: Path, ctx: dict[str, Any]) -> str:
+def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
     """Render one rules file with ``ctx`` (at most :data:`cardgen.core.sandbox.MAX_SECONDS`).
 
     Raises:
@@ -245,16 +245,16 @@ def render_rules(path: Path, ctx: dict[str, Any]) -> str:
     """
     path = Path(path)
     env = environment()
-    source = read_rules(path)
+    source = read_rulebook_source(path)
     fname = str(path)
     try:
         code = env.compile(source, name=path.name, filename=fname)
         tmpl = env.template_class.from_code(env, code, env.make_globals(None))
         with evaluation(rel(path), f"rendering {path.name}"):
             text = tmpl.render(**ctx)
-        if len(text) > MAX_RULES_BYTES:
+        if len(text) > MAX_RULEBOOK_SOURCE_BYTES:
             raise CardgenError(Problem(rel(path), None, "rulebook", f"the rendered rules text has {len(text):,} "
-                                       f"characters, more than the limit of {MAX_RULES_BYTES:,}",
+                                       f"characters, more than the limit of {MAX_RULEBOOK_SOURCE_BYTES:,}",
                                        "check the loops in this file", code="rules-too-large"))
         return text
     except BudgetExceeded as exc:

@@ -19,7 +19,7 @@ import pytest
 from cardgen.api import build_game, validate_game
 from cardgen.check.print_setup import load_and_validate
 from cardgen.data.game import load_game
-from cardgen.data.rulebook_sources import rule_files
+from cardgen.data.rulebook_sources import rulebook_source_files
 from cardgen.core.units import MM
 from tests.pdfread import CARD_DATA, ROOT
 
@@ -72,7 +72,7 @@ def typed_data_numbers(game_dir) -> list[str]:
     game, report = load_and_validate(game_dir)
     numbers = data_numbers(game, report)
     found = []
-    for f in rule_files(game_dir / "rules"):
+    for f in rulebook_source_files(game_dir / "rules"):
         source = f.read_text(encoding="utf-8")
         text = _JINJA.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), source)  # keep line numbers
         text = _MARKER.sub(lambda m: m.group(1), text)

@@ -1,6 +1,6 @@
-"""Rules text compared paragraph by paragraph, as the rulebook prints it: each rules file is
-rendered with the game's data (so ``{{ deck_size }}`` reads ``42``), parsed into blocks
-(:func:`cardgen.layout.rulebook.rulebook_blocks`), and flattened into paragraphs — a heading,
+"""The rulebook's text compared paragraph by paragraph, as the rulebook prints it: each rulebook
+source (rules file) is rendered with the game's data (so ``{{ deck_size }}`` reads ``42``), parsed
+into blocks (:func:`cardgen.rulebook.assemble.rulebook_blocks`), and flattened into paragraphs — a heading,
 a paragraph, a list item, a table row, a quoted paragraph. The two lists of paragraphs are
 aligned with :class:`difflib.SequenceMatcher` (pure).
 """
