@@ -34,14 +34,13 @@ from cardgen.rulebook.story_tables import table
 
 @dataclass
 class BookInfo:
-    """What the page furniture prints and the PDF metadata says."""
+    """What the title page and the page furniture print and the PDF metadata says."""
 
     title: str
     subtitle: str
     version: str
     source: str = ""
     draft: bool = False  #: validation failed (a forced build): every page carries the draft mark
-
 
 
 class StoryBuilder:
