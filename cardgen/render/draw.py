@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from reportlab.lib.colors import Color
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
+from reportlab.pdfbase.pdfmetrics import getFont
 
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import Circle, GameIcon, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
@@ -27,6 +30,72 @@ def color(value: str):
 
 
 
+_rg: dict[str, str] = {}
+_TRANSPARENCY = PDF_SUPPORT_VERSION["transparency"]
+
+
+def _set_fill(c, value: str) -> None:
+    """``c.setFillColor(color(value))`` with the operator string kept per colour: the same
+    ``r g b rg`` bytes and opacity state as reportlab's own call, without its type dispatch."""
+    col = color(value)
+    if c._enforceColorSpace is not None:
+        c.setFillColor(col)
+        return
+    code = _rg.get(value)
+    if code is None:
+        code = _rg[value] = f"{fp_str(col.red, col.green, col.blue)} rg"
+    c._code.append(code)
+    c._fillColorObj = col
+    alpha = col.alpha
+    if alpha is not None and not (alpha == 1 and c._extgstate._d.get("ca", 1) == 1
+                                  and c._doc._pdfVersion >= _TRANSPARENCY):
+        c.setFillAlpha(alpha)  # reportlab writes an opacity change only; it also marks the file PDF 1.4
+
+
+_TEXT_CACHE_MAX = 4096  #: lines kept per canvas (faces are drawn once each: only recurring lines hit)
+
+
+def _text_code(c, font_name: str, size: float, text: str) -> str | None:
+    """The font and show operators reportlab's ``drawString`` writes for ``text`` in a TrueType
+    font (``/F1+0 8.5 Tf 10.2 TL (…) Tj``), kept per document and (font, size, text): a
+    character's code in a font subset is fixed once assigned, so a recurring line is encoded once.
+    None for a font reportlab draws another way (a standard Type 1 font)."""
+    cache = c.__dict__.get("_cardgen_text")
+    if cache is None:
+        cache = c.__dict__["_cardgen_text"] = {}
+    key = (font_name, size, text)
+    code = cache.get(key)
+    if code is None:
+        font = getFont(font_name)
+        if not getattr(font, "_dynamicFont", False):
+            return None
+        if len(cache) >= _TEXT_CACHE_MAX:
+            cache.clear()
+        doc = c._doc
+        tf = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+        parts, current = [], -1
+        for subset, chunk in font.splitString(text, doc):
+            if subset != current:
+                parts.append(f"{font.getSubsetInternalName(subset, doc)} {tf}")
+                current = subset
+            parts.append(f"({c._escape(chunk)}) Tj")
+        code = cache[key] = " ".join(parts) + " T*"
+    return code
+
+
+def _draw_string(c, x: float, y: float, text: str, font_name: str, size: float) -> None:
+    """``c.setFont(font_name, size); c.drawString(x, y, text)``, byte for byte, with the text's
+    operators from :func:`_text_code` (reportlab builds a text object and re-encodes the string
+    on every call)."""
+    code = _text_code(c, font_name, size, text) if c.bottomup else None
+    if code is None:
+        c.setFont(font_name, size)
+        c.drawString(x, y, text)
+        return
+    c._fontname, c._fontsize, c._leading = font_name, size, size * 1.2
+    c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {code} ET")
+
+
 def _paint(c, op: Rect | Circle) -> tuple[int, int]:
     """Set the fill and stroke of a shape; → reportlab's ``(stroke, fill)`` flags (0 or 1).
     A stroke of width 0 is not drawn."""
@@ -46,9 +115,8 @@ def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
     c = canvas
     for op in ops:
         if isinstance(op, Text):
-            c.setFillColor(color(op.color))
-            c.setFont(fonts.name(op.font), op.size)
-            c.drawString(op.x, op.y, op.text)
+            _set_fill(c, op.color)
+            _draw_string(c, op.x, op.y, op.text, fonts.name(op.font), op.size)
         elif isinstance(op, TurnedText):
             c.saveState()
             c.translate(op.x, op.y)

@@ -9,7 +9,7 @@ import importlib
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-#: (module, name) pairs imported by cardgen/rulebook/kinsoku.py, justify.py and render/pdf_sheets.py.
+#: (module, name) pairs imported by cardgen/rulebook/kinsoku.py, justify.py, render/pdf_sheets.py and render/draw.py.
 USED = [
     ("reportlab.platypus.paragraph", "_FUZZ"),
     ("reportlab.platypus.paragraph", "_handleBulletWidth"),
@@ -24,6 +24,7 @@ USED = [
     ("reportlab.pdfbase.pdfdoc", "PDFStream"),
     ("reportlab.pdfbase.pdfdoc", "PDFZCompress"),
     ("reportlab.pdfbase.pdfdoc", "xObjectName"),
+    ("reportlab.pdfbase.pdfdoc", "PDF_SUPPORT_VERSION"),
 ]
 
 
@@ -36,6 +37,18 @@ def test_canvas_keeps_its_document(tmp_path):
     """pdf_sheets.py and justify.py reach the document behind a canvas as ``canvas._doc``."""
     c = Canvas(str(tmp_path / "x.pdf"))
     assert all(hasattr(c._doc, name) for name in ("Reference", "idToObject", "Pages"))
+
+
+def test_canvas_state_draw_py_writes(tmp_path):
+    """render/draw.py writes a text line's operators itself and keeps the canvas's state as reportlab
+    would: ``_code``, ``_fillColorObj``, ``_fontname``/``_fontsize``/``_leading``, and reads
+    ``_extgstate._d`` (the opacity in force), ``_doc._pdfVersion``, ``_enforceColorSpace``, ``bottomup``
+    and ``_escape`` (tests/render/test_draw_text.py compares the bytes)."""
+    c = Canvas(str(tmp_path / "x.pdf"))
+    for name in ("_code", "_fillColorObj", "_fontname", "_fontsize", "_leading", "_enforceColorSpace", "bottomup",
+                 "_escape", "_extgstate", "setFillAlpha"):
+        assert hasattr(c, name), f"Canvas.{name} is gone"
+    assert isinstance(c._extgstate._d, dict) and isinstance(c._doc._pdfVersion, tuple)
 
 
 def test_c_accelerator_in_use():
