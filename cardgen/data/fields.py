@@ -6,7 +6,7 @@ from typing import Annotated, Union
 
 from pydantic import AfterValidator, Field, PlainSerializer
 
-from cardgen.core.units import MM, parse_length
+from cardgen.core.units import ANY_SIZE_MM, MM, parse_length
 
 #: A short machine name: lowercase a–z, 0–9, ``-`` and ``_`` (``battle``, ``power-tokens``).
 Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
@@ -15,15 +15,27 @@ Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
 Players = Annotated[int, Field(ge=1, le=12)]
 
 
-def _mm(pt: float) -> float:
-    """A length in pt back to mm (rounded to 1/1000 mm), as JSON dumps show it (``cardgen diff``)."""
+def as_mm(pt: float) -> float:
+    """A length in pt back to mm (rounded to 1/1000 mm), as JSON dumps and messages show it
+    (``cardgen diff``, a template box in a finding, the preview's box outlines)."""
     return round(pt / MM, 3)
 
 
 #: A length: mm as a number, or a string with a unit (``"2.5in"``, ``"12pt"``), converted to pt (a
 #: plain float) once, at validation, by :func:`cardgen.core.units.parse_length` (refused at load when it
 #: does not read as a length). JSON dumps (``cardgen diff``) show it in mm.
-Length = Annotated[Union[float, str], AfterValidator(parse_length), PlainSerializer(_mm, when_used="json")]
+Length = Annotated[Union[float, str], AfterValidator(parse_length), PlainSerializer(as_mm, when_used="json")]
+
+
+def _any_size(value: float | int | str) -> float:
+    """:func:`parse_length` with no size limit but a finite pt value."""
+    return parse_length(value, ANY_SIZE_MM)
+
+
+#: A card template's length (a box's x, y, w, h, a corner radius, a gap): as :data:`Length`, mm as a
+#: number or a string with a unit, converted to pt once, at validation; of any size, since the
+#: template's own check (:data:`cardgen.data.template_checks.MAX_BOX_MM`) names the whole box.
+TemplateLength = Annotated[Union[float, str], AfterValidator(_any_size), PlainSerializer(as_mm, when_used="json")]
 
 #: A colour: ``#rgb``, ``#rrggbb``, ``#rrggbbaa`` or a CSS name; in card templates also an expression in ``{{ }}`` that gives one
 #: (checked by :func:`cardgen.data.template_checks.is_color`).

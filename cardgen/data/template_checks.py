@@ -7,6 +7,8 @@ from __future__ import annotations
 from jinja2 import TemplateSyntaxError
 
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.units import MM
+from cardgen.data.fields import as_mm
 from cardgen.data.template_expr import compile_expr, compile_text
 from cardgen.data.template_model import Template
 
@@ -41,13 +43,14 @@ def check_values(template: Template, src) -> None:
     if template.background and "{" not in template.background and not is_color(template.background):
         bad(None, "background", color_problem(template.background), "background: \"#ffffff\"")
     for i, el in enumerate(template.elements):
-        x, y, w, h = el.box
-        if any(abs(v) > MAX_BOX_MM for v in el.box):
-            bad(i, "box", f"the box [x, y, w, h] = {list(el.box)} reaches beyond {MAX_BOX_MM:,.0f} mm",
+        x, y, w, h = el.box  # pt
+        shown = [as_mm(v) for v in el.box]
+        if any(abs(v) > MAX_BOX_MM * MM for v in el.box):
+            bad(i, "box", f"the box [x, y, w, h] = {shown} reaches beyond {MAX_BOX_MM:,.0f} mm",
                 "boxes are [x, y, width, height] in mm from the trim's top-left corner; a card is at most 600 mm")
             continue
         if el.kind != "line" and (w <= 0 or h <= 0):
-            bad(i, "box", f"the box [x, y, w, h] = {list(el.box)} has no area (w and h must be more than 0 mm)",
+            bad(i, "box", f"the box [x, y, w, h] = {shown} has no area (w and h must be more than 0 mm)",
                 "boxes are [x, y, width, height] in mm from the trim's top-left corner")
         for key in ("fill", "stroke", "color"):
             v = getattr(el, key, None)
@@ -61,29 +64,32 @@ def check_values(template: Template, src) -> None:
                     "text below about 5 pt is hard to read; e.g. min_size: 6")
             if not 0 < el.leading <= 10:
                 bad(i, "leading", f"leading {el.leading:g} is out of range (more than 0, at most 10)", "e.g. 1.35")
-        for key in ("stroke_width", "radius", "gap"):
-            if getattr(el, key, 0) < 0:
-                bad(i, key, f"{key} {getattr(el, key):g} is negative", "use 0 or more")
-            elif getattr(el, key, 0) > MAX_BOX_MM:
-                bad(i, key, f"{key} {getattr(el, key):g} is more than {MAX_BOX_MM:,.0f} mm", "e.g. 0.5")
+        for key in ("stroke_width", "radius", "gap"):  # stroke_width: pt as written; radius, gap: pt, shown in mm
+            value = getattr(el, key, 0)
+            limit, shown_value = (MAX_BOX_MM, value) if key == "stroke_width" else (MAX_BOX_MM * MM, as_mm(value))
+            if value < 0:
+                bad(i, key, f"{key} {shown_value:g} is negative", "use 0 or more")
+            elif value > limit:
+                bad(i, key, f"{key} {shown_value:g} is more than {MAX_BOX_MM:,.0f} mm", "e.g. 0.5")
     if problems:
         raise CardgenError(problems)
 
 
 def geometry_problems(template: Template, card_mm: tuple[float, float], bleed_mm: float,
                       roles: set[str] | None = None) -> list[Problem]:
-    """Problems only the card size and the fonts tell: a box lying wholly outside the card and its
-    bleed (it would never print), and a text ``font`` role that the font set lacks (it would
+    """Problems only the card size and the fonts tell: a box lying wholly outside the card
+    (``card_mm``, w × h) and its bleed (``bleed_mm``) — it would never print, and a text ``font`` role that the font set lacks (it would
     silently fall back to ``body``)."""
     out = []
     cw, ch = card_mm
+    b = bleed_mm * MM
     for i, el in enumerate(template.elements):
         file, line = template.source(i)
-        x, y, w, h = el.box
+        x, y, w, h = el.box  # pt
         x0, x1, y0, y1 = min(x, x + w), max(x, x + w), min(y, y + h), max(y, y + h)
-        if x1 < -bleed_mm or y1 < -bleed_mm or x0 > cw + bleed_mm or y0 > ch + bleed_mm:
+        if x1 < -b or y1 < -b or x0 > cw * MM + b or y0 > ch * MM + b:
             out.append(Problem(file, line, f"elements → {el.name or i} → box",
-                               f"the box {list(el.box)} lies outside the card ({cw:g} × {ch:g} mm) and would never "
+                               f"the box {[as_mm(v) for v in el.box]} lies outside the card ({cw:g} × {ch:g} mm) and would never "
                                "print", "boxes are [x, y, width, height] in mm from the trim's top-left corner",
                                code="box-outside"))
         if roles is not None and el.kind == "text" and el.font not in roles:

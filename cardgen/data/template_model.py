@@ -1,7 +1,9 @@
 """The card template model: one pydantic model per element kind (:data:`ELEMENT_KINDS`) and the
-:class:`Template` holding them. Boxes are ``[x, y, w, h]`` in mm from the trim's top-left corner,
-y downwards (as a designer measures on paper). Loading and checking a template file:
-:mod:`cardgen.data.template`.
+:class:`Template` holding them. Boxes are written ``[x, y, w, h]`` in mm (or with a unit, ``"0.5in"``)
+from the trim's top-left corner, y downwards (as a designer measures on paper); every length
+(box, ``radius``, ``gap``) is held in pt from validation on (:data:`cardgen.data.fields.TemplateLength`),
+so layout converts nothing. Font sizes and stroke widths are pt as written. Loading and checking a
+template file: :mod:`cardgen.data.template`.
 """
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from cardgen.data.fields import Colour
+from cardgen.data.fields import Colour, TemplateLength
 
 Box = tuple[float, float, float, float]
 
@@ -23,7 +25,8 @@ class _Element(_T):
 
     kind: str = Field(description="What the box draws.")
     name: str = Field("", description="Name used in messages (e.g. the field it shows).")
-    box: tuple[float, float, float, float] = Field(description="[x, y, w, h] in mm from the trim's top-left corner, y down.")
+    box: tuple[TemplateLength, TemplateLength, TemplateLength, TemplateLength] = Field(
+        description="[x, y, w, h] in mm from the trim's top-left corner, y down (a string with a unit also works: `\"0.5in\"`, `\"12pt\"`).")
     bleed: bool = Field(False, description="Extend the box into the bleed on every side where it touches the trim.")
     show_if: str | None = Field(None, alias="if", description="Draw only when this expression is true, e.g. `card.pon`.")
 
@@ -39,7 +42,7 @@ class RectElement(_Element):
     fill: Colour | None = Field(None, description=_FILL)
     stroke: Colour | None = Field(None, description=_STROKE)
     stroke_width: float = Field(0.0, description="Outline width, pt.")
-    radius: float = Field(0.0, description="Corner radius, mm.")
+    radius: TemplateLength = Field(0.0, validate_default=True, description="Corner radius, mm (or a string with a unit).")
 
 
 class CircleElement(_Element):
@@ -88,7 +91,7 @@ class IconsElement(_Element):
     kind: Literal["icons"] = Field(description="What the box draws.")
     icon: str | None = Field(None, description="Icon name, as for `icon` (default `power`).")
     repeat: str | None = Field(None, description="How many (expression), e.g. `card.power` (default 1).")
-    gap: float = Field(1.0, description="Gap between icons, mm.")
+    gap: TemplateLength = Field(1.0, validate_default=True, description="Gap between icons, mm (or a string with a unit).")
     align: Literal["left", "center", "right"] = Field("left", description="Where the row sits in the box.")
 
 
@@ -119,10 +122,12 @@ class Template(_T):
 
     def digest(self) -> str:
         """A sha1 hex digest of what the template draws (background and elements, not its file
-        name or lines): two templates with the same content share it. Part of a face key."""
+        name or lines): two templates with the same content share it. Part of a face key. Made
+        from the values as held (lengths in pt, unrounded), not from a JSON dump (mm, rounded)."""
         if not self._digest:
             import hashlib
-            self._digest = hashlib.sha1(self.model_dump_json().encode()).hexdigest()
+            import json
+            self._digest = hashlib.sha1(json.dumps(self.model_dump(), default=str).encode()).hexdigest()
         return self._digest
 
     def source(self, index: int) -> tuple[str, int | None]:

@@ -124,8 +124,9 @@ def template_changes(old, new) -> dict[str, Any]:
     changed = {}
     for k in b:
         if k in a:
-            x, y = a[k].model_dump(by_alias=True), b[k].model_dump(by_alias=True)
-            props = {p: {"old": x[p], "new": y[p]} for p in y if x.get(p) != y[p]}
+            x, y = a[k].model_dump(by_alias=True), b[k].model_dump(by_alias=True)  # compared as held (pt)
+            xs, ys = a[k].model_dump(mode="json", by_alias=True), b[k].model_dump(mode="json", by_alias=True)  # shown in mm
+            props = {p: {"old": xs[p], "new": ys[p]} for p in y if x.get(p) != y[p]}
             if props:
                 changed[k] = props
     out["changed"] = changed
@@ -133,8 +134,8 @@ def template_changes(old, new) -> dict[str, Any]:
 
 
 def element_box(el, frame_h: float) -> tuple[float, float, float, float]:
-    """An element's box ``[x, y, w, h]`` (mm, y down from the trim's top-left) as pt, y up."""
-    x, y, w, h = (v * MM for v in el.box)
+    """An element's box ``[x, y, w, h]`` (pt, y down from the trim's top-left) as pt, y up."""
+    x, y, w, h = el.box
     return x, frame_h - y - h, w, h
 
 

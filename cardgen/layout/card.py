@@ -18,7 +18,7 @@ from jinja2.exceptions import SecurityError
 from cardgen.core.errors import CardgenError, CardRef, Problem, card_problem
 from cardgen.core.sandbox import evaluation, expression_error, is_plain
 from cardgen.core.size_guards import LimitError
-from cardgen.core.units import EPS, MM
+from cardgen.core.units import EPS
 from cardgen.data.template_checks import color_problem, is_color
 from cardgen.data.template_expr import eval_expr, render_text
 from cardgen.data.template_model import Element, Template
@@ -65,7 +65,7 @@ class LayoutResult:
 
 
 def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
-    x, y, w, h = (v * MM for v in el.box)
+    x, y, w, h = el.box  # pt, y down (converted at validation)
     X, Y = x, frame.height - y - h
     if el.bleed:
         b = frame.bleed

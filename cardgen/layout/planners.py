@@ -37,7 +37,7 @@ def planner(kind: str) -> Callable[[Planner], Planner]:
 @planner("rect")
 def _plan_rect(el: RectElement, box, name: str, face: Face) -> None:
     X, Y, W, H = box
-    face.ops.append(Rect(X, Y, W, H, el.fill, el.stroke, el.stroke_width, el.radius * MM))
+    face.ops.append(Rect(X, Y, W, H, el.fill, el.stroke, el.stroke_width, el.radius))
 
 
 @planner("circle")
@@ -71,7 +71,7 @@ def _plan_icons(el: IconsElement, box, name: str, face: Face) -> None:
         face.found("error", name, f"`repeat` gives {n} icons; a box holds at most {MAX_ICONS}", "icons-overflow")
         n = 0
     s = H
-    gap = el.gap * MM
+    gap = el.gap
     total = n * s + max(0, n - 1) * gap
     x0 = X + {"left": 0, "center": (W - total) / 2, "right": W - total}[el.align]
     for i in range(n):  # an unknown name is reported once, with the first icon

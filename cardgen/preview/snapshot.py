@@ -62,7 +62,9 @@ def _deck_math(report) -> list[dict[str, Any]]:
 
 def _boxes(template) -> list[dict[str, Any]]:
     """Every element's box of ``template``: name, kind and ``[x, y, w, h]`` mm from the trim's top-left."""
-    return [{"name": el.name or el.kind, "kind": el.kind, "box": [float(v) for v in el.box]}
+    from cardgen.data.fields import as_mm
+
+    return [{"name": el.name or el.kind, "kind": el.kind, "box": [as_mm(v) for v in el.box]}
             for el in template.elements]
 
 

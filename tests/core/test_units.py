@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from cardgen.core.units import INCH, MM, mm, parse_length, to_mm
+from cardgen.core.units import ANY_SIZE_MM, INCH, MM, mm, parse_length, to_mm
 
 
 @pytest.mark.parametrize("value, pt", [
@@ -30,3 +30,12 @@ def test_an_inch_is_25_4_mm_and_72_pt():
 def test_mm_round_trip(value):
     assert to_mm(mm(value)) == pytest.approx(value, abs=1e-9)
     assert parse_length(f"{value:.6f}mm") == pytest.approx(mm(round(value, 6)), abs=1e-6)
+
+
+def test_a_limit_refuses_beyond_it_and_any_size_only_keeps_pt_finite():
+    with pytest.raises(ValueError, match="at most 100,000 mm"):
+        parse_length(200_000)
+    assert parse_length(200_000, ANY_SIZE_MM) == 200_000 * MM
+    assert parse_length(3.5e19, ANY_SIZE_MM) == 3.5e19 * MM
+    with pytest.raises(ValueError, match="not a usable length"):
+        parse_length(10 ** 400, ANY_SIZE_MM)  # beyond any float: refused, not an OverflowError
