@@ -2,7 +2,7 @@
 import sys
 
 try:
-    from cardgen.cli.commands import main
+    from cardgen.cli.entry import main  # the validate fast path, then the click command line
 except KeyboardInterrupt:  # pragma: no cover - Ctrl-C while the modules load
     sys.exit(130)
 

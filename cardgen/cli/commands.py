@@ -14,7 +14,7 @@ import click
 
 from cardgen.cli.options import (budget_of, budget_options, calibration_options, export_options, exports_of, limited,
                                  out_option, out_options, quiet_option, sheet_options, sheet_options_of)
-from cardgen.cli.output import echo, fail, print_files, print_preflight, print_report
+from cardgen.cli.output import clean, echo, fail, print_files, print_preflight, print_report, report_lines
 from cardgen.cli.insight import register as register_insight
 from cardgen.core.errors import CardgenError
 
@@ -124,18 +124,27 @@ def cli(project: Path | None) -> None:
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Report format.")
-def validate(game_dir: Path, fmt: str) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Check everything again even when the result for exactly these files is stored "
+                   "(also CARDGEN_NO_CACHE=1).")
+def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
     """Check a game as a build would, short of drawing: schema, deck math per player count,
     design rules, counts, templates and their fields, fonts and glyphs, text fit, art (present,
-    resolution), print geometry and the rules text — the same problems, at the same file:line."""
+    resolution), print geometry and the rules text — the same problems, at the same file:line.
+
+    The result is stored, keyed by every file it could read (README → Validate cache); a run
+    with exactly the same inputs prints it without checking again."""
+    from cardgen.steps import check_cache
     from cardgen.steps.game_check import check_game  # no PDF drawing
 
+    key = check_cache.inputs_key(game_dir) if not no_cache and check_cache.enabled() else None
     report = _limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
-    if fmt == "json":
-        echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
-    else:
-        print_report(report)
-    click.get_current_context().exit(0 if report.ok else 1)
+    code = 0 if report.ok else 1
+    lines, json_text = report_lines(report), clean(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    check_cache.store(game_dir, key, lines, json_text, code)
+    for err, text in [(False, json_text)] if fmt == "json" else lines:
+        click.echo(text, err=err)
+    click.get_current_context().exit(code)
 
 
 @cli.command(short_help="Print sheets PDF: imposed cards, bleed, crop marks, backs.")

@@ -75,15 +75,23 @@ def print_files(files, removed=(), out_dir=None) -> None:
         echo(f"removed {out_dir / r if out_dir is not None else r} (written by an earlier build, not by this one)")
 
 
-def print_report(report) -> None:
-    """The validator's findings (stderr), the deck math per player count and a count line."""
-    for p in report.errors + report.warnings:
-        echo(p.format(), err=True)
+def report_lines(report) -> list[tuple[bool, str]]:
+    """What :func:`print_report` prints, as ``(to_stderr, text)`` pairs already :func:`clean`
+    (the validate cache stores them, :mod:`cardgen.steps.check_cache`)."""
+    lines = [(True, p.format()) for p in report.errors + report.warnings]
     if report.player_counts:
-        echo(f"{report.title or report.game} {report.version}: deck math")
+        lines.append((False, f"{report.title or report.game} {report.version}: deck math"))
         for pc in report.player_counts:
             mark = "ok" if pc.ok else "MISMATCH"
             derived = "; ".join(f"{k} = {v}" for k, v in pc.derived.items())
-            echo(f"  {pc.players} players: " + "; ".join(x for x in (pc.arithmetic, derived) if x)
-                       + (f" (declared {pc.declared_turns})" if pc.declared_turns is not None else "") + f"  [{mark}]")
-    echo(f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")
+            lines.append((False, f"  {pc.players} players: " + "; ".join(x for x in (pc.arithmetic, derived) if x)
+                          + (f" (declared {pc.declared_turns})" if pc.declared_turns is not None else "")
+                          + f"  [{mark}]"))
+    lines.append((False, f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)"))
+    return [(err, clean(text)) for err, text in lines]
+
+
+def print_report(report) -> None:
+    """The validator's findings (stderr), the deck math per player count and a count line."""
+    for err, text in report_lines(report):
+        click.echo(text, err=err)

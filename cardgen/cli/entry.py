@@ -1,0 +1,86 @@
+"""The ``cardgen`` command's entry point: the validate fast path, then the click command line.
+
+``cardgen validate GAME_DIR [--format text|json]`` whose inputs are exactly those of an earlier
+run (:mod:`cardgen.steps.check_cache`: every file of the game folder and of the shared folders,
+the fonts, cardgen's code, the options) prints that run's stored result and exits with its
+code, before click, pydantic, reportlab or any other part of cardgen is imported. Anything else
+— other commands or options, ``--no-cache``, ``CARDGEN_NO_CACHE=1``, a miss — goes to
+:func:`cardgen.cli.commands.main` as before. A hit runs no code of the game folder's: it only
+hashes files (bounded by :data:`cardgen.steps.check_cache.MAX_FILES` and ``MAX_BYTES``).
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+
+def validate_args(argv: list[str]) -> tuple[str, str] | None:
+    """``(format, game_dir)`` when ``argv`` (without the program name) is exactly
+    ``validate [--format text|json] GAME_DIR`` in any order with an existing folder; else None."""
+    if not argv or argv[0] != "validate":
+        return None
+    fmt, game, rest = "text", None, argv[1:]
+    i = 0
+    while i < len(rest):
+        arg = rest[i]
+        if arg == "--format" and i + 1 < len(rest) and rest[i + 1] in ("text", "json"):
+            fmt, i = rest[i + 1], i + 2
+            continue
+        if arg in ("--format=text", "--format=json"):
+            fmt, i = arg.partition("=")[2], i + 1
+            continue
+        if arg.startswith("-") or game is not None:
+            return None
+        game, i = arg, i + 1
+    if game is None or not os.path.isdir(game):
+        return None
+    return fmt, game
+
+
+def _lines(entry: dict, fmt: str) -> list[tuple[bool, str]]:
+    return [(False, entry["json"])] if fmt == "json" else [(e, s) for e, s in entry["text"]]
+
+
+def _printable(lines: list[tuple[bool, str]]) -> bool:
+    """Whether every line can be written to its stream as it is set up (else click prints it)."""
+    for err, text in lines:
+        stream = sys.stderr if err else sys.stdout
+        try:
+            text.encode(stream.encoding or "utf-8", stream.errors or "strict")
+        except (UnicodeError, LookupError, AttributeError):
+            return False
+    return True
+
+
+def fast_validate(argv: list[str]) -> int | None:
+    """Print a stored validate result for ``argv`` and return its exit code; None when there is
+    none to print (then nothing was printed)."""
+    args = validate_args(argv)
+    if args is None:
+        return None
+    from cardgen.steps.check_cache import lookup
+
+    entry = lookup(args[1])
+    if entry is None:
+        return None
+    lines = _lines(entry, args[0])
+    if not _printable(lines):
+        return None
+    for err, text in lines:
+        stream = sys.stderr if err else sys.stdout
+        stream.write(text + "\n")
+        stream.flush()
+    return entry["code"]
+
+
+def main() -> None:
+    """Console entry point (``cardgen``): the validate fast path, else the click command line."""
+    try:
+        code = fast_validate(sys.argv[1:])
+    except KeyboardInterrupt:
+        sys.stderr.write("cardgen: interrupted; output folders keep their previous files\n")
+        sys.exit(130)
+    if code is not None:
+        sys.exit(code)
+    from cardgen.cli.commands import main as command_line
+    command_line()

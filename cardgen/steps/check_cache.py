@@ -1,0 +1,227 @@
+"""``cardgen validate``'s result kept on disk, keyed by everything the check can read.
+
+A validate run that finds an entry for exactly the same inputs prints the stored result instead
+of checking again (:mod:`cardgen.cli.entry` does that before the rest of cardgen is imported).
+The key (:func:`inputs_key`) is a SHA-256 over:
+
+- every file below the game folder — its relative name and its bytes (files over :data:`BIG`
+  bytes: size, modification and change times, inode); a symbolic link by the text it holds and
+  where it leads, never followed (cardgen reads through a link only to a place inside the game
+  folder or the shared folders, which are keyed themselves); anything else (a pipe, a device) by
+  its kind, never opened;
+- the same for the shared folders the game may read (``templates/`` and ``fonts/`` of its project
+  root and of the cardgen checkout, :func:`cardgen.core.boundary.shared_dirs`) and the project root;
+- every font file of the system font folders (:func:`cardgen.fonts.folders.system_font_dirs`) by
+  name, size, modification time and inode, links followed;
+- cardgen's own code (every file of the ``cardgen`` package, by content), the installed
+  distributions (their ``.dist-info`` names, which carry the versions) and the Python version;
+- the working folder, the game folder as typed and as resolved (messages name files relative to
+  them), ``HOME`` and every ``CARDGEN_*`` environment variable.
+
+So an edited, added, removed or renamed file anywhere cardgen could read from gives another key.
+A game folder with more than :data:`MAX_FILES` entries or :data:`MAX_BYTES` bytes to read is not
+cached (None). Only the standard library and :mod:`cardgen.core` are imported here. Entries
+live in cardgen's cache folder (:mod:`cardgen.core.disk_cache`, kind :data:`KIND`) as JSON.
+``CARDGEN_NO_CACHE=1`` (or ``cardgen validate --no-cache``) neither reads nor writes them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+
+from cardgen.core import disk_cache
+
+#: Cache sub-folder of validate results (the digit is the entry version).
+KIND = "validate-1"
+#: Files larger than this (bytes) are keyed by size, times and inode instead of their bytes.
+BIG = 4 << 20
+#: A tree with more entries than this is not cached (the walk stops there).
+MAX_FILES = 20_000
+#: A tree with more bytes to read than this is not cached.
+MAX_BYTES = 256 << 20
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the cardgen package folder
+
+
+class _TooBig(Exception):
+    """The inputs are too large to key; the run is simply not cached."""
+
+
+def enabled() -> bool:
+    """False when ``CARDGEN_NO_CACHE`` is set (to anything but ``""`` or ``0``)."""
+    return os.environ.get("CARDGEN_NO_CACHE", "") in ("", "0")
+
+
+class _Walk:
+    """Counts what one key has read so far, against :data:`MAX_FILES` and :data:`MAX_BYTES`."""
+
+    def __init__(self, h) -> None:
+        self.h, self.files, self.bytes = h, 0, 0
+
+    def put(self, *parts) -> None:
+        self.h.update(repr(parts).encode("utf-8", "surrogateescape") + b"\n")
+
+    def count(self, size: int = 0) -> None:
+        self.files += 1
+        self.bytes += size
+        if self.files > MAX_FILES or self.bytes > MAX_BYTES:
+            raise _TooBig
+
+    def content(self, path: str, st: os.stat_result) -> None:
+        """A regular file: its bytes (its stamp when over :data:`BIG`)."""
+        if st.st_size > BIG:
+            self.count()
+            self.put("big", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            return
+        self.count(st.st_size)
+        try:
+            with open(path, "rb") as fh:
+                self.put("file", hashlib.sha256(fh.read(BIG + 1)).hexdigest())
+        except OSError as exc:
+            self.put("unreadable", exc.errno)
+
+    def tree(self, root: str, follow: bool = False, fonts_only: bool = False) -> None:
+        """Every entry below ``root`` in name order: files by content (by stamp with ``fonts_only``,
+        which also skips non-font files); links by their text and target, followed only with
+        ``follow`` (system folders); anything else by its kind."""
+        self.put("tree", root)
+        seen: set[tuple[int, int]] = set()
+        stack = [""]
+        while stack:
+            rel = stack.pop()
+            folder = os.path.join(root, rel) if rel else root
+            try:
+                st = os.stat(folder)
+                names = sorted(os.listdir(folder))
+            except OSError as exc:
+                self.put("no-dir", rel, exc.errno)
+                continue
+            if (st.st_dev, st.st_ino) in seen:  # a link loop
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            subdirs = []
+            for name in names:
+                path, rname = os.path.join(folder, name), os.path.join(rel, name)
+                self._entry(path, rname, subdirs, follow, fonts_only)
+            stack.extend(reversed(subdirs))
+
+    def _entry(self, path: str, rname: str, subdirs: list, follow: bool, fonts_only: bool) -> None:
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            self.put("gone", rname, exc.errno)
+            return
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = None
+            self.put("link", rname, target, os.path.realpath(path))
+            if not follow:
+                return
+            try:
+                st = os.stat(path)
+            except OSError:
+                return
+        if stat.S_ISDIR(st.st_mode):
+            self.count()
+            self.put("dir", rname)
+            subdirs.append(rname)
+        elif stat.S_ISREG(st.st_mode):
+            if fonts_only:
+                if os.path.splitext(rname)[1].lower() in (".ttf", ".otf", ".ttc", ".otc"):
+                    self.count()
+                    self.put("font", rname, st.st_size, st.st_mtime_ns, st.st_ino)
+                return
+            self.put("name", rname)
+            self.content(path, st)
+        else:
+            self.count()
+            self.put("other", rname, stat.S_IFMT(st.st_mode))
+
+
+def _code(w: _Walk) -> None:
+    """cardgen's own files, the installed distributions and the Python version."""
+    w.put("python", sys.version, sys.executable)
+    for entry in sys.path:  # the folders packages are installed in (not the script's or working folder)
+        try:
+            names = sorted(n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info", ".pth")))
+        except OSError:
+            continue
+        if names:
+            w.put("site", os.path.realpath(entry or "."), names)
+    walk = _Walk(hashlib.sha256())  # the code is not the game's: no limits of its own count
+    stack = [_PKG]
+    while stack:
+        folder = stack.pop()
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if name == "__pycache__" or name.endswith((".pyc", ".tmp")):
+                continue
+            if os.path.isdir(path):
+                stack.append(path)
+            elif os.path.isfile(path):
+                with open(path, "rb") as fh:
+                    walk.put(os.path.relpath(path, _PKG), hashlib.sha256(fh.read()).hexdigest())
+    w.put("code", walk.h.hexdigest())
+
+
+def inputs_key(game_dir: str | os.PathLike) -> bytes | None:
+    """The key of a validate run of ``game_dir`` here and now (see the module docstring), or
+    None when the inputs are too large to key. Never raises for what it finds on disk."""
+    from cardgen.core.boundary import checkout, project_root, shared_dirs
+    from cardgen.fonts.folders import system_font_dirs
+
+    w = _Walk(hashlib.sha256())
+    game = os.path.realpath(game_dir)
+    w.put("format", KIND)
+    w.put("where", os.getcwd(), os.fspath(game_dir), game, os.environ.get("HOME"),
+          sorted((k, v) for k, v in os.environ.items() if k.startswith("CARDGEN_") and k != "CARDGEN_NO_CACHE"))
+    try:
+        _code(w)
+        root = project_root(game)
+        w.put("root", str(root), str(checkout()))
+        w.tree(game)
+        for shared in shared_dirs(root, game):
+            w.tree(str(shared))
+        for folder in system_font_dirs():
+            w.tree(str(folder), follow=True, fonts_only=True)
+    except (_TooBig, RecursionError):
+        return None
+    return w.h.digest()
+
+
+def lookup(game_dir: str | os.PathLike) -> dict | None:
+    """The stored result for ``game_dir``'s current inputs (``{"text": [[to_stderr, line]...],
+    "json": str, "code": int}``), or None (no entry, cache off, or inputs too large)."""
+    if not enabled():
+        return None
+    key = inputs_key(game_dir)
+    payload = disk_cache.read(KIND, key) if key is not None else None
+    if payload is None:
+        return None
+    try:
+        entry = json.loads(payload.decode("utf-8"))
+    except ValueError:
+        return None
+    ok = (isinstance(entry, dict) and isinstance(entry.get("json"), str) and entry.get("code") in (0, 1)
+          and isinstance(entry.get("text"), list)
+          and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], bool) and isinstance(x[1], str)
+                  for x in entry["text"]))
+    return entry if ok else None
+
+
+def store(game_dir: str | os.PathLike, key: bytes | None, text: list[tuple[bool, str]], json_text: str,
+          code: int) -> None:
+    """Keep a finished run's printed result for ``game_dir`` under ``key`` (:func:`inputs_key`
+    taken before the run): ``text`` the lines ``--format text`` prints (``True``: standard error),
+    ``json_text`` what ``--format json`` prints, ``code`` the exit code (0 or 1). Nothing is kept
+    when the cache is off, ``key`` is None, or an input changed while the check ran (the key
+    differs now)."""
+    if key is None or not enabled() or code not in (0, 1) or inputs_key(game_dir) != key:
+        return
+    payload = json.dumps({"text": [[bool(e), s] for e, s in text], "json": json_text, "code": code},
+                         ensure_ascii=False).encode("utf-8")
+    disk_cache.write(KIND, key, payload)

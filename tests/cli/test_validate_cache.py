@@ -1,0 +1,107 @@
+"""``cardgen validate``'s stored result (cardgen.steps.check_cache, the fast path of cardgen.cli.entry):
+a hit prints exactly what the check printed, for every case of the bad-input corpus; an edit is
+never answered from the cache; ``--no-cache`` and ``CARDGEN_NO_CACHE=1`` bypass it."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cli.commands import cli
+from cardgen.cli.entry import fast_validate, validate_args
+from tests.cli.test_bad_input import CASES, _prepare
+from tests.conftest import copy_game, replace_in
+
+
+@pytest.fixture(autouse=True)
+def cache_on(tmp_path, monkeypatch):
+    """The validate cache on, in a folder of this test."""
+    monkeypatch.delenv("CARDGEN_NO_CACHE", raising=False)
+    monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def _hit(capsys, *args: str) -> tuple[int | None, str, str]:
+    capsys.readouterr()
+    code = fast_validate(["validate", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_stored_result_prints_what_the_check_printed(name, tmp_path, monkeypatch, capsys):
+    game, spec = _prepare(name, tmp_path)
+    monkeypatch.chdir(game)
+    if "budget" in spec:
+        monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", float(spec["budget"]))
+    checked = CliRunner().invoke(cli, ["validate", "."], catch_exceptions=False)  # a miss: checks, then stores
+    assert checked.exit_code in (0, 1)
+    if not checked.stdout:  # the check stopped with an error (no report): nothing is stored
+        assert _hit(capsys, ".") == (None, "", "")
+        return
+    assert _hit(capsys, ".") == (checked.exit_code, checked.stdout, checked.stderr)
+    if CASES.index(name) % 8 == 0:  # the JSON report too, for every eighth case (a second full check each)
+        as_json = CliRunner().invoke(cli, ["validate", ".", "--format", "json", "--no-cache"], catch_exceptions=False)
+        assert _hit(capsys, "--format", "json", ".") == (as_json.exit_code, as_json.stdout, "")
+
+
+def test_one_cell_edit_is_checked_again(tmp_path, monkeypatch, capsys):
+    game = copy_game(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    first = CliRunner().invoke(cli, ["validate", str(game)])
+    assert first.exit_code == 0 and _hit(capsys, str(game))[0] == 0
+    replace_in(game / "battle.csv", "b2-chi,2,0,1,0,8", "b2-chi,2,0,1,0,9")  # one more card: the deck math fails
+    assert _hit(capsys, str(game)) == (None, "", "")
+    again = CliRunner().invoke(cli, ["validate", str(game)])
+    assert again.exit_code == 1 and "MISMATCH" in again.stdout
+    assert _hit(capsys, str(game)) == (1, again.stdout, again.stderr)
+
+
+def test_template_edit_is_checked_again(tmp_path, monkeypatch, capsys):
+    game = copy_game(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["validate", str(game)]).exit_code == 0
+    replace_in(tmp_path / "templates" / "cards" / "battle.yaml", "card.number", "card.numbr")
+    assert _hit(capsys, str(game)) == (None, "", "")
+    again = CliRunner().invoke(cli, ["validate", str(game)])
+    assert again.exit_code == 1 and "numbr" in again.stderr
+
+
+def test_no_cache_flag_and_variable_bypass_it(tmp_path, monkeypatch, capsys):
+    game = copy_game(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    CliRunner().invoke(cli, ["validate", str(game), "--no-cache"])
+    assert _hit(capsys, str(game))[0] is None  # --no-cache stores nothing
+    CliRunner().invoke(cli, ["validate", str(game)])
+    assert _hit(capsys, str(game))[0] == 0
+    assert validate_args(["validate", "--no-cache", str(game)]) is None  # the flag goes to the full check
+    monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
+    assert _hit(capsys, str(game))[0] is None
+
+
+@pytest.mark.parametrize("argv", [["validate"], ["validate", "a", "b"], ["validate", "--format", "xml", "."],
+                                  ["validate", "--cpu-limit", "5", "."], ["--project", ".", "validate", "."],
+                                  ["build", "."], ["validate", "no-such-folder"], ["validate", "--", "."]])
+def test_anything_else_goes_to_the_command_line(argv):
+    assert validate_args(argv) is None
+
+
+def test_console_hit_imports_nothing_heavy(tmp_path):
+    """Through ``python -m cardgen``: the second run prints the first run's bytes and loads neither
+    click, pydantic nor reportlab."""
+    game = copy_game(tmp_path)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("CARDGEN_NO_CACHE", None)
+    run = [sys.executable, "-m", "cardgen", "validate", str(game)]
+    first = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, env=env)
+    second = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert first.returncode == second.returncode == 0
+    assert (second.stdout, second.stderr) == (first.stdout, first.stderr) and "deck math" in first.stdout
+    probe = ("import sys; from cardgen.cli.entry import fast_validate; "
+             f"code = fast_validate(['validate', {str(game)!r}]); "
+             "print(code, [m for m in ('click', 'pydantic', 'reportlab', 'jinja2') if m in sys.modules])")
+    got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert got.stdout.splitlines()[-1] == "0 []", got.stderr
