@@ -101,7 +101,8 @@ class FaceCache:
         if got is None or got[0] is not template:
             text = template.model_dump_json()
             file, lines = template.source(0)[0], [template.source(i)[1] for i in range(len(template.elements) + 1)]
-            got = self._templates[id(template)] = (template, _sha([file, lines, text]), "tables" in text)
+            # the content by Template.digest (lengths as held, pt), not the JSON dump (mm rounded to 1/1000)
+            got = self._templates[id(template)] = (template, _sha([file, lines, template.digest()]), "tables" in text)
         return got[1], got[2]
 
     def key(self, template, ctx: dict, frame, card) -> str:

@@ -70,3 +70,14 @@ def test_a_length_that_does_not_read_is_refused_at_its_line(tmp_path):
     [p] = exc.value.problems
     assert p.line == 2 and p.path.startswith("elements → frame → box")
     assert "'10 furlongs' is not a length" in p.message
+
+
+def test_digest_tells_apart_boxes_the_mm_dump_rounds_together(tmp_path):
+    """Face keys (and the preview's template key) come from the held pt values: two boxes 0.0002 mm
+    apart dump to the same mm but are different templates."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = _load(tmp_path / "a", "{kind: rect, box: [5, 5, 10.0001, 5]}")
+    b = _load(tmp_path / "b", "{kind: rect, box: [5, 5, 10.0003, 5]}")
+    assert a.model_dump_json() == b.model_dump_json()
+    assert a.digest() != b.digest()
