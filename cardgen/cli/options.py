@@ -127,7 +127,7 @@ def quiet_option(f):
 def budget_options(f):
     """``--memory-limit MB`` and ``--cpu-limit SECONDS``: the operating-system budget of each
     game's build (:mod:`cardgen.core.budget`), kept in the click context for :func:`budget_of`."""
-    from cardgen.core.budget import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MIN_CPU_S, MIN_MEMORY_MB
+    from cardgen.core.budget_limits import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MIN_CPU_S, MIN_MEMORY_MB
 
     def store(key):
         def cb(ctx, _param, value):

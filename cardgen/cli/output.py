@@ -5,13 +5,13 @@ import sys
 
 import click
 
-from cardgen.core.unicode_text import shown
-
 
 def clean(text: str) -> str:
     """``text`` with every control and invisible character shown as ``U+XXXX`` (newlines and tabs
     kept; :func:`cardgen.core.unicode_text.shown`): a manifest's escape codes reach the terminal as
     text, never as commands, and a zero-width space or variation selector in a message is seen."""
+    from cardgen.core.unicode_text import shown  # not loaded for --help
+
     return shown(text)
 
 

@@ -26,17 +26,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+from cardgen.core.budget_limits import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, HARD_GRACE_S
 from cardgen.core.errors import CardgenError, Problem
 
-#: Default memory budget of one game's build (address space of the build process), in MB.
-DEFAULT_MEMORY_MB = 4096
-#: Default CPU budget of one game's build (CPU seconds of the build process), in seconds.
-DEFAULT_CPU_S = 120
-#: Seconds between the CPU limit's clean stop (SIGXCPU) and the kernel's SIGKILL.
-HARD_GRACE_S = 5
-#: Smallest budgets the flags accept (below them Python and the fonts do not even load).
-MIN_MEMORY_MB = 256
-MIN_CPU_S = 1
 
 
 @dataclass(frozen=True)
