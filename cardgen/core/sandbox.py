@@ -196,6 +196,48 @@ def is_plain(source: str) -> bool:
     return len(source) < 10_000 and bool(_PLAIN.match(source))
 
 
+def is_bounded(expression: str) -> bool:
+    """True when the bare ``expression`` (an element's ``if:`` or ``repeat:``, e.g.
+    ``not (design.limit is defined and card.stage >= design.limit)``) can neither loop nor build:
+    it only reads names, attributes and items, compares, tests (``is defined``), combines with
+    ``and``/``or``/``not``/``… if … else …``, adds, subtracts or divides, and writes literal lists.
+    No call, filter, ``*``, ``**``, ``%`` or ``~``: its work is bounded by the size of the card's
+    data, so it needs no per-call guard (:func:`evaluation`). False for anything else, and for an
+    expression that does not parse (its error is reported where it is compiled)."""
+    if len(expression) >= 10_000:
+        return False
+    from jinja2 import nodes
+    from jinja2.parser import Parser
+
+    allowed = (nodes.Name, nodes.Const, nodes.Getattr, nodes.Getitem, nodes.Slice, nodes.Compare, nodes.Operand,
+               nodes.And, nodes.Or, nodes.Not, nodes.CondExpr, nodes.List, nodes.Tuple, nodes.Neg, nodes.Pos,
+               nodes.Add, nodes.Sub, nodes.Div, nodes.FloorDiv, nodes.Test)
+    try:
+        parser = Parser(_bounded_env(), expression, state="variable")
+        tree = parser.parse_expression()
+        if not parser.stream.eos:
+            return False
+    except Exception:  # noqa: BLE001 - any parse failure: not provably bounded
+        return False
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, allowed) or isinstance(node, nodes.Test) and (node.dyn_args or node.dyn_kwargs):
+            return False
+        todo.extend(node.iter_child_nodes())
+    return True
+
+
+_ENV: list = []
+
+
+def _bounded_env() -> SafeSandbox:
+    """A sandbox environment for parsing only (:func:`is_bounded`); made once."""
+    if not _ENV:
+        _ENV.append(SafeSandbox())
+    return _ENV[0]
+
+
 _NO_ATTRIBUTE = re.compile(r"has no attribute '([^']{1,100})'")
 
 

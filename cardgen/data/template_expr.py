@@ -48,9 +48,38 @@ def render_text(source: str, ctx: dict[str, Any]) -> str:
     if "{%" in source:  # statements can loop: stop them after MAX_SECONDS
         with time_budget("the template text"):
             return compile_text(source).render(**ctx)
-    return compile_text(source).render(**ctx)
+    template = compile_text(source)
+    return sandbox().concat(template.root_render_func(_context(template, ctx)))
 
 
 def eval_expr(source: str, ctx: dict[str, Any]) -> Any:
     """Evaluate an expression. Raises TemplateError/SecurityError (callers report them)."""
-    return compile_expr(source)(**ctx)
+    template = compile_expr(source)._template
+    context = _context(template, ctx)
+    for _ in template.root_render_func(context):
+        pass
+    return context.vars["result"]
+
+
+#: The jinja2 context of the last ``ctx`` evaluated: [ctx, a copy of it, the context]. See :func:`_context`.
+_LAST: list = []
+
+
+def _context(template, ctx: dict[str, Any]):
+    """The jinja2 context for evaluating ``template`` (an expression, or a text without
+    statements) with ``ctx``: made once per ``ctx`` and reused while that dict holds the same values.
+
+    jinja2's ``render`` and expression call build a new context (a copy of the sandbox's globals
+    and of ``ctx``) every time; a card face evaluates a dozen texts and ``if:``s against one
+    ``ctx``. Reuse is safe for these templates: all come from the one :func:`sandbox`, none has
+    blocks, and none writes a variable but an expression's ``result``, which is cleared before
+    each use (a later evaluation never sees an earlier one's). Errors are raised as jinja2 raises
+    them (``render`` only rewrites their traceback)."""
+    if _LAST and _LAST[0] is ctx and ctx == _LAST[1]:  # values compared by identity first: cheap
+        context = _LAST[2]
+        context.vars.clear()
+        context.exported_vars.clear()
+        return context
+    context = template.new_context(dict(ctx))
+    _LAST[:] = [ctx, dict(ctx), context]
+    return context

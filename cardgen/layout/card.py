@@ -16,7 +16,7 @@ from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
 from cardgen.core.errors import CardgenError, CardRef, Problem, card_problem
-from cardgen.core.sandbox import evaluation, expression_error, is_plain
+from cardgen.core.sandbox import evaluation, expression_error, is_bounded, is_plain
 from cardgen.core.size_guards import LimitError
 from cardgen.core.units import EPS
 from cardgen.data.template_checks import color_problem, is_color
@@ -167,7 +167,8 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
 
 def _element_facts(template: Template) -> tuple[list[bool], list[dict[str, str]]]:
     """Per element of ``template``, worked out once per template object: whether its expressions
-    only read values (no per-call guard needed, see :func:`_guard`), and its colour fields that
+    only read values and its ``if:``/``repeat:`` can neither loop nor build
+    (:func:`cardgen.core.sandbox.is_bounded`): no per-call guard needed, see :func:`_guard`; and its colour fields that
     are expressions (``{"fill": "{{ card.color }}"}``; literal colours were checked at load)."""
     facts = template._facts
     if facts is None:
@@ -176,7 +177,7 @@ def _element_facts(template: Template) -> tuple[list[bool], list[dict[str, str]]
             f = el.__dict__  # the element's fields (every kind has its own set)
             sources = [f.get(k) for k in ("text", "file", "icon", "fill", "stroke", "color")]
             plain.append(all(is_plain(v) for v in sources if isinstance(v, str))
-                         and el.show_if is None and f.get("repeat") is None)
+                         and all(v is None or is_bounded(v) for v in (el.show_if, f.get("repeat"))))
             colours.append({k: v for k in ("fill", "stroke", "color") if isinstance(v := f.get(k), str) and "{" in v})
         facts = template._facts = (plain, colours)
     return facts

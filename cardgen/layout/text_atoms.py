@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from cardgen.core.nobreak import NOBREAK
 from cardgen.layout.ruby_text import split_ruby
@@ -54,9 +55,10 @@ class LaidLine:
     atoms: list[Atom]
     width: float
 
-    @property
+    @cached_property
     def has_ruby(self) -> bool:
-        """The line holds a ruby base (it needs :func:`ruby_size` more room above)."""
+        """The line holds a ruby base (it needs :func:`ruby_size` more room above). Worked out
+        once: a laid line is never changed (fitted lines are shared, see ``fit_cached``)."""
         return any(a.kind == "ruby" for a in self.atoms)
 
 
