@@ -34,6 +34,34 @@ class _KeepTogether(KeepTogether):
 
 
 
+def _not_drawn(*_args, **_kwargs) -> None:
+    """A flowable's ``drawOn`` while the book is only being checked."""
+
+
+class _LayoutFrame(Frame):
+    """A frame that lays its flowables out — wrap and split, so lines, tables and pages break
+    exactly as in the PDF — without drawing them (:func:`check_story`): every finding of the
+    rulebook comes from laying out (line breaking, table widths, image sizes), none from drawing,
+    and drawing was a third of the check's time."""
+
+    def add(self, flowable, canv, trySplit=0):
+        """``Frame.add`` with the flowable's ``drawOn`` a no-op for this one call."""
+        own = vars(flowable).get("drawOn") if hasattr(flowable, "__dict__") else None
+        try:
+            flowable.drawOn = _not_drawn
+        except AttributeError:  # a flowable that takes no attributes is drawn (into memory)
+            return Frame.add(self, flowable, canv, trySplit)
+        try:
+            return Frame.add(self, flowable, canv, trySplit)
+        finally:
+            if own is None:
+                del flowable.drawOn
+            else:
+                flowable.drawOn = own
+
+    _add = add
+
+
 class _Doc(BaseDocTemplate):
     """Notifies the table of contents and adds PDF bookmarks for headings."""
 
@@ -51,14 +79,15 @@ class _Doc(BaseDocTemplate):
 def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo, page_mm: tuple[float, float],
                 card_plan: Callable, resolve_image: Callable, images=None, icons: dict | None = None) -> list[Problem]:
     """The problems :func:`render_rulebook` would raise or report (for ``cardgen validate``):
-    words too wide for a table column; else the warnings of setting the book in memory (images
-    scaled down, short last lines that could not be pulled in — only line breaking finds those)."""
+    words too wide for a table column; else the warnings of laying the book out in memory, one
+    pass, nothing drawn (images scaled down, short last lines that could not be pulled in — only
+    line breaking finds those)."""
     import io
 
     try:
         findings: list[Problem] = []
         render_rulebook(io.BytesIO(), blocks, design, fonts, info, page_mm, card_plan, resolve_image, images,
-                        findings, icons, one_pass=True)
+                        findings, icons, one_pass=True, draw=False)
     except CardgenError as exc:
         return exc.problems
     return findings
@@ -67,13 +96,14 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
 def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
                     page_mm: tuple[float, float], card_plan: Callable, resolve_image: Callable,
                     images=None, findings: list | None = None, icons: dict | None = None,
-                    one_pass: bool = False) -> int:
+                    one_pass: bool = False, draw: bool = True) -> int:
     """Write the rulebook PDF to ``path`` (a file path or a binary file object). ``page_mm``: paper
     (w, h) in mm. Returns the page count. ``icons``: the game's own icons (name → IconSpec), drawn
     where the text names them (``:coin:``). Warnings (images scaled down to the frame, a paragraph's
     last line that stays short, :meth:`cardgen.rulebook.story.StoryBuilder.short_last_line`) are appended to ``findings``.
     ``one_pass``: one layout pass only (for checking: the lines break the same, page references
-    in the contents stay unresolved).
+    in the contents stay unresolved). ``draw=False``: flowables are laid out but not drawn (the
+    pages written hold only their header and footer; for checking).
 
     Raises:
         CardgenError: a number or Latin word too wide for its table column even at
@@ -81,8 +111,9 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     """
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
     m = {k: v * MM for k, v in design.margins.items()}
-    frame = Frame(m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"],
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+    frame = (_LayoutFrame if not draw else Frame)(m["left"], m["bottom"], pw - m["left"] - m["right"],
+                                                  ph - m["top"] - m["bottom"], leftPadding=0, rightPadding=0,
+                                                  topPadding=0, bottomPadding=0, id="body")
     fmt = {"title": info.title, "subtitle": info.subtitle, "version": info.version}
 
     def furniture(c, doc):
