@@ -25,7 +25,7 @@ def prepare(game_dir: Path) -> dict:
     from cardgen.api import _plans
     from cardgen.layout.ops import Circle, Icon, Line, Rect, Text
     from cardgen.fonts.fontset import fonts_for
-    from cardgen.steps.pipeline import SheetOptions, sheet_spec
+    from cardgen.steps.sheets import SheetOptions, sheet_spec
     from cardgen.check.print_setup import load_and_validate
     from cardgen.layout.sheet import impose
     from cardgen.core.units import parse_length

@@ -41,7 +41,7 @@ def _child(kind: str, game: str, out: str) -> None:
         import cardgen.api as api
         from cardgen.api import build_game
         from cardgen.steps.registry import SHEETS_PDF
-        from cardgen.steps.pipeline import SheetOptions
+        from cardgen.steps.sheets import SheetOptions
         phases = _time_phases(api)
         t = time.perf_counter()
         res = build_game(game, out, SheetOptions(), force=True, steps=("sheets",))
@@ -69,7 +69,7 @@ def _child(kind: str, game: str, out: str) -> None:
         import cardgen.api as api
         from cardgen.api import build_game
         from cardgen.steps.exports import ExportOptions
-        from cardgen.steps.pipeline import SheetOptions
+        from cardgen.steps.sheets import SheetOptions
         phases = _time_phases(api)
         t = time.perf_counter()
         res = build_game(game, out, SheetOptions(), force=True, steps=("png",),

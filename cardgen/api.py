@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Sequence
 from cardgen.core.errors import CardgenError, Problem, UsageError
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import ComponentPlans, SheetOptions, mark_draft, plan_component
+from cardgen.steps.component_plans import ComponentPlans, mark_draft, plan_component
+from cardgen.steps.sheets import SheetOptions
 from cardgen.steps.registry import STEPS, StepRun
 from cardgen.steps.game_check import check_game
 from cardgen.check.deck_math import Report

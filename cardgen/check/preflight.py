@@ -108,7 +108,7 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
     """Build the report.
 
     Args:
-        plans: :class:`cardgen.steps.pipeline.ComponentPlans` of every printed component.
+        plans: :class:`cardgen.steps.component_plans.ComponentPlans` of every printed component.
         report: the validator's :class:`cardgen.check.deck_math.Report`.
         missing_chars: ``(font_role, text) -> [chars]`` (``FontSet.missing_chars``).
         image_size: ``path -> (w, h)`` upright pixels; may raise :class:`CardgenError`.

@@ -87,8 +87,8 @@ def _offset(value: str) -> tuple[float, float]:
 
 def sheet_options_of(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both",
                      one_sided="blank"):
-    """The print-sheet options as :class:`cardgen.steps.pipeline.SheetOptions` (margin in mm)."""
-    from cardgen.steps.pipeline import SheetOptions
+    """The print-sheet options as :class:`cardgen.steps.sheets.SheetOptions` (margin in mm)."""
+    from cardgen.steps.sheets import SheetOptions
     return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
                         sides="front" if no_backs else sides, back_offset=_offset(back_offset), one_sided=one_sided)
 

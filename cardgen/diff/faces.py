@@ -145,7 +145,7 @@ class BoxPlanner:
 
     def __init__(self, faces: Faces, cid: str, side: str):
         from cardgen.layout.face import Frame
-        from cardgen.steps.pipeline import context, table_context
+        from cardgen.steps.component_plans import context, table_context
         from cardgen.check.print_setup import piece_size_mm
 
         game = faces.game

@@ -67,7 +67,7 @@ def named_cards(game, ids: list[str]) -> dict[str, list[str]]:
 def _chosen_plans(plans: dict, chosen: dict[str, list[str]]) -> list:
     """One ComponentPlans per trim size holding the chosen physical cards (every copy), in
     component order; components of one size share it, so they share sheets."""
-    from cardgen.steps.pipeline import ComponentPlans
+    from cardgen.steps.component_plans import ComponentPlans
 
     groups: dict[tuple[float, float], ComponentPlans] = {}
     for cid, cp in plans.items():
@@ -92,7 +92,7 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str, options, since: s
                    cards: list[str] | None = None, force: bool = False) -> ReprintResult:
     """Write ``out_root/<game id>/reprint-sheets.pdf`` with the cards whose face changed
     ``since`` (a folder holding the older draft, else a git revision of ``game_dir``), or the
-    ``cards`` named by id. ``options``: :class:`cardgen.steps.pipeline.SheetOptions`.
+    ``cards`` named by id. ``options``: :class:`cardgen.steps.sheets.SheetOptions`.
 
     Nothing is written when no card is chosen (a note says so).
 
@@ -106,7 +106,8 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str, options, since: s
 
     from cardgen.core.atomic import AtomicOutput
     from cardgen.diff.sources import game_at_revision, is_revision
-    from cardgen.steps.pipeline import layout_problems, write_sheets
+    from cardgen.steps.layout_findings import layout_problems
+    from cardgen.steps.sheets import write_sheets
 
     if (since is None) == (not cards):
         raise UsageError(Problem("cardgen sheets", None, "", "--only-changed-since and --cards choose the cards of a "
@@ -161,7 +162,7 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str, options, since: s
                                 else "no card chosen; nothing written")
             return result
         if report.errors or errors:  # forced: the same per-card DRAFT mark as a full build
-            from cardgen.steps.pipeline import mark_draft
+            from cardgen.steps.component_plans import mark_draft
             mark_draft(plans, faces.fonts, game.manifest.print.safe)
         options = replace(options, label_note=note, draft=bool(report.errors or errors))
         out_dir = Path(out_root) / game.id

@@ -7,7 +7,7 @@ the card reference findings point at (component, id, row file and line, face) an
 (each role's file, its size and modification time). Images a face draws are checked after the
 fact: their size and modification time are stored with the face and a change lays it out again.
 
-:class:`FaceCache` is handed to :func:`cardgen.steps.pipeline.plan_component` as its ``plan``
+:class:`FaceCache` is handed to :func:`cardgen.steps.component_plans.plan_component` as its ``plan``
 function: a hit returns the stored :class:`cardgen.layout.card.LayoutResult` (plan and
 findings), a miss calls :func:`cardgen.layout.card.plan_card`. The *raster key* of a face hashes
 its laid-out ops (and the fonts and images), so an edit that changes a value the face does not

@@ -39,7 +39,7 @@ def _card_json(ref, field: str = "") -> dict[str, str]:
 
 def problems_json(problems: list[Problem], face_findings: list[Problem]) -> list[dict[str, Any]]:
     """``problems`` as JSON, each with the card faces it is about: its own card, or — for a finding
-    :func:`cardgen.steps.pipeline.layout_problems` grouped over several cards — every face finding
+    :func:`cardgen.steps.layout_findings.layout_problems` grouped over several cards — every face finding
     it stands for (same code, element and message). Each linked card names the element (``field``)."""
     out = []
     for p in problems:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.expand import printable_components
-from cardgen.steps.pipeline import SheetOptions, sheet_spec
+from cardgen.steps.sheets import SheetOptions, sheet_spec
 from cardgen.check.print_setup import piece_size_mm
 from cardgen.data.game import Game
 from cardgen.core.units import MM

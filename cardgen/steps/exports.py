@@ -1,6 +1,6 @@
 """Exports beyond the print sheets: per-card PNGs, Tabletop Simulator sheets, print-shop PDFs.
 
-Orchestration only: faces come from :func:`cardgen.steps.pipeline.plan_component`, drawing from
+Orchestration only: faces come from :func:`cardgen.steps.component_plans.plan_component`, drawing from
 :mod:`cardgen.render`. Every writer takes an :class:`~cardgen.core.atomic.AtomicOutput` and returns
 the paths it wrote, relative to the game's output folder.
 """

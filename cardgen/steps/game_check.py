@@ -19,7 +19,7 @@ from cardgen.check.deck_math import Report
 
 if TYPE_CHECKING:
     from cardgen.fonts.fontset import FontSet
-    from cardgen.steps.pipeline import ComponentPlans
+    from cardgen.steps.component_plans import ComponentPlans
     from cardgen.check.preflight import Preflight
     from cardgen.data.game import Game
 
@@ -86,7 +86,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     (``rulebook``, when the game has a ``rules/`` folder) read and check its rules text, without
     drawing.
 
-    ``plan``: the face layout function given to :func:`cardgen.steps.pipeline.plan_component`
+    ``plan``: the face layout function given to :func:`cardgen.steps.component_plans.plan_component`
     (default :func:`cardgen.layout.card.plan_card`); ``on_fonts(game, fonts)`` is called once the
     font set is loaded, before any face is laid out (the live preview's face cache starts there).
 
@@ -119,7 +119,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         from cardgen.rulebook.assemble import rulebook_blocks
         try:
             if check.fonts is not None:  # glyphs and table columns need the fonts
-                from cardgen.steps.pipeline import check_rulebook
+                from cardgen.steps.rulebook import check_rulebook
                 found = check_rulebook(game, report, check.fonts, check.plans)
                 add([p for p in found if p.severity == "error"], fatal=True)
                 add([p for p in found if p.severity != "error"])
@@ -133,7 +133,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
 def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
     """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
     from cardgen.fonts.fontset import fonts_for
-    from cardgen.steps.pipeline import layout_problems
+    from cardgen.steps.layout_findings import layout_problems
 
     game, report = check.game, check.report
     try:
@@ -154,7 +154,7 @@ def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPla
     """Plans of every printed component; a component that cannot be laid out (missing template,
     a box outside the card) gives its problems to ``add`` instead."""
     from cardgen.data.expand import printable_components
-    from cardgen.steps.pipeline import plan_component
+    from cardgen.steps.component_plans import plan_component
 
     plans = []
     for cid in printable_components(game):

@@ -10,7 +10,9 @@ from typing import Any, Callable
 
 from cardgen.core.atomic import AtomicOutput
 from cardgen.steps.calibration import write_calibration
-from cardgen.steps.pipeline import ComponentPlans, SheetOptions, one_sided, write_rulebook, write_sheets
+from cardgen.steps.component_plans import ComponentPlans
+from cardgen.steps.sheets import SheetOptions, one_sided, write_sheets
+from cardgen.steps.rulebook import write_rulebook
 
 SHEETS_PDF = "print-sheets.pdf"
 ONE_SIDED_PDF = "print-sheets-one-sided.pdf"  #: ``--one-sided separate``: components without a back

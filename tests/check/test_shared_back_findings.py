@@ -6,7 +6,8 @@ import pytest
 from cardgen.steps.game_check import _preflight
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import layout_problems, plan_component
+from cardgen.steps.layout_findings import layout_problems
+from cardgen.steps.component_plans import plan_component
 from cardgen.check.print_setup import load_and_validate
 from tests.conftest import needs_fonts
 from tests.minigame import line_of, write_game

@@ -241,7 +241,7 @@ def test_literal_and_real_line_breaks_both_break_the_line(tmp_path, monkeypatch)
     both give two lines on the card (the values keep what was typed)."""
     from cardgen.layout.ops import Text
     from cardgen.fonts.fontset import fonts_for
-    from cardgen.steps.pipeline import plan_component
+    from cardgen.steps.component_plans import plan_component
     from cardgen.data.game import load_game
 
     game_dir, _spec = _prepare("csv-newline-literal-and-quoted", tmp_path)

@@ -141,7 +141,7 @@ def test_watch_keeps_the_sheet_options_it_was_started_with(tmp_path):
     """Letter paper and Western marks stay on every rebuild (they used to fall back to A4 and トンボ)."""
     import pdfplumber
 
-    from cardgen.steps.pipeline import SheetOptions
+    from cardgen.steps.sheets import SheetOptions
 
     game = make_game(tmp_path / "g", 4)
     csv = game / "characters.csv"

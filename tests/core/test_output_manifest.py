@@ -47,7 +47,7 @@ def test_a_step_that_did_not_run_keeps_its_files(game_copy, tmp_path):
 @needs_fonts
 def test_one_sided_file_goes_when_no_longer_asked_for(tmp_path):
     from tests.pdfread import CARD_DATA
-    from cardgen.steps.pipeline import SheetOptions
+    from cardgen.steps.sheets import SheetOptions
 
     out = tmp_path / "out"
     build_game(CARD_DATA / "nko_mahjong", out, SheetOptions(one_sided="separate"), steps=("sheets",))

@@ -87,7 +87,7 @@ def _rows():
 def test_card_and_rulebook_quick_reference_come_from_one_table(out):
     from cardgen.layout.ops import Text
     from cardgen.fonts.fontset import fonts_for
-    from cardgen.steps.pipeline import plan_component
+    from cardgen.steps.component_plans import plan_component
     from cardgen.data.game import load_game
 
     rows = _rows()
@@ -109,7 +109,7 @@ def test_card_and_rulebook_quick_reference_come_from_one_table(out):
 def test_quick_reference_card_uses_its_height():
     from cardgen.layout.ops import Text
     from cardgen.fonts.fontset import fonts_for
-    from cardgen.steps.pipeline import plan_component
+    from cardgen.steps.component_plans import plan_component
     from cardgen.data.game import load_game
     from cardgen.core.units import MM
 

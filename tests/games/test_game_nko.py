@@ -12,7 +12,7 @@ import pytest
 
 from cardgen.api import validate_game
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import plan_component
+from cardgen.steps.component_plans import plan_component
 from cardgen.data.game import load_game
 from tests.pdfread import CARD_DATA, page_sizes_mm, page_texts
 

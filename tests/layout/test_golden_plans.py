@@ -15,7 +15,7 @@ import pytest
 
 from cardgen.layout.ops import to_json
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import plan_component
+from cardgen.steps.component_plans import plan_component
 from cardgen.data.game import load_game
 from tests.conftest import TENJANPAI, needs_fonts
 

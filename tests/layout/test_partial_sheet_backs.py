@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cardgen.api import build_game
-from cardgen.steps.pipeline import SheetOptions
+from cardgen.steps.sheets import SheetOptions
 from tests.conftest import copy_game, needs_fonts, replace_in
 from tests.render.test_sheets_pdf import BATTLE, TOL, deck_pages, read_pdf
 

@@ -9,7 +9,7 @@ from cardgen.layout.calibration import calibration_pages, mirror, targets
 from cardgen.layout.ops import Line, Text
 from cardgen.layout.grid import SheetSpec
 from cardgen.layout.sheet import impose
-from cardgen.steps.pipeline import SheetOptions
+from cardgen.steps.sheets import SheetOptions
 from cardgen.core.units import MM
 
 from conftest import TENJANPAI

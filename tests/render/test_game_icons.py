@@ -110,7 +110,7 @@ def test_turned_corner_index_turns_the_games_icon(tmp_path):
     from cardgen.data.game import load_game
     from cardgen.fonts.fontset import fonts_for
     from cardgen.layout.ops import GameIcon
-    from cardgen.steps.pipeline import plan_component
+    from cardgen.steps.component_plans import plan_component
 
     game = make_game(tmp_path)
     with (game / "templates" / "cards" / "card.yaml").open("a", encoding="utf-8") as f:

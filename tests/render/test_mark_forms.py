@@ -14,7 +14,7 @@ import pypdf
 import pytest
 
 from cardgen.api import build_game
-from cardgen.steps.pipeline import SheetOptions
+from cardgen.steps.sheets import SheetOptions
 from tests.conftest import needs_fonts
 from tests.pdfread import CARD_DATA, ROOT
 

@@ -10,7 +10,7 @@ import pdfplumber
 import pytest
 
 from cardgen.api import build_game
-from cardgen.steps.pipeline import SheetOptions
+from cardgen.steps.sheets import SheetOptions
 from tests.conftest import needs_fonts
 from tests.pdfread import CARD_DATA, page_label, unembedded_fonts, viewer_preferences
 

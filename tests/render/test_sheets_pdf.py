@@ -19,7 +19,7 @@ import pypdf
 import pytest
 
 from cardgen.api import build_game
-from cardgen.steps.pipeline import SheetOptions
+from cardgen.steps.sheets import SheetOptions
 from tests.conftest import TENJANPAI, needs_fonts
 
 pytestmark = needs_fonts

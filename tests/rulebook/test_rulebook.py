@@ -16,7 +16,7 @@ from cardgen.rulebook.numbering import Numberer
 from cardgen.layout.text import NO_START
 from cardgen.data.manifest import RulebookSettings
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import write_rulebook
+from cardgen.steps.rulebook import write_rulebook
 from cardgen.check.print_setup import load_and_validate
 from cardgen.core.units import MM
 

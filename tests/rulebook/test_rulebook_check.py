@@ -12,7 +12,7 @@ from reportlab.platypus.paragraph import Paragraph
 import cardgen.rulebook.pdf as rulebook_pdf
 from cardgen.check.print_setup import load_and_validate
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import check_rulebook
+from cardgen.steps.rulebook import check_rulebook
 from tests.conftest import ROOT, needs_fonts
 from tests.rulebook.rules_game import rules_game
 

@@ -20,7 +20,7 @@ from cardgen.layout.text import NO_END, NO_START, break_lines, line_text
 from cardgen.rulebook.markdown import parse_blocks
 from cardgen.rulebook.design import load_design
 from cardgen.rulebook.kinsoku import KinsokuParagraph
-from cardgen.steps.pipeline import write_rulebook
+from cardgen.steps.rulebook import write_rulebook
 from tests.rulebook.rules_game import rules_game
 from typeset_read import bad_line_starts, punctuation_advances, read_lines, short_last_lines
 

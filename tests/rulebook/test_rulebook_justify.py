@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.layout import jlreq
 from cardgen.layout.text import NO_START
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import write_rulebook
+from cardgen.steps.rulebook import write_rulebook
 from cardgen.check.print_setup import load_and_validate
 from cardgen.rulebook.design import load_design
 from cardgen.rulebook.kinsoku import MAX_PUSH_SPACE, KinsokuParagraph

@@ -11,7 +11,7 @@ from cardgen.rulebook.markdown import parse_blocks
 from cardgen.rulebook.numbering import Numberer
 from cardgen.data.manifest import RulebookSettings
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.pipeline import write_rulebook
+from cardgen.steps.rulebook import write_rulebook
 from cardgen.check.print_setup import load_and_validate
 from tests.pdfread import CARD_DATA
 

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from cardgen.api import build_game
 from cardgen.steps.exports import ExportOptions, card_file
 from cardgen.layout.tts import cell_size, tts_sheets
-from cardgen.steps.pipeline import SheetOptions
+from cardgen.steps.sheets import SheetOptions
 from cardgen.render.png_cards import px
 from cardgen.core.units import MM
 

@@ -12,7 +12,7 @@ from reportlab.pdfbase import pdfmetrics
 
 import cardgen.fonts.fontset as fonts_mod
 import cardgen.layout.card_text as card_text
-import cardgen.steps.pipeline as pipeline
+import cardgen.steps.component_plans as component_plans
 from benchmarks.gen import make_game
 from cardgen.api import build_game
 
@@ -32,7 +32,7 @@ def costs(tmp_path_factory):
         return wrapper
 
     mp.setattr(card_text, "fit_text", counting("fit", card_text.fit_text))
-    mp.setattr(pipeline, "plan_card", counting("plan", pipeline.plan_card))
+    mp.setattr(component_plans, "plan_card", counting("plan", component_plans.plan_card))
     mp.setattr(pdfmetrics, "stringWidth", counting("measure", pdfmetrics.stringWidth))
     mp.setattr(pdfmetrics, "registerFont", counting("register", pdfmetrics.registerFont))
     out = {}

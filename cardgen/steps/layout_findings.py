@@ -1,0 +1,57 @@
+"""Layout findings of the planned components as problems naming the card and the field, with hints."""
+from __future__ import annotations
+
+from cardgen.core.errors import Problem
+from cardgen.data.game import Game
+from cardgen.steps.component_plans import ComponentPlans
+
+
+def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
+    """Layout findings as problems naming the card and the field.
+
+    The same finding on several cards (a template expression that fails for every card, an
+    image file used by many rows) is one problem naming the cards: at the template line when
+    the template is at fault, else at the first card's row."""
+    groups: dict[tuple, list] = {}
+    for p in plans:
+        for f in p.findings:
+            at_template = f.file != f.card.file  # else at the card's row
+            where = (f.file, f.line) if at_template else ("", None)
+            key = (*where, p.component, f.field, f.message, f.severity, f.code)
+            groups.setdefault(key, []).append(f)
+    out = []
+    for (file, line, comp, fld, message, severity, code), hits in groups.items():
+        f = hits[0]
+        cards = list(dict.fromkeys(h.card.label.removeprefix(f"{comp} ") for h in hits))
+        if not f.card.card_id:  # a back shared by every card (shared_face_findings)
+            message = f"{message} (the back shared by every card of {comp})"
+        elif len(cards) > 1 or file:
+            shown = ", ".join(cards[:3]) + (f" and {len(cards) - 3} more" if len(cards) > 3 else "")
+            message = f"{message} (card{'s' if len(cards) > 1 else ''} {shown})"
+        if file:
+            where, at, path = file, line, f"elements → {fld}"
+        else:
+            where, at = f.card.file or game.manifest_file, f.card.line
+            path = f"{f.card.label} → {fld}" if len(cards) == 1 else f"{comp} → {fld}"
+        out.append(Problem(where, at, path, message, _HINTS.get(code, ""), severity, code,
+                           card=f.card if len(cards) == 1 else None, field=fld))
+    return out
+
+
+_HINTS = {
+    "unknown-icon": "use one of the known icon names (`:power:` in text, `icon: power` in a template)",
+    "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
+    "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
+    "outside-safe": "keep text at least the safe distance inside the trim",
+    "cut-tolerance": "move the box in (print.cut_tolerance in game.yaml sets the distance), or set bleed: true",
+    "small-text": "give the box more room or shorten the text; min_size below 6 pt says it is meant",
+    "template-expr": "check the field names used in the template against the card table's columns",
+    "template-sandbox": "templates may read card, game and design values only",
+    "template-limit": "keep numbers, strings and loops small (README → Security lists the limits)",
+    "missing-file": "put the image in the game folder, or fix the file name (it is relative to the game folder)",
+    "missing-glyph": "use another character, or a font that has it (fonts: in game.yaml or fonts/fonts.yaml)",
+    "bad-image": "save it as PNG or JPEG",
+    "image-too-large": "scale the image down (300 dpi at the printed size is enough)",
+    "path-escape": "name a file inside the game folder, relative to it",
+    "icons-overflow": "lower the number or give the box more room",
+}

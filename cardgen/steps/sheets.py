@@ -1,0 +1,125 @@
+"""The print-sheets step: component plans imposed on paper and drawn into one PDF."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.fonts.fontset import FontSet
+from cardgen.layout.grid import SheetSpec, choose_grid, common_orientation
+from cardgen.layout.sheet import impose
+from cardgen.presets import paper_mm
+from cardgen.data.game import Game
+from cardgen.core.units import MM
+from cardgen.steps.component_plans import ComponentPlans
+
+
+@dataclass
+class SheetOptions:
+    """Print sheet settings (``cardgen sheets`` options). Lengths in mm."""
+
+    paper: str = "a4"
+    marks: str = "japanese"
+    backs: bool = True
+    duplex: str = "long-edge"
+    margin: float = 5.0
+    draft: bool = False  #: print the "DRAFT – validation failed" mark
+    sides: str = "both"  #: pages written: ``front`` | ``back`` | ``both`` (``backs=False`` means front)
+    back_offset: tuple[float, float] = (0.0, 0.0)  #: mm, added to back pages (x right, y down), see duplex calibration
+    one_sided: str = "blank"  #: components without a back: ``blank`` back pages, or a ``separate`` file
+    label_note: str = ""  #: said on every page label after the draft, e.g. "reprint 再印刷 · changed since HEAD~1"
+
+
+def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> SheetSpec:
+    """The imposition spec (pt) for cards of trim ``size_mm`` (w, h mm) with ``bleed_pt`` on
+    ``options.paper`` (sizes from cardgen/presets/sizes.yaml). Raises CardgenError: unknown paper."""
+    try:
+        pw, ph = paper_mm(options.paper)
+    except KeyError:
+        raise CardgenError(Problem("", None, "--paper", f"unknown paper {options.paper!r}", "use a4, letter or b5",
+                                   code="unknown-paper"))
+    return SheetSpec(pw * MM, ph * MM, size_mm[0] * MM, size_mm[1] * MM, bleed=bleed_pt,
+                     margin=options.margin * MM, marks=options.marks)  # type: ignore[arg-type]
+
+
+def one_sided(plans: Sequence[ComponentPlans]) -> list[ComponentPlans]:
+    """The components of ``plans`` without a back template (they print on one side only)."""
+    return [p for p in plans if p.cards and all(b is None for b in p.backs)]
+
+
+def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], options: SheetOptions, path: Path,
+                 on_page: Callable[[], None] | None = None,
+                 progress: Callable[[str, int], Callable[[], None]] | None = None) -> int:
+    """Impose and render the print sheets of ``plans`` into ``path``. Returns the page count.
+
+    Duplex pairing: with backs (the default), every front page is followed by its back page of
+    the same size and orientation; a component without a back gets blank back pages (labelled
+    so), so a double-sided print of the whole file pairs every front with its own back. Without
+    backs (``--no-backs``, ``--sides front``) only fronts are written; ``--sides back`` writes
+    the back pages of components that have backs. One orientation for the file when every
+    component can take it without needing more sheets (:func:`common_orientation`); otherwise
+    each page label says how to feed the page.
+
+    ``on_page`` is called after each page; or ``progress("sheets", pages)`` gives that callable
+    once the page count is known.
+
+    Raises:
+        CardgenError: unknown paper; a component whose card does not fit on the paper.
+    """
+    from cardgen.render.images import ImageCache
+    from cardgen.render.pdf_sheets import SheetRun, render_sheets
+
+    m = game.manifest
+    bleed = m.print.bleed
+    specs = []
+    for p in plans:
+        spec = sheet_spec(options, p.size_mm, bleed)
+        try:
+            choose_grid(spec)
+        except ValueError as exc:
+            raise CardgenError(Problem(game.manifest_file, None, f"components → {p.component}",
+                                       f"{exc} ({p.size_mm[0]:g} × {p.size_mm[1]:g} mm on {options.paper})",
+                                       "use larger paper or a smaller printer margin", code="no-fit"))
+        specs.append(spec)
+    landscape = common_orientation([(s, len(p.fronts)) for s, p in zip(specs, plans)])
+    want_backs = options.backs and options.sides != "front"
+    runs = []
+    for p, spec in zip(plans, specs):
+        has_back = any(b is not None for b in p.backs)
+        grid = choose_grid(spec, landscape)
+        _grid, pages = impose(len(p.fronts), spec, backs=want_backs and has_back,
+                              duplex=options.duplex,  # type: ignore[arg-type]
+                              back_offset=(options.back_offset[0] * MM, -options.back_offset[1] * MM), grid=grid,
+                              blank_backs=want_backs and not has_back and options.sides == "both"
+                              and options.one_sided != "separate")
+        if options.sides == "back" and options.backs:
+            pages = [pg for pg in pages if pg.side == "back"]
+        if pages:
+            runs.append(SheetRun(f"{p.name}", pages, p.fronts, p.backs))
+    paper = options.paper.upper()
+
+    def label(run, page, sheets):
+        # the back label says how to flip the sheet (the backs are mirrored for that flip)
+        if page.blank:
+            side = f"裏 back · 白紙 blank: {run.title}は片面（裏なし）"
+        elif page.side == "front":
+            side = "表 front"
+        else:
+            side = f"裏 back · {options.duplex} flip"
+        feed = ""
+        if landscape is None:  # the file mixes orientations: say how to feed this page
+            feed = f" · {paper} 横 landscape" if page.width > page.height else f" · {paper} 縦 portrait"
+        note = f" · {options.label_note}" if options.label_note else ""
+        return (f"{m.game.title} {m.game.version}{note} · {run.title} · {side} · sheet {page.number}/{sheets}{feed}"
+                + (" · DRAFT – validation failed" if options.draft else ""))
+
+    if progress is not None and on_page is None:
+        on_page = progress("sheets", sum(len(r.pages) for r in runs))
+    return render_sheets(path, runs, fonts, label, draft=options.draft,
+                         images=ImageCache(), metadata={"title": f"{m.game.title} {m.game.version} print sheets",
+                                                        "author": "cardgen", "subject": m.game.source},
+                         on_page=on_page, paper=options.paper,
+                         duplex=options.duplex if want_backs and any(pg.side == "back" for r in runs for pg in r.pages)
+                         else "simplex")
