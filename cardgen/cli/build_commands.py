@@ -1,0 +1,101 @@
+"""Click commands ``cardgen build`` (every output of one or more games) and ``cardgen watch`` (rebuild on
+every save), added to the main group by :func:`register`; the build loop itself is
+:func:`cardgen.api.build_games`, the watch loop :mod:`cardgen.cli.watch`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cardgen.cli.build_run import build_one, build_with_bars, is_quiet, print_findings
+from cardgen.cli.options import (budget_options, export_options, exports_of, limited, quiet_option,
+                                 sheet_options, sheet_options_of)
+from cardgen.cli.output import echo, print_files, print_preflight, print_report
+from cardgen.core.errors import CardgenError
+
+
+@click.command(short_help="Validate and build every output (all games by default).")
+@quiet_option
+@budget_options
+@click.argument("game_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@sheet_options
+@export_options
+@click.option("--force", is_flag=True, help="Write even when validation fails (every card face is marked DRAFT).")
+@click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
+              help="Where games are looked for when no GAME_DIR is given.")
+@click.option("--strict", is_flag=True, help="Preflight warnings (shrunk text, missing glyphs, low-resolution art…) fail the build.")
+@click.option("--final", is_flag=True, help="Release build: refuse while the manifest has open questions (game.choices not decided).")
+def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, dpi: float, no_bleed: bool,
+          jobs: int | None, strict: bool, final: bool, **kw) -> None:
+    """Validate and build every output of each game (all games in card_data/ by default):
+    print sheets, exports, and the rulebook where the game has a rules/ folder."""
+    from cardgen.api import build_games, games_to_build
+    from cardgen.steps.registry import STEPS
+    from cardgen.core.errors import UsageError
+
+    failed = 0
+    for _game, res in build_games(games_to_build(game_dirs, card_data), out, run=build_one,
+                                  options=sheet_options_of(**kw), force=force, steps=tuple(STEPS), strict=strict, final=final,
+                                  exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))):
+        if isinstance(res, UsageError):  # e.g. --out inside the game folder: the same for every game
+            raise res
+        if isinstance(res, CardgenError):
+            echo(res.format(), err=True)
+            failed += 1
+            continue
+        print_findings(res)
+        print_files(res.files, res.removed, res.out_dir)
+        if res.preflight is not None:
+            print_preflight(res.preflight)
+    click.get_current_context().exit(1 if failed else 0)
+
+
+@click.command(short_help="Rebuild on every save and show the validator's findings.")
+@quiet_option
+@budget_options
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@sheet_options
+@export_options
+@click.option("--rulebook-paper", type=click.Choice(["a5", "a4", "b5", "letter"], case_sensitive=False), default=None,
+              help="Rulebook paper (default: the manifest's rulebook.paper, A5).")
+@click.option("--force", is_flag=True, help="Rebuild even when validation fails (outputs marked DRAFT).")
+def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs: int | None,
+          rulebook_paper: str | None, **kw) -> None:
+    """Rebuild on every save of the manifest, a card table, a template, the rules or a font
+    (only the outputs the change affects), printing the validator's findings and one summary
+    line per rebuild. Every rebuild uses the options the watch was started with. Ctrl-C stops."""
+    from cardgen.cli.watch import watch as run_watch
+
+    def show(kind, payload):
+        if kind == "changed":
+            echo("changed: " + ", ".join(p.name for p in payload))
+        elif kind == "report":
+            print_report(payload)
+        elif kind == "built":
+            for name in payload.notes:
+                echo(f"note: {name}", err=True)
+        elif kind == "summary":
+            echo(payload)
+        elif kind == "error":
+            echo(payload.format(), err=True)
+
+    from cardgen.api import validate_game
+
+    quiet = is_quiet()
+
+    def validate(d):
+        return limited(validate_game, d, game=game_dir)
+
+    def build(d, out_root, steps, progress=None, **options):
+        return limited(build_with_bars, d, out_root, quiet, game=game_dir, steps=steps, **options)
+
+    options = {"options": sheet_options_of(**kw), "rulebook_paper": rulebook_paper,
+               "exports": exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))}
+    echo(f"watching {game_dir} (Ctrl-C to stop)")
+    run_watch(game_dir, out, show, validate=validate, build=build, force=force, build_options=options)
+
+
+def register(group: click.Group) -> None:
+    """Add ``build`` and ``watch`` to the ``cardgen`` group."""
+    group.add_command(build)
+    group.add_command(watch)

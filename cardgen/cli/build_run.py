@@ -1,0 +1,57 @@
+"""A build started from the command line: one game in the budgeted child process
+(:func:`cardgen.cli.options.limited`, :mod:`cardgen.core.budget`) with progress bars, then its
+findings and the files it wrote printed. Shared by the output commands, ``build`` and ``watch``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cardgen.cli.options import limited
+from cardgen.cli.output import echo, print_files
+
+
+def is_quiet() -> bool:
+    """True when ``--quiet`` was given (no progress bars)."""
+    return click.get_current_context().meta.get("cardgen.quiet", False)
+
+
+def build_one(game_dir: Path, out: Path, **build):
+    """One game of ``cardgen build`` (:func:`cardgen.api.build_games`' ``run``): under the budget."""
+    return limited(build_with_bars, game_dir, out, is_quiet(), game=game_dir, **build)
+
+
+def build_with_bars(game_dir: Path, out: Path, quiet: bool, **build):
+    """:func:`cardgen.api.build_game` with progress bars (runs in the budgeted child)."""
+    from cardgen.api import build_game
+    from cardgen.cli.progress import bars
+
+    with bars(quiet) as progress:
+        return build_game(game_dir, out, progress=progress, **build)
+
+
+def print_findings(res) -> None:
+    """The findings of a finished build — the same list ``cardgen validate`` prints: errors
+    (only when forced past them: validation and card layout, each kind with a one-line summary)
+    then warnings."""
+    layout_errors = [p for p in res.layout if p.severity == "error"]  # only when forced
+    warnings = res.report.warnings + [p for p in res.layout if p.severity == "warning"]
+    for p in res.report.errors + layout_errors + warnings:
+        echo(p.format(), err=True)
+    if res.report.errors:
+        echo(f"{res.game}: {len(res.report.errors)} validation error(s); printed anyway (--force), "
+                   "outputs marked DRAFT", err=True)
+    if layout_errors:
+        echo(f"{res.game}: {len(layout_errors)} card layout error(s); printed anyway (--force), "
+                   "text that does not fit is outlined in red", err=True)
+
+
+def run_steps(game_dir: Path, out: Path, **build) -> None:
+    """Build some steps of one game (``build`` goes to :func:`cardgen.api.build_game`) and list
+    what was written. A CardgenError reaches
+    :class:`cardgen.cli.commands._Group`, which prints it."""
+    res = limited(build_with_bars, game_dir, out, is_quiet(), game=game_dir, **build)
+    print_findings(res)
+    print_files(res.files, res.removed, res.out_dir)
+    for note in res.notes:
+        echo(f"note: {note}")

@@ -1,0 +1,97 @@
+"""Click commands that look at a game without writing its outputs: ``validate`` (every check of a
+build), ``serve`` (the live preview) and ``diff`` (two drafts compared); added to the main group
+by :func:`register`."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from cardgen.cli.options import budget_of, budget_options, limited, out_option
+from cardgen.cli.output import clean, echo, print_files, report_lines
+
+
+@click.command(short_help="Every check a build makes, short of drawing.")
+@budget_options
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Report format.")
+@click.option("--no-cache", is_flag=True,
+              help="Check everything again even when the result for exactly these files is stored "
+                   "(also CARDGEN_NO_CACHE=1).")
+def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
+    """Check a game as a build would, short of drawing: schema, deck math per player count,
+    design rules, counts, templates and their fields, fonts and glyphs, text fit, art (present,
+    resolution), print geometry and the rules text — the same problems, at the same file:line.
+
+    The result is stored, keyed by every file it could read (README → Validate cache); a run
+    with exactly the same inputs prints it without checking again."""
+    from cardgen.steps import check_cache
+    from cardgen.steps.game_check import check_game  # no PDF drawing
+
+    key = check_cache.inputs_key(game_dir) if not no_cache and check_cache.enabled() else None
+    report = limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
+    code = 0 if report.ok else 1
+    lines, json_text = report_lines(report), clean(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    check_cache.store(game_dir, key, lines, json_text, code)
+    for err, text in [(False, json_text)] if fmt == "json" else lines:
+        click.echo(text, err=err)
+    click.get_current_context().exit(code)
+
+
+@click.command(short_help="A live preview page of a game in the browser.")
+@budget_options
+@click.argument("game_dir", required=False, default=".", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default is this machine only (a warning is printed otherwise).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port).")
+def serve(game_dir: Path, host: str, port: int) -> None:
+    """Serve a live preview of GAME_DIR (default: the current folder): every card face with its id
+    and count, the deck math, the problems, the rulebook and print-sheet pages. The page updates
+    itself after each save; only the faces a change touches are laid out and drawn again. Ctrl-C stops."""
+    from cardgen.core.errors import Problem, UsageError
+    from cardgen.preview.app import serve as run
+    from cardgen.preview.server import bind_warning
+
+    if not (game_dir / "game.yaml").is_file():
+        raise UsageError(Problem(str(game_dir), None, "", "is not a game folder (no game.yaml)",
+                                 "name a game folder, e.g. cardgen serve card_data/tenjanpai"))
+    warning = bind_warning(host)
+    if warning:
+        echo(warning, err=True)
+    run(game_dir, host, port, budget=budget_of(click.get_current_context()),
+        on_ready=lambda url: echo(f"preview of {game_dir} at {url} (Ctrl-C to stop)"))
+
+
+@click.command("diff", short_help="What changed between two drafts: cards, faces, rules.")
+@click.argument("old", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("new", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--rev", metavar="REV", help="Compare OLD as committed at this git revision (HEAD~3, a tag…) "
+              "with OLD as it is now; read with git, nothing is checked out.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Terminal summary, or the whole report as JSON.")
+@click.option("--no-pdf", is_flag=True, help="Do not write OUT/<game>/diff.pdf.")
+@out_option
+@budget_options
+def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, out: Path) -> None:
+    """Say what changed from one draft of a game to the next: cards added, removed, renamed and
+    changed field by field, which faces look different (and which boxes), deck math per player
+    count, validation findings, design constants, open questions and rules text; and write
+    OUT/<game>/diff.pdf showing each changed face old beside new at real size."""
+    from cardgen.api import diff_drafts
+
+    res = limited(diff_drafts, old, new, rev, out, pdf=not no_pdf, game=new or old)
+    if fmt == "json":
+        echo(json.dumps(res.data, ensure_ascii=False, indent=2))
+        return
+    from cardgen.cli.diff_output import print_diff
+    print_diff(res.data)
+    print_files(res.files)
+
+
+def register(group: click.Group) -> None:
+    """Add ``validate``, ``serve`` and ``diff`` to the ``cardgen`` group."""
+    group.add_command(validate)
+    group.add_command(serve)
+    group.add_command(diff)
