@@ -7,6 +7,7 @@ with list items named by their ``id`` / ``name`` / ``players``, and a hint.
 from __future__ import annotations
 
 import difflib
+import types
 import typing
 from typing import Any, Literal
 
@@ -45,29 +46,50 @@ def _keys(model: type[BaseModel]) -> list[str]:
     return [f.alias or name for name, f in model.model_fields.items()]
 
 
-def _walk(model: type[BaseModel], loc: tuple) -> tuple[tuple, list[type[BaseModel]], Any]:
+def _union_members(info) -> dict[str, Any]:
+    """The members of an untagged union field by the names pydantic puts in an error location
+    (``Union[str, SizeSpec, None]`` → ``{"str": str, "SizeSpec": SizeSpec}``); {} for other fields."""
+    if info is None or typing.get_origin(info.annotation) not in (typing.Union, types.UnionType):
+        return {}
+    return {a.__name__: a for a in typing.get_args(info.annotation) if isinstance(a, type) and a is not type(None)}
+
+
+def _walk(model: type[BaseModel], loc: tuple) -> tuple[tuple, list[type[BaseModel]], Any, tuple]:
     """Follow a pydantic error location through ``model``: ``(loc without the kind tags pydantic adds
-    for an element's model, the models that can hold the next key, the FieldInfo of the last key)``.
-    ``("elements", 2, "text", "fnot")`` → ``(("elements", 2, "fnot"), [], None)``."""
+    for an element's model and the member names it adds for an untagged union, the models that can
+    hold the next key, the FieldInfo of the last key, the union branch taken: (loc of the union,
+    member is a model) or ())``.
+    ``("elements", 2, "text", "fnot")`` → ``(("elements", 2, "fnot"), [], None, ())``;
+    ``("print", "card_size", "SizeSpec", "width")`` → ``(("print", "card_size", "width"), [], <width>,
+    (("print", "card_size"), True))``."""
     clean: list = []
     models: list[type[BaseModel]] = [model]
     info = None
+    branch: tuple = ()
+    members: dict[str, Any] = {}
     for part in loc:
         tags = {_tag(m): m for m in models} if len(models) > 1 else {}
         if isinstance(part, str) and part in tags:  # the tag of a union picked by `kind`
             models = [tags[part]]
+            continue
+        if isinstance(part, str) and part in members:  # the member of an untagged union pydantic tried
+            member = members[part]
+            is_model = isinstance(member, type) and issubclass(member, BaseModel)
+            branch = (tuple(clean), is_model)
+            models, members = ([member] if is_model else []), {}
             continue
         clean.append(part)
         if isinstance(part, int):
             continue
         info = _key_field(models[0], part) if len(models) == 1 else None
         models = _models_in(info.annotation) if info is not None else []
-    return tuple(clean), models, info
+        members = _union_members(info)
+    return tuple(clean), models, info, branch
 
 
 def _fields_of(model: type[BaseModel], loc: tuple) -> list[str]:
     """The keys allowed at ``loc`` (for did-you-mean), walking the model."""
-    _clean, models, _info = _walk(model, loc)
+    _clean, models, _info, _branch = _walk(model, loc)
     return _keys(models[0]) if len(models) == 1 else []
 
 
@@ -95,9 +117,33 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
     its line in ``src``: unknown keys with did-you-mean and the allowed keys, missing keys, types,
     bounds and choices in plain words, the field's description as the hint."""
     out = []
-    for err in exc.errors(include_url=False):
+    errors = [(err, _walk(model, tuple(err["loc"]))) for err in exc.errors(include_url=False)]
+    # A value that fits no member of an untagged union (``size: 63mmm`` for ``str | SizeSpec``):
+    # when pydantic went inside a model member (the value is a mapping), that member's errors say
+    # what is wrong; the scalar members' "expected text" would only mislead, so they are dropped.
+    into_model = {walked[3][0] for _err, walked in errors
+                  if walked[3] and walked[3][1] and len(walked[0]) > len(walked[3][0])}
+    # Otherwise the value is of no member's type (``size: 5``): one problem naming every type
+    # the field takes, instead of one half-true problem per member.
+    union_types: dict[tuple, list[str]] = {}
+    for err, (loc, _m, _f, branch) in errors:
+        if branch and loc == branch[0] and err["type"] in _TYPE_WORDS:
+            union_types.setdefault(loc, []).append(_TYPE_WORDS[err["type"]][0].removeprefix("expected "))
+    said: set[tuple] = set()
+    for err, (loc, models, field_info, branch) in errors:
+        if branch and not branch[1] and branch[0] in into_model:
+            continue
+        if len(union_types.get(loc, ())) > 1 and branch and loc == branch[0]:
+            if loc in said:
+                continue
+            said.add(loc)
+            about = field_info.description if field_info is not None and field_info.description else ""
+            got = f" (got {err['input']!r})" if not isinstance(err.get("input"), (dict, list)) else ""
+            out.append(Problem(src.file, src.line(loc), display_path(loc, data),
+                               "expected " + " or ".join(dict.fromkeys(union_types[loc])) + got, about,
+                               code="union_type"))
+            continue
         raw = tuple(err["loc"])
-        loc, models, field_info = _walk(model, raw)
         path = display_path(loc, data)
         line = src.line(loc)
         kind = err["type"]
@@ -150,6 +196,9 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
                     [o for o in options if _SYNONYMS.get(given.lower()) == o][:1]
                 msg = f"must be one of {expected}{got}" + (f"; did you mean {close[0]!r}?" if close else "")
                 hint = about or f"write one of: {', '.join(options)}"
+            elif kind == "value_error":  # our own validator's words, without pydantic's "Value error, "
+                msg, hint = str(ctx.get("error") or err["msg"]), about
+                msg += "" if repr(err.get("input")) in msg else got
             else:
                 msg, hint = err["msg"] + got, about
             code = kind
