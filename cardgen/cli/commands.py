@@ -10,6 +10,7 @@ Expected failures print one message block per problem and exit 1 (usage errors 2
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -95,6 +96,10 @@ def main() -> None:
     except KeyboardInterrupt:
         echo("cardgen: interrupted; output folders keep their previous files", err=True)
         sys.exit(130)
+    finally:
+        # The command is over and its output complete (or left as it was): a Ctrl-C now would land
+        # in the interpreter's own shutdown and print "Exception ignored … KeyboardInterrupt".
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":  # pragma: no cover

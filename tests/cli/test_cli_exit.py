@@ -154,3 +154,21 @@ def test_console_entry_point_keeps_the_result_code(tmp_path, players, code):
     game = write_game(tmp_path, manifest={"game": {"players": players}})
     res = subprocess.run([sys.executable, "-m", "cardgen", "validate", str(game)], capture_output=True, text=True)
     assert res.returncode == code, res.stdout + res.stderr
+
+
+def test_ctrl_c_during_shutdown_prints_no_traceback():
+    """A Ctrl-C that arrives once the command has finished, while Python shuts down, is ignored
+    (it once printed "Exception ignored … KeyboardInterrupt" and a traceback; found by the
+    interrupt test under load). The SIGINT is sent from an exit handler, i.e. during shutdown."""
+    import subprocess
+    import sys
+
+    code = ("import atexit, os, signal, sys, time\n"
+            "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2)))\n"
+            "sys.argv = ['cardgen', '--version']\n"
+            "from cardgen.cli.commands import main\n"
+            "main()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "cardgen" in proc.stdout
+    assert "KeyboardInterrupt" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
