@@ -1,9 +1,9 @@
 """Reading card tables (CSV, or a spreadsheet via :mod:`cardgen.data.spreadsheet`) into rows plus
-a source map (:class:`cardgen.data.yaml_source.Loaded`).
+a source map (:class:`cardgen.data.loaded.Loaded`).
 
 CSV is read as UTF-8 (with or without BOM, as Excel's "CSV UTF-8" writes) or, failing that,
 CP932 (Japanese Excel's "CSV"), CRLF or LF; quoted cells may hold real line breaks. Files above
-:data:`cardgen.data.yaml_source.MAX_CSV_BYTES` are refused before reading.
+:data:`cardgen.data.file_limits.MAX_CSV_BYTES` are refused before reading.
 """
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import io
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem
-from cardgen.data.yaml_source import MAX_CSV_BYTES, Loaded, Source, read_capped
+from cardgen.data.file_limits import MAX_CSV_BYTES, read_capped
+from cardgen.data.loaded import Loaded, Source
 
 
 def decode_table_bytes(raw: bytes) -> tuple[str, str]:

@@ -16,7 +16,8 @@ from pydantic import ValidationError
 
 from cardgen.core.boundary import on_disk
 from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
-from cardgen.data.yaml_source import Loaded, RawFloat, RawInt, Source, load_yaml
+from cardgen.data.loaded import Loaded, RawFloat, RawInt, Source
+from cardgen.data.yaml_source import load_yaml
 from cardgen.data.card_tables import load_table
 from cardgen.data.manifest import Component, Manifest
 from cardgen.data.model_problems import validation_problems
@@ -78,7 +79,7 @@ class Game:
 
     def problem(self, path: tuple, message: str, hint: str = "", code: str = "", severity: str = "error") -> Problem:
         """A :class:`Problem` at ``path`` of game.yaml: line and display text from the one path
-        (:meth:`cardgen.data.yaml_source.Source.problem`), list items named from the manifest."""
+        (:meth:`cardgen.data.loaded.Source.problem`), list items named from the manifest."""
         return self.source.problem(path, message, hint, code, severity, data=self.manifest)
 
 

@@ -11,7 +11,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardgen.data.fields import Colour, Id, Length, Players
-from cardgen.data.yaml_source import RawFloat, RawInt
+from cardgen.data.loaded import RawFloat, RawInt
 
 
 class Strict(BaseModel):

@@ -1,7 +1,7 @@
 """pydantic validation errors → designer-readable :class:`~cardgen.core.errors.Problem` s.
 
 Used for the manifest (:mod:`cardgen.data.game`) and card templates (:mod:`cardgen.data.template`):
-each error names its ``file:line`` (from the :class:`~cardgen.data.yaml_source.Source` line map), a path
+each error names its ``file:line`` (from the :class:`~cardgen.data.loaded.Source` line map), a path
 with list items named by their ``id`` / ``name`` / ``players``, and a hint.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from cardgen.core.errors import Problem
-from cardgen.data.yaml_source import Source, display_path
+from cardgen.data.loaded import Source, display_path
 
 #: Words designers type for a column type or a kind, and the one cardgen means (``str`` → ``text``).
 _SYNONYMS = {"str": "text", "string": "text", "integer": "int", "number": "int", "boolean": "bool",

@@ -14,7 +14,7 @@ import datetime as dt
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem
-from cardgen.data.yaml_source import MAX_CSV_BYTES, read_capped
+from cardgen.data.file_limits import MAX_CSV_BYTES, read_capped
 
 #: File name endings read as spreadsheets (everything else is read as CSV text).
 SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")

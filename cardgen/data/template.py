@@ -51,7 +51,7 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
         raise CardgenError(Problem(referenced_from or rel(path), line, "template",
                                    f"the card template {name!r} does not exist ({rel(path)})",
                                    "available: " + (", ".join(avail) or "none"), code="missing-template"))
-    from cardgen.data.yaml_source import MAX_YAML_BYTES, read_capped
+    from cardgen.data.file_limits import MAX_YAML_BYTES, read_capped
 
     import hashlib
     shown = rel(path)

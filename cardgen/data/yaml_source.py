@@ -1,11 +1,9 @@
-"""Reading manifests and templates (YAML) into plain data plus a source map.
-
-Every value keeps where it came from, so later stages can say ``file:line``:
-:class:`Source` maps a data path (tuple of keys / indexes) to a 1-based line.
+"""Reading manifests and templates (YAML) into plain data plus a source map
+(:class:`cardgen.data.loaded.Loaded`: every value keeps where it came from).
 
 YAML is read with PyYAML's safe machinery and a YAML 1.2 "core schema" resolver: ``yes``,
 ``No``, ``on`` stay text (only ``true``/``false`` are booleans), ``007`` stays the text
-``"007"`` and numbers keep their written form (see :class:`RawInt` / :class:`RawFloat`), so a
+``"007"`` and numbers keep their written form (see :class:`~cardgen.data.loaded.RawInt`), so a
 field declared as text gets exactly what the designer typed (``1.10`` stays ``"1.10"``).
 Tags such as ``!!python/object`` are refused. Duplicate keys and tab indentation are errors.
 Nodes are composed by libyaml (PyYAML's C loader) when present, else — and for any document
@@ -16,7 +14,6 @@ Card tables (CSV) are read by :mod:`cardgen.data.card_tables` into the same :cla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,114 +21,9 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.file_limits import MAX_YAML_BYTES, read_capped
+from cardgen.data.loaded import Loaded, PathKey, RawFloat, RawInt, Source
 from cardgen.data.yaml_hints import colon_in_value, comment_colours
-
-PathKey = tuple  # tuple[str | int, ...]
-
-
-class _Raw:
-    """A number that remembers how it was written (``raw``)."""
-
-    raw: str
-
-    def __new__(cls, value, raw: str):
-        obj = super().__new__(cls, value)  # type: ignore[call-arg]
-        obj.raw = raw
-        return obj
-
-    def __reduce__(self):
-        """Pickled with what was written (a build's results travel from its child process)."""
-        return (self.__class__, (self.__class__.__mro__[2](self), self.raw))
-
-
-class RawInt(_Raw, int):
-    """An int that remembers how it was written (``raw``), e.g. ``007``."""
-
-
-class RawFloat(_Raw, float):
-    """A float that remembers how it was written (``raw``), e.g. ``1.10``."""
-
-
-@dataclass
-class Source:
-    """Where each value of a loaded document came from.
-
-    Attributes:
-        file: the file as shown in messages (relative to the working folder where possible).
-        lines: data path → 1-based line. The empty tuple maps to line 1.
-        key_lines: data path of a mapping key → the line of the key itself.
-    """
-
-    file: str
-    lines: dict[PathKey, int] = field(default_factory=dict)
-
-    def line(self, path: PathKey) -> int | None:
-        """The line of ``path`` or of its nearest ancestor that has one."""
-        path = tuple(path)
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            path = path[:-1]
-        return self.lines.get((), None)
-
-    def problem(self, path: PathKey, message: str, hint: str = "", code: str = "", severity: str = "error",
-                data: Any = None) -> Problem:
-        """A :class:`Problem` at ``path`` (keys and list indexes, e.g. ``("setup", "player_counts", 0)``):
-        the file, the line (:meth:`line`) and the text naming it (:func:`display_path` over ``data``,
-        the loaded document or its model: ``setup → player_counts → 4 players``) come from the one
-        path, so they cannot drift apart."""
-        return Problem(self.file, self.line(path), display_path(tuple(path), data), message, hint, severity, code)
-
-
-def _item_label(item: Any, index: int) -> str:
-    """How a list item is named in messages: its ``id`` or ``name`` (text), else ``N players``
-    (a player count), else ``item N`` (1-based)."""
-    def get(key: str) -> Any:
-        return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
-
-    if isinstance(item, (str, int, float, list, tuple)) or item is None:
-        return f"item {index + 1}"
-    for key in ("id", "name"):
-        if isinstance(get(key), str) and get(key):
-            return get(key)
-    players = get("players")
-    if isinstance(players, int) and not isinstance(players, bool):
-        return f"{players} players"
-    return f"item {index + 1}"
-
-
-def display_path(loc: tuple, data: Any = None) -> str:
-    """A data path for messages: keys as written, list positions named by the item
-    (:func:`_item_label`: ``components → battle → count``, ``player_counts → 3 players``,
-    ``remove → item 1``). ``data`` is the document (dicts and lists) or its pydantic model; without
-    it list positions read ``item N``."""
-    parts = []
-    node = data
-    for part in loc:
-        label = str(part)
-        if isinstance(part, int):
-            item = node[part] if isinstance(node, (list, tuple)) and 0 <= part < len(node) else None
-            label = _item_label(item, part)
-            node = item
-        elif isinstance(node, dict):
-            node = node.get(part)
-        elif node is not None and not isinstance(node, (str, int, float, list, tuple)):
-            node = getattr(node, part, None)
-        else:
-            node = None
-        parts.append(label)
-    return " → ".join(parts)
-
-
-@dataclass
-class Loaded:
-    """A loaded file: its data and its :class:`Source`."""
-
-    data: Any
-    source: Source
-
-
-# --- YAML -------------------------------------------------------------------------------
 
 _INT = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
@@ -361,23 +253,3 @@ def _syntax_problems(text: str, file: str, exc: yaml.MarkedYAMLError) -> list[Pr
 def _too_deep(file: str) -> Problem:
     return Problem(file, None, "", "the YAML is nested too deeply to read",
                    "a manifest needs only a few levels of nesting; check for runaway brackets", code="yaml-depth")
-
-
-#: Largest manifest or template (YAML) and card table (CSV) cardgen reads, in bytes.
-MAX_YAML_BYTES = 5_000_000
-MAX_CSV_BYTES = 20_000_000
-
-
-def read_capped(path: Path, file: str, limit: int) -> bytes:
-    """The bytes of ``path`` (named ``file`` in messages), refusing a file above ``limit`` bytes
-    before reading it. Raises CardgenError: unreadable (missing, no permission) or too large."""
-    try:
-        size = path.stat().st_size
-        if size <= limit:
-            return path.read_bytes()
-    except OSError as exc:
-        raise CardgenError(Problem(file, None, "", f"cannot read the file: {exc.strerror or exc}",
-                                   "check that the file exists and is readable", code="unreadable"))
-    raise CardgenError(Problem(file, None, "", f"the file is {size:,} bytes, more than the limit of {limit:,}",
-                               "a manifest, template or card table is far smaller; check that this is the "
-                               "right file", code="file-too-large"))

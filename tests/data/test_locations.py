@@ -7,7 +7,7 @@ import shutil
 from pydantic import BaseModel
 
 from cardgen.check.print_setup import load_and_validate
-from cardgen.data.yaml_source import Source, display_path
+from cardgen.data.loaded import Source, display_path
 from tests.conftest import ROOT
 
 BASE = ROOT / "tests" / "fixtures" / "bad" / "_base"

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 import cardgen.data.yaml_source as ys
+from cardgen.data.loaded import Source
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(p for d in ("card_data", "templates", "cardgen/presets", "tests/fixtures", "fonts")
@@ -27,7 +28,7 @@ def _compose(composer, text: str, name: str):
         loader.dispose()
     if node is None:
         return None
-    src, problems = ys.Source(name), []
+    src, problems = Source(name), []
     data = ys._build(node, (), src, name, problems)
     return repr(data), sorted(src.lines.items(), key=repr), [(p.line, p.message) for p in problems]
 
