@@ -12,7 +12,8 @@ from typing import Any
 from cardgen.check.design_rules import check_design_rules, rule_env
 from cardgen.core.errors import Problem, ProblemList
 from cardgen.core.sandbox import evaluation, expression_error
-from cardgen.data.game import CardRow, Game
+from cardgen.data.card_rows import CardRow
+from cardgen.data.game import Game
 from cardgen.check.open_questions import check_open_questions
 
 

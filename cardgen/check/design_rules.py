@@ -19,7 +19,8 @@ from cardgen.core.errors import ProblemList
 from cardgen.check.multiset import any_fits, hands, unformable, unscored
 from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
-from cardgen.data.game import CardRow, Game
+from cardgen.data.card_rows import CardRow
+from cardgen.data.game import Game
 
 
 def rule_env() -> ImmutableSandboxedEnvironment:

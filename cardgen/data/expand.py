@@ -6,7 +6,8 @@ from typing import Literal
 
 from cardgen.core.errors import CardRef
 
-from cardgen.data.game import CardRow, Game
+from cardgen.data.card_rows import CardRow
+from cardgen.data.game import Game
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.data.game import CardRow
+from cardgen.data.card_rows import CardRow
 
 
 def _content(values: dict[str, Any]) -> tuple:
