@@ -78,7 +78,8 @@ for _commands in (review_commands, output_commands, build_commands, project_comm
 
 
 def main() -> None:
-    """Console entry point. Ctrl-C at any moment (also while click reads the arguments) ends
+    """The click command line (``cardgen`` reaches it through :func:`cardgen.cli.entry.main`
+    when the validate fast path has no answer). Ctrl-C at any moment (also while click reads the arguments) ends
     with one line and exit 130; the build's child process and workers are stopped first
     (:func:`cardgen.core.budget.run_limited`)."""
     try:

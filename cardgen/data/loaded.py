@@ -46,7 +46,6 @@ class Source:
     Attributes:
         file: the file as shown in messages (relative to the working folder where possible).
         lines: data path → 1-based line. The empty tuple maps to line 1.
-        key_lines: data path of a mapping key → the line of the key itself.
     """
 
     file: str
