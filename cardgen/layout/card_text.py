@@ -35,14 +35,40 @@ def fit_cached(text: str, width: float, height: float, font: str, size: float, m
     return hit
 
 
+_OPS_CACHE: dict[tuple, tuple[list, list[tuple[str, str, str]]]] = {}
+_OPS_CACHE_MAX = 2048  # like _FIT_CACHE: serves text shared between rows (labels, recurring lines)
+
+
 def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: Face) -> None:
     """Add the ops of text element ``el`` showing ``text`` in the box ``X, Y, W, H`` (pt, y up) to
     ``face``, and its findings: text that does not fit even at ``min_size`` (error, and the
     dashed :func:`overflow_mark` around the box), text shrunk to fit, text below 6 pt, lines
-    reaching outside the safe area (warnings). Empty text adds nothing."""
-    frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
+    reaching outside the safe area (warnings). Empty text adds nothing.
+
+    The ops and findings depend only on the text, the element's settings, the box, the card
+    geometry, the measure and the game's icons, so they are worked out once per process for
+    each such key (a fixed label, a text recurring on many cards) and replayed onto later faces:
+    the same (immutable) ops, the same findings made for this face's card."""
     if not text.strip():
         return
+    frame = face.frame
+    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate,
+           face.measure, face.ascent, frame.width, frame.height, frame.safe, tuple(face.icons.items()))
+    hit = _OPS_CACHE.get(key)
+    if hit is None:
+        if len(_OPS_CACHE) >= _OPS_CACHE_MAX:
+            _OPS_CACHE.clear()
+        probe = replace(face, ops=[], findings=[])
+        _lay_text(el, text, X, Y, W, H, name, probe)
+        hit = _OPS_CACHE[key] = (probe.ops, [(p.severity, p.message, p.code) for p in probe.findings])
+    face.ops.extend(hit[0])
+    for severity, message, code in hit[1]:
+        face.found(severity, name, message, code)  # type: ignore[arg-type]
+
+
+def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: Face) -> None:
+    """:func:`plan_text` for one face, worked out (not from the cache)."""
+    frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
     min_size = el.min_size if el.min_size is not None else el.size
     fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading)
     if not fitted.fits:

@@ -16,6 +16,7 @@ stays free of any font or PDF library.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Iterable
 
 from cardgen.core.units import EPS
@@ -38,9 +39,10 @@ class LaidLine:
     atoms: list[Atom]
     width: float
 
-    @property
+    @cached_property
     def has_ruby(self) -> bool:
-        """The line holds a ruby base (it needs :func:`ruby_size` more room above)."""
+        """The line holds a ruby base (it needs :func:`ruby_size` more room above). Worked out
+        once: a laid line is never changed (fitted lines are shared, see ``card_text.fit_cached``)."""
         return any(a.kind == "ruby" for a in self.atoms)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
 
 from cardgen.core.nobreak import NOBREAK
 from cardgen.layout.ruby_text import split_ruby
@@ -55,10 +54,9 @@ class LaidLine:
     atoms: list[Atom]
     width: float
 
-    @cached_property
+    @property
     def has_ruby(self) -> bool:
-        """The line holds a ruby base (it needs :func:`ruby_size` more room above). Worked out
-        once: a laid line is never changed (fitted lines are shared, see ``fit_cached``)."""
+        """The line holds a ruby base (it needs :func:`ruby_size` more room above)."""
         return any(a.kind == "ruby" for a in self.atoms)
 
 
