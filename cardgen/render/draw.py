@@ -52,6 +52,47 @@ def _set_fill(c, value: str) -> None:
         c.setFillAlpha(alpha)  # reportlab writes an opacity change only; it also marks the file PDF 1.4
 
 
+def _set_stroke(c, value: str) -> None:
+    """``c.setStrokeColor(color(value))``, as :func:`_set_fill` (``r g b RG``, the stroke opacity)."""
+    col = color(value)
+    if c._enforceColorSpace is not None:
+        c.setStrokeColor(col)
+        return
+    code = _RG.get(value)
+    if code is None:
+        code = _RG[value] = f"{fp_str(col.red, col.green, col.blue)} RG"
+    c._code.append(code)
+    c._strokeColorObj = col
+    alpha = col.alpha
+    if alpha is not None and not (alpha == 1 and c._extgstate._d.get("CA", 1) == 1
+                                  and c._doc._pdfVersion >= _TRANSPARENCY):
+        c.setStrokeAlpha(alpha)
+
+
+_RG: dict[str, str] = {}
+_RECORDED_MAX = 4096  #: drawings kept per canvas by :func:`_recorded`
+
+
+def _recorded(c, key: tuple, draw) -> None:
+    """Call ``draw()`` (which appends PDF operators to the canvas's content and leaves the
+    canvas's state as it found it, or changes only what ``key`` says) the first time ``key`` is
+    met on this canvas; after that, append the operators it wrote. For shapes and built-in icons
+    that recur on many cards (a template's frame, an inline icon of a recurring line): reportlab
+    formats every coordinate of their curves again on each call."""
+    cache = c.__dict__.get("_cardgen_ops")
+    if cache is None:
+        cache = c.__dict__["_cardgen_ops"] = {}
+    code = cache.get(key)
+    if code is None:
+        if len(cache) >= _RECORDED_MAX:
+            cache.clear()
+        start = len(c._code)
+        draw()
+        cache[key] = c._code[start:]
+    else:
+        c._code.extend(code)
+
+
 _TEXT_CACHE_MAX = 4096  #: lines kept per canvas (faces are drawn once each: only recurring lines hit)
 
 
@@ -100,9 +141,9 @@ def _paint(c, op: Rect | Circle) -> tuple[int, int]:
     """Set the fill and stroke of a shape; → reportlab's ``(stroke, fill)`` flags (0 or 1).
     A stroke of width 0 is not drawn."""
     if op.fill:
-        c.setFillColor(color(op.fill))
+        _set_fill(c, op.fill)
     if op.stroke:
-        c.setStrokeColor(color(op.stroke))
+        _set_stroke(c, op.stroke)
         c.setLineWidth(op.stroke_width)
     return int(bool(op.stroke and op.stroke_width)), int(bool(op.fill))
 
@@ -129,19 +170,23 @@ def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
             stroke, fill = _paint(c, op)
             if not (stroke or fill):
                 continue
-            if op.radius:
-                c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
+            if op.radius:  # the path alone is recorded (colours and width were set above)
+                _recorded(c, ("roundRect", op.x, op.y, op.w, op.h, op.radius, stroke, fill, c._fillMode),
+                          lambda op=op, s=stroke, f=fill: c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=s, fill=f))
             else:
                 c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
         elif isinstance(op, Circle):
             stroke, fill = _paint(c, op)
-            c.circle(op.cx, op.cy, op.r, stroke=stroke, fill=fill)
+            _recorded(c, ("circle", op.cx, op.cy, op.r, stroke, fill, c._fillMode),
+                      lambda op=op, s=stroke, f=fill: c.circle(op.cx, op.cy, op.r, stroke=s, fill=f))
         elif isinstance(op, Line):
             c.setStrokeColor(color(op.color))
             c.setLineWidth(op.width)
             c.line(op.x1, op.y1, op.x2, op.y2)
-        elif isinstance(op, Icon):
-            draw_icon(c, op.name, op.x, op.y, op.size, fonts.name("heading"))
+        elif isinstance(op, Icon):  # drawn inside q … Q: the canvas state is as before, but for the opacity in force
+            font = fonts.name("heading")
+            _recorded(c, ("icon", op, font, c._fillMode, tuple(c._extgstate._d.items())),
+                      lambda op=op, font=font: draw_icon(c, op.name, op.x, op.y, op.size, font))
         elif isinstance(op, TurnedIcon):
             c.saveState()
             c.translate(op.x + op.size / 2, op.y + op.size / 2)
