@@ -122,12 +122,17 @@ class MarkForms:
     def __init__(self, canvas: Canvas):
         self.canvas = canvas
         self.names: dict[tuple, str] = {}
+        self.seen: dict[tuple, tuple[list, str]] = {}  #: (id of a marks list, page size) → (the list, its form)
 
     def place(self, page: PagePlan) -> None:
         """Draw the crop marks of ``page`` (nothing when it has none)."""
         if not page.marks:
             return
         c = self.canvas
+        seen = self.seen.get((id(page.marks), page.width, page.height))
+        if seen is not None and seen[0] is page.marks:  # pages of one deck share their marks list
+            c.doForm(seen[1])
+            return
         key = (page.width, page.height, tuple((ln.x1, ln.y1, ln.x2, ln.y2, ln.width, ln.color) for ln in page.marks))
         name = self.names.get(key)
         if name is None:
@@ -143,6 +148,7 @@ class MarkForms:
                 c.line(ln.x1, ln.y1, ln.x2, ln.y2)
             c.endForm()
             _freeze_form(c, name)
+        self.seen[(id(page.marks), page.width, page.height)] = (page.marks, name)
         c.doForm(name)
 
 
