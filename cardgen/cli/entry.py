@@ -63,7 +63,9 @@ def fast_validate(argv: list[str]) -> int | None:
     entry = lookup(args[1])
     if entry is None:
         return None
-    lines = _lines(entry, args[0])
+    from cardgen.core.unicode_text import shown  # stored clean; shown again in case the file was altered
+
+    lines = [(err, shown(text)) for err, text in _lines(entry, args[0])]
     if not _printable(lines):
         return None
     for err, text in lines:

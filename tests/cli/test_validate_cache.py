@@ -105,3 +105,14 @@ def test_console_hit_imports_nothing_heavy(tmp_path):
              "print(code, [m for m in ('click', 'pydantic', 'reportlab', 'jinja2') if m in sys.modules])")
     got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert got.stdout.splitlines()[-1] == "0 []", got.stderr
+
+
+def test_stored_text_reaches_the_terminal_as_text(tmp_path, monkeypatch, capsys):
+    """An entry altered on disk to hold an escape code prints it as U+001B, never as a command."""
+    from cardgen.steps import check_cache
+
+    game = copy_game(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    key = check_cache.inputs_key(game)
+    check_cache.store(game, key, [(True, "x: error: \x1b[2J gone"), (False, "g: 1 error(s), 0 warning(s)")], "{}", 1)
+    assert _hit(capsys, str(game)) == (1, "g: 1 error(s), 0 warning(s)\n", "x: error: U+001B[2J gone\n")
