@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -181,6 +182,18 @@ def _element_facts(template: Template) -> tuple[list[bool], list[dict[str, str]]
             colours.append({k: v for k in ("fill", "stroke", "color") if isinstance(v := f.get(k), str) and "{" in v})
         facts = template._facts = (plain, colours)
     return facts
+
+
+_CARD_NAME = re.compile(r"\bcard\b")
+
+
+def reads_card(template: Template) -> bool:
+    """Whether any field of ``template`` (its background, an element's text, ``if:``, colours…)
+    names ``card``. A template that does not lays out the same face for every card of a
+    component, e.g. one back for the whole deck: the other names (``game``, ``design``,
+    ``tables``) are the same for all of them. Errs towards True: a field merely containing the
+    word (an element named ``card``) counts; the template's description does not."""
+    return bool(_CARD_NAME.search(template.model_dump_json(exclude={"description"})))
 
 
 def _guard(template: Template, index: int, el):

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.expand import PhysicalCard, expand
 from cardgen.fonts.fontset import FontSet
-from cardgen.layout.card import plan_card, shared_face_findings
+from cardgen.layout.card import plan_card, reads_card, shared_face_findings
 from cardgen.layout.face import Frame
 from cardgen.layout.ops import CardPlan
 from cardgen.check.print_setup import find_template, piece_size_mm
@@ -60,8 +60,10 @@ class ComponentPlans:
 
 
 def table_context(game: Game) -> dict[str, list[dict[str, Any]]]:
-    """Every component's card rows as plain dicts (``count`` kept), for ``tables.<id>`` in templates."""
-    return {cid: [dict(r.values) for r in rows] for cid, rows in game.tables.items()}
+    """Every component's card rows as plain dicts (``count`` kept), for ``tables.<id>`` in templates:
+    the rows' own value dicts, not copies (template expressions cannot change them: the sandbox is
+    immutable, and ``card`` is the same dict already)."""
+    return {cid: [r.values for r in rows] for cid, rows in game.tables.items()}
 
 
 def context(game: Game, values: dict[str, Any], tables: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -136,6 +138,9 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         plan.ops = [shared.setdefault(op, op) for op in plan.ops]
         return plan
 
+    # The same back on every card: laid out once. Not with a ``plan`` of the caller's own (the live
+    # preview's face cache keys every card's faces, and finds each back by its card).
+    one_back = plan is None and back_t is not None and not reads_card(back_t)
     for card in cards:
         rid = card.row.id
         if rid in front_keys:
@@ -148,7 +153,10 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         front_keys[rid] = res.plan.key
         if res.plan.key not in front_plans:
             front_plans[res.plan.key] = compact(res.plan)
-        if back_t is not None:
+        if one_back and back_found:  # the back reads no card field: laid out once, for the first card
+            back_keys[rid] = next(iter(back_plans))
+            back_found.append(back_found[0])
+        elif back_t is not None:
             back = plan_card_(back_t, ctx, frame, fonts.width, card.ref("back"),
                              resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars,
                              prepare=fonts.prepare, icons=icons)
