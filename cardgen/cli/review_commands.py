@@ -4,6 +4,7 @@ by :func:`register`."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -18,8 +19,8 @@ from cardgen.cli.output import clean, echo, print_files, report_lines
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Report format.")
 @click.option("--no-cache", is_flag=True,
-              help="Check everything again even when the result for exactly these files is stored "
-                   "(also CARDGEN_NO_CACHE=1).")
+              help="Check everything again from the files: no stored result, font parse or font-name "
+                   "index is read or written (also CARDGEN_NO_CACHE=1).")
 def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
     """Check a game as a build would, short of drawing: schema, deck math per player count,
     design rules, counts, templates and their fields, fonts and glyphs, text fit, art (present,
@@ -30,8 +31,17 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
     from cardgen.steps import check_cache
     from cardgen.steps.game_check import check_game  # no PDF drawing
 
-    key = check_cache.inputs_key(game_dir) if not no_cache and check_cache.enabled() else None
-    report = limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
+    prior = os.environ.get("CARDGEN_NO_CACHE")
+    if no_cache:  # every cache of the run: validate results, font parses, font names (the child inherits it)
+        os.environ["CARDGEN_NO_CACHE"] = "1"
+    try:
+        key = check_cache.inputs_key(game_dir) if check_cache.enabled() else None
+        report = limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
+    finally:  # as it was (a library caller's process goes on)
+        if prior is None:
+            os.environ.pop("CARDGEN_NO_CACHE", None)
+        else:
+            os.environ["CARDGEN_NO_CACHE"] = prior
     code = 0 if report.ok else 1
     lines, json_text = report_lines(report), clean(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     check_cache.store(game_dir, key, lines, json_text, code)

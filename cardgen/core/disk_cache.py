@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 
 #: First bytes of every entry; the digit is the entry format's version.
 MAGIC = b"cardgen-c01\n"
@@ -26,6 +27,15 @@ _HEAD = len(MAGIC) + 64
 
 #: Entries kept per kind; past this the oldest (by modification time) are removed on write.
 KEEP = 200
+#: An entry file larger than this (bytes) is not read (a parsed Japanese font is ~0.7 MB).
+MAX_ENTRY = 32 << 20
+
+
+def enabled() -> bool:
+    """False when ``CARDGEN_NO_CACHE`` is set (to anything but ``""`` or ``0``): then nothing is
+    read from or written to the validate results, the font parses and the font-name index
+    (``cardgen validate --no-cache`` sets it for its run)."""
+    return os.environ.get("CARDGEN_NO_CACHE", "") in ("", "0")
 
 
 def cache_dir() -> str:
@@ -41,13 +51,26 @@ def entry_path(kind: str, key: bytes) -> str:
 
 def read(kind: str, key: bytes) -> bytes | None:
     """The payload stored for ``key``, or None when there is no sound entry (missing, unreadable,
-    truncated, another format version, another key, or a payload that fails its checksum)."""
+    not a regular file, over :data:`MAX_ENTRY` bytes, truncated, another format version, another
+    key, or a payload that fails its checksum) or the cache is off (:func:`enabled`). A link, a
+    pipe or a device in the cache folder is never followed or read."""
+    if not enabled():
+        return None
     try:
-        with open(entry_path(kind, key), "rb") as fh:
-            data = fh.read()
+        fd = os.open(entry_path(kind, key), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None
-    if len(data) < _HEAD or data[:len(MAGIC)] != MAGIC:
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_ENTRY + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) < _HEAD or len(data) > MAX_ENTRY or data[:len(MAGIC)] != MAGIC:
         return None
     key_sum, payload_sum = data[len(MAGIC):len(MAGIC) + 32], data[len(MAGIC) + 32:_HEAD]
     payload = data[_HEAD:]
@@ -58,7 +81,10 @@ def read(kind: str, key: bytes) -> bytes | None:
 
 def write(kind: str, key: bytes, payload: bytes, keep: int = KEEP) -> None:
     """Store ``payload`` for ``key`` (whole, then renamed into place). Errors writing (a read-only
-    or full disk) are ignored: the cache only saves time. Keeps the ``keep`` newest entries of ``kind``."""
+    or full disk) are ignored: the cache only saves time. Keeps the ``keep`` newest entries of ``kind``.
+    Nothing is written when the cache is off (:func:`enabled`)."""
+    if not enabled():
+        return
     path = entry_path(kind, key)
     folder = os.path.dirname(path)
     tmp = f"{path}.{os.getpid()}.tmp"

@@ -79,8 +79,13 @@ def _cache_file() -> Path:
 
 
 def _read_cache(path: Path) -> dict:
-    """The name cache as stored, or {} when missing, unreadable or not in the expected shape."""
+    """The name cache as stored, or {} when missing, unreadable, not in the expected shape or
+    the cache is off (``CARDGEN_NO_CACHE``)."""
     import json
+
+    from cardgen.core.disk_cache import enabled
+    if not enabled():
+        return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -89,8 +94,13 @@ def _read_cache(path: Path) -> dict:
 
 
 def _write_cache(path: Path, data: dict) -> None:
-    """Store the name cache (written whole, then renamed); an unwritable cache folder is ignored."""
+    """Store the name cache (written whole, then renamed); an unwritable cache folder is ignored;
+    nothing is written when the cache is off (``CARDGEN_NO_CACHE``)."""
     import json
+
+    from cardgen.core.disk_cache import enabled
+    if not enabled():
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")

@@ -92,7 +92,7 @@ def _dump(font: TTFont) -> bytes | None:
         return None
 
 
-def _restore(name: str, payload: bytes) -> TTFont | None:
+def _restore(name: str, path: str, payload: bytes) -> TTFont | None:
     try:
         state, names, ascii_readable, shapable, lazy = marshal.loads(payload)
         face = CachedFace.__new__(CachedFace)
@@ -101,6 +101,7 @@ def _restore(name: str, payload: bytes) -> TTFont | None:
         for k in names:
             face.__dict__[k] = TTFNameBytes(state[k].encode("utf8"))
         face._pdfScale = _scale(face.unitsPerEm)
+        face.filename = path  # as this run names it: the stored one may be relative to another folder
     except Exception:  # noqa: BLE001 - an entry of another shape: parse instead
         return None
     font = TTFont.__new__(TTFont)
@@ -121,7 +122,7 @@ def load_ttfont(name: str, path: str, index: int = 0) -> TTFont:
     if key is not None:
         payload = disk_cache.read(KIND, key)
         if payload is not None:
-            font = _restore(name, payload)
+            font = _restore(name, path, payload)
             if font is not None:
                 return font
     font = TTFont(name, path, subfontIndex=index)

@@ -50,8 +50,8 @@ class _TooBig(Exception):
 
 
 def enabled() -> bool:
-    """False when ``CARDGEN_NO_CACHE`` is set (to anything but ``""`` or ``0``)."""
-    return os.environ.get("CARDGEN_NO_CACHE", "") in ("", "0")
+    """False when ``CARDGEN_NO_CACHE`` is set (:func:`cardgen.core.disk_cache.enabled`)."""
+    return disk_cache.enabled()
 
 
 class _Walk:

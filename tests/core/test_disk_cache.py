@@ -12,6 +12,7 @@ from cardgen.core import disk_cache
 @pytest.fixture(autouse=True)
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    monkeypatch.delenv("CARDGEN_NO_CACHE", raising=False)  # the suite turns it off (tests/conftest.py)
     return tmp_path / "c" / "cardgen"
 
 
@@ -43,3 +44,27 @@ def test_unwritable_cache_folder_is_ignored(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     disk_cache.write("k", b"key", b"payload")  # no error
     assert disk_cache.read("k", b"key") is None
+
+
+@pytest.mark.parametrize("kind", ["link to /dev/zero", "pipe", "sparse 40 MB file"])
+def test_an_entry_that_is_no_plain_small_file_is_not_read(cache, kind):
+    """Garbage in the cache folder costs nothing: a link to an endless device or a pipe in an
+    entry's place once hung validate, a sparse 3 GB file was read whole (found by a tester)."""
+    path = disk_cache.entry_path("k", b"key")
+    os.makedirs(os.path.dirname(path))
+    if kind.startswith("link"):
+        os.symlink("/dev/zero", path)
+    elif kind == "pipe":
+        os.mkfifo(path)
+    else:
+        with open(path, "wb") as fh:
+            fh.truncate(40 << 20)
+    assert disk_cache.read("k", b"key") is None
+
+
+def test_cache_off_reads_and_writes_nothing(cache, monkeypatch):
+    disk_cache.write("k", b"key", b"payload")
+    monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
+    assert disk_cache.read("k", b"key") is None
+    disk_cache.write("k", b"other", b"payload")
+    assert not os.path.exists(disk_cache.entry_path("k", b"other"))

@@ -19,6 +19,7 @@ IPAEX = "/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf"
 @pytest.fixture
 def fonts(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("CARDGEN_NO_CACHE", raising=False)
     folder = tmp_path / "fonts"
     folder.mkdir()
     shutil.copy(IPAEX, folder / "a.ttf")

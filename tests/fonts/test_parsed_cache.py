@@ -24,8 +24,9 @@ TEXT = "聴牌速度を競う。ロン！ ABC 123"
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
-    """An empty cache folder of this test."""
+    """An empty cache folder of this test, the cache on (the suite turns it off: tests/conftest.py)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("CARDGEN_NO_CACHE", raising=False)
     return tmp_path / "cache" / "cardgen" / parsed_cache.KIND
 
 
@@ -96,3 +97,27 @@ def test_an_entry_of_another_shape_is_ignored(cache):
     key = parsed_cache._key(str(IPAEX), 0)
     disk_cache.write(parsed_cache.KIND, key, b"\x00not marshal")
     assert type(load_ttfont("a", str(IPAEX)).face) is not CachedFace
+
+
+def test_a_font_named_relative_to_another_working_folder_is_read_from_this_one(cache, tmp_path, monkeypatch):
+    """The same font file named from two working folders (``cardgen validate mygame`` from the
+    parent, then ``cardgen validate .`` inside it): the second run reads the font's bytes by its
+    own name of the file, not by the first run's relative one (found by a new user)."""
+    (tmp_path / "game" / "fonts").mkdir(parents=True)
+    shutil.copy(IPAEX, tmp_path / "game" / "fonts" / "my.ttf")
+    monkeypatch.chdir(tmp_path)
+    load_ttfont("first", os.path.join("game", "fonts", "my.ttf"))
+    monkeypatch.chdir(tmp_path / "game")
+    font = load_ttfont("second", os.path.join("fonts", "my.ttf"))
+    assert type(font.face) is CachedFace
+    assert font.face._ttf_data == IPAEX.read_bytes()
+
+
+def test_no_cache_reads_and_writes_no_entry(cache, monkeypatch):
+    monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
+    assert type(load_ttfont("t1", str(IPAEX)).face) is not CachedFace
+    assert _entries(cache) == []
+    monkeypatch.delenv("CARDGEN_NO_CACHE")
+    load_ttfont("t2", str(IPAEX))
+    monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
+    assert len(_entries(cache)) == 1 and type(load_ttfont("t3", str(IPAEX)).face) is not CachedFace
