@@ -83,6 +83,8 @@ def main() -> None:
         sys.stderr.write("cardgen: interrupted; output folders keep their previous files\n")
         sys.exit(130)
     if code is not None:
+        import signal
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a Ctrl-C during shutdown prints nothing
         sys.exit(code)
     from cardgen.cli.commands import main as command_line
     command_line()
