@@ -192,7 +192,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if unknown:
         raise UsageError(f"unknown step(s) {', '.join(map(repr, unknown))}; steps: {', '.join(STEPS)}")
     card_steps = any(STEPS[s].cards for s in steps)
-    chk = check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps)
+    chk = check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps, sheets=options if "sheets" in steps else False)
     game, report = chk.game, chk.report
     if game is None:
         raise CardgenError(report.errors)

@@ -20,6 +20,7 @@ from cardgen.check.deck_math import Report
 if TYPE_CHECKING:
     from cardgen.fonts.fontset import FontSet
     from cardgen.steps.component_plans import ComponentPlans
+    from cardgen.steps.sheets import SheetOptions
     from cardgen.check.preflight import Preflight
     from cardgen.data.game import Game
 
@@ -81,7 +82,8 @@ def _odds(check: GameCheck, add) -> None:
         add([replace(p, severity="warning") for p in exc.problems])
 
 
-def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None) -> GameCheck:
+def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None,
+               sheets: "SheetOptions | bool" = True) -> GameCheck:
     """Load, validate and (``layout``) lay out every printed component of a game, and
     (``rulebook``, when the game has a ``rules/`` folder) read and check its rules text, without
     drawing.
@@ -89,6 +91,8 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     ``plan``: the face layout function given to :func:`cardgen.steps.component_plans.plan_component`
     (default :func:`cardgen.layout.card.plan_card`); ``on_fonts(game, fonts)`` is called once the
     font set is loaded, before any face is laid out (the live preview's face cache starts there).
+    ``sheets``: the print-sheet options every card must fit on once (paper, margin; ``True``: the
+    defaults a build uses without options, A4 with a 5 mm margin; ``False``: no print sheets).
 
     Never raises for bad input: every problem is in the result. A problem met twice (a missing
     template found by the print-setup check and again by the layout) is kept once.
@@ -114,6 +118,9 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         add([p for p in found if p.severity != "error"])
     if layout:
         _layout(check, add, plan, on_fonts)
+        if sheets is not False:
+            from cardgen.steps.sheets import SheetOptions, paper_fit_problems
+            add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
     if rulebook and (game.root / "rules").is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks

@@ -32,6 +32,10 @@ class SheetOptions:
     label_note: str = ""  #: said on every page label after the draft, e.g. "reprint 再印刷 · changed since HEAD~1"
 
 
+#: Papers the print sheets can use (``--paper``); sizes in cardgen/presets/sizes.yaml.
+SHEET_PAPERS: tuple[str, ...] = ("a4", "letter", "b5")
+
+
 def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> SheetSpec:
     """The imposition spec (pt) for cards of trim ``size_mm`` (w, h mm) with ``bleed_pt`` on
     ``options.paper`` (sizes from cardgen/presets/sizes.yaml). Raises CardgenError: unknown paper."""
@@ -42,6 +46,45 @@ def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: fl
                                    code="unknown-paper"))
     return SheetSpec(pw * MM, ph * MM, size_mm[0] * MM, size_mm[1] * MM, bleed=bleed_pt,
                      margin=options.margin * MM, marks=options.marks)  # type: ignore[arg-type]
+
+
+def _fits(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> bool:
+    try:
+        choose_grid(sheet_spec(options, size_mm, bleed_pt))
+    except ValueError:
+        return False
+    return True
+
+
+def paper_fit_problems(game: Game, plans: Sequence[ComponentPlans], options: SheetOptions) -> list[Problem]:
+    """One error per component of ``plans`` whose card (trim + bleed + crop-mark space) does not
+    fit once on ``options.paper`` inside the printer margin (:func:`cardgen.layout.grid.choose_grid`),
+    at the component's ``size:`` line of game.yaml (or ``print.card_size`` when it has none). The
+    hint names the sheet papers (:data:`SHEET_PAPERS`) it would fit on, or ``--margin 0`` when
+    only a smaller margin helps, else a smaller size. Raises CardgenError: unknown paper."""
+    from dataclasses import replace
+
+    bleed = game.manifest.print.bleed
+    comps = {c.id: (i, c) for i, c in enumerate(game.manifest.components)}
+    out = []
+    for p in plans:
+        if _fits(options, p.size_mm, bleed):
+            continue
+        i, comp = comps[p.component]
+        where = ("components", i, "size") if comp.size is not None else ("print", "card_size")
+        papers = [name for name in SHEET_PAPERS
+                  if name != options.paper and _fits(replace(options, paper=name), p.size_mm, bleed)]
+        size = f"{p.size_mm[0]:g} × {p.size_mm[1]:g} mm"
+        if papers:
+            hint = f"print on larger paper (--paper {' or --paper '.join(papers)}) or give {p.component} a smaller size"
+        elif options.margin > 0 and _fits(replace(options, margin=0.0), p.size_mm, bleed):
+            hint = f"print with a smaller printer margin (--margin 0, if your printer reaches the edge) or give {p.component} a smaller size"
+        else:
+            hint = (f"give {p.component} a smaller size: {size} fits on none of the papers cardgen prints on "
+                    f"({', '.join(SHEET_PAPERS)}) with bleed and crop marks")
+        out.append(game.problem(where, "not one card fits on the paper inside the printer margin "
+                                f"({size} on {options.paper})", hint, code="no-fit"))
+    return out
 
 
 def one_sided(plans: Sequence[ComponentPlans]) -> list[ComponentPlans]:
@@ -73,16 +116,10 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
 
     m = game.manifest
     bleed = m.print.bleed
-    specs = []
-    for p in plans:
-        spec = sheet_spec(options, p.size_mm, bleed)
-        try:
-            choose_grid(spec)
-        except ValueError as exc:
-            raise CardgenError(Problem(game.manifest_file, None, f"components → {p.component}",
-                                       f"{exc} ({p.size_mm[0]:g} × {p.size_mm[1]:g} mm on {options.paper})",
-                                       "use larger paper or a smaller printer margin", code="no-fit"))
-        specs.append(spec)
+    no_fit = paper_fit_problems(game, plans, options)
+    if no_fit:
+        raise CardgenError(no_fit)
+    specs = [sheet_spec(options, p.size_mm, bleed) for p in plans]
     landscape = common_orientation([(s, len(p.fronts)) for s, p in zip(specs, plans)])
     want_backs = options.backs and options.sides != "front"
     runs = []
