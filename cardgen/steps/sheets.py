@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from cardgen.check.print_setup import MAX_BLEED_MM
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.grid import SheetSpec, choose_grid, common_orientation
@@ -59,12 +60,15 @@ def _fits(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) 
 def paper_fit_problems(game: Game, plans: Sequence[ComponentPlans], options: SheetOptions) -> list[Problem]:
     """One error per component of ``plans`` whose card (trim + bleed + crop-mark space) does not
     fit once on ``options.paper`` inside the printer margin (:func:`cardgen.layout.grid.choose_grid`),
-    at the component's ``size:`` line of game.yaml (or ``print.card_size`` when it has none). The
+    at the component's ``size:`` line of game.yaml (or ``print.card_size`` when it has none);
+    nothing while ``print.bleed`` is out of range (an error of its own). The
     hint names the sheet papers (:data:`SHEET_PAPERS`) it would fit on, or ``--margin 0`` when
     only a smaller margin helps, else a smaller size. Raises CardgenError: unknown paper."""
     from dataclasses import replace
 
     bleed = game.manifest.print.bleed
+    if not 0 <= bleed / MM <= MAX_BLEED_MM:  # already an error of its own (print_settings_problems)
+        return []
     comps = {c.id: (i, c) for i, c in enumerate(game.manifest.components)}
     out = []
     for p in plans:
