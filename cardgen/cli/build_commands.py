@@ -11,7 +11,6 @@ from cardgen.cli.build_run import build_one, build_with_bars, is_quiet, print_fi
 from cardgen.cli.options import (budget_options, export_options, exports_of, limited, quiet_option,
                                  sheet_options, sheet_options_of)
 from cardgen.cli.output import echo, print_files, print_preflight, print_report
-from cardgen.core.errors import CardgenError
 
 
 @click.command(short_help="Validate and build every output (all games by default).")
@@ -31,7 +30,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
     from cardgen.api import build_games, games_to_build
     from cardgen.steps.registry import STEPS
-    from cardgen.core.errors import UsageError
+    from cardgen.core.errors import CardgenError, UsageError
 
     failed = 0
     for _game, res in build_games(games_to_build(game_dirs, card_data), out, run=build_one,

@@ -18,7 +18,13 @@ import click
 
 from cardgen.cli import build_commands, insight, output_commands, project_commands, review_commands
 from cardgen.cli.output import echo, fail
-from cardgen.core.errors import CardgenError
+
+
+def _cardgen_error() -> type:
+    """:class:`cardgen.core.errors.CardgenError`, imported when an exception is being handled (an
+    ``except`` clause's class is looked up only then), so ``cardgen --help`` does not load it."""
+    from cardgen.core.errors import CardgenError
+    return CardgenError
 
 
 class _Group(click.Group):
@@ -33,7 +39,7 @@ class _Group(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except CardgenError as exc:
+        except _cardgen_error() as exc:
             fail(exc)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
             raise

@@ -3,7 +3,6 @@ build), ``serve`` (the live preview) and ``diff`` (two drafts compared); added t
 by :func:`register`."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -28,6 +27,8 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
 
     The result is stored, keyed by every file it could read (README → Validate cache); a run
     with exactly the same inputs prints it without checking again."""
+    import json
+
     from cardgen.steps import check_cache
     from cardgen.steps.game_check import check_game  # no PDF drawing
 
@@ -89,6 +90,8 @@ def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, o
     changed field by field, which faces look different (and which boxes), deck math per player
     count, validation findings, design constants, open questions and rules text; and write
     OUT/<game>/diff.pdf showing each changed face old beside new at real size."""
+    import json
+
     from cardgen.api import diff_drafts
 
     res = limited(diff_drafts, old, new, rev, out, pdf=not no_pdf, game=new or old)

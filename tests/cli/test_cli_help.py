@@ -1,5 +1,5 @@
 """Every command declares its one-line summary with itself (``@cli.command(short_help=…)``), and
-``cardgen --help`` shows each one whole."""
+``cardgen --help`` shows each one whole, loading none of the libraries the commands use."""
 from __future__ import annotations
 
 from click.testing import CliRunner
@@ -17,3 +17,18 @@ def test_help_lists_every_summary_whole():
     listing = " ".join(res.output.split())
     for name, cmd in cli.commands.items():
         assert f"{name} {cmd.short_help}" in listing, name
+
+
+def test_help_loads_no_library_it_does_not_show():
+    """``cardgen --help`` (a target of issue 19: ≤ 0.06 s) loads click and the command modules, not
+    pydantic, reportlab, jinja2, PyYAML, the budget's fork machinery, the error types or json."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.argv = ['cardgen', '--help']\nfrom cardgen.cli.entry import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "heavy = ('pydantic', 'reportlab', 'jinja2', 'yaml', 'cardgen.core.budget', 'cardgen.core.errors', 'json',"
+            " 'cardgen.core.unicode_text', 'cardgen.api')\n"
+            "print('LOADED', [m for m in heavy if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "Usage:" in out and out.strip().endswith("LOADED []"), out[-300:]
