@@ -18,7 +18,7 @@ from cardgen.steps.game_check import check_game
 from cardgen.check.deck_math import Report
 
 if TYPE_CHECKING:
-    from cardgen.steps.exports import ExportOptions
+    from cardgen.steps.export_options import ExportOptions
     from cardgen.check.preflight import Preflight
 from cardgen.core.atomic import AtomicOutput, clean_stale_temps
 from cardgen.core.written import record_and_prune
@@ -240,7 +240,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             if chk.odds:  # the declared exact odds travel with the report
                 data["odds"] = [r.to_json() for r in chk.odds]
             out.path(REPORT_JSON).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        from cardgen.steps.exports import ExportOptions
+        from cardgen.steps.export_options import ExportOptions
 
         run = StepRun(game, report, fonts, plans, options, exports or ExportOptions(), out, progress, rulebook_paper,
                       rulebook_booklet=rulebook_booklet, only=tuple(steps) == ("rulebook",), notes=result.notes,

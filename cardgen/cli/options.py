@@ -105,7 +105,7 @@ def export_options(f):
 
 def exports_of(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front"):
     """The export options as :class:`cardgen.steps.exports.ExportOptions`."""
-    from cardgen.steps.exports import ExportOptions
+    from cardgen.steps.export_options import ExportOptions
     return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides)
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import io
 import json
 import re
-from dataclasses import dataclass
 from typing import Callable
 
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.steps.export_options import ExportOptions
 from cardgen.fonts.fontset import FontSet
 from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files, render_faces
 from cardgen.data.game import Game
@@ -22,25 +22,6 @@ SIDES = ("front", "back", "both")
 #: Largest card face cardgen rasterises (width × height in pixels): about 800 MB while it is
 #: drawn, encoded and written. A 63 × 88 mm card at 1200 dpi is 17 megapixels.
 MAX_FACE_PIXELS = 100_000_000
-
-
-@dataclass
-class ExportOptions:
-    """Settings of the PNG, TTS and print-shop exports.
-
-    Attributes:
-        dpi: PNG resolution (pixels per inch).
-        bleed: PNGs include the bleed (else they are cut at the trim).
-        jobs: worker processes for rasterising (None → ``os.cpu_count()``).
-        sides: faces in the print-shop PDF (``front|back|both``).
-        png_sides: faces written as PNG (default fronts: one PNG per physical card).
-    """
-
-    dpi: float = 300.0
-    bleed: bool = True
-    jobs: int | None = None
-    sides: str = "both"
-    png_sides: str = "front"
 
 
 def _safe(name: str) -> str:
