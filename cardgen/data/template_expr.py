@@ -4,6 +4,7 @@ reads the card's fields ``card.X``, the game ``game.title``… and the design co
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -61,8 +62,9 @@ def eval_expr(source: str, ctx: dict[str, Any]) -> Any:
     return context.vars["result"]
 
 
-#: The jinja2 context of the last ``ctx`` evaluated: [ctx, a copy of it, the context]. See :func:`_context`.
-_LAST: list = []
+#: Per thread, the jinja2 context of the last ``ctx`` evaluated: ``last`` = [ctx, a copy of it, the
+#: context]. See :func:`_context`.
+_LAST = threading.local()
 
 
 def _context(template, ctx: dict[str, Any]):
@@ -74,12 +76,13 @@ def _context(template, ctx: dict[str, Any]):
     ``ctx``. Reuse is safe for these templates: all come from the one :func:`sandbox`, none has
     blocks, and none writes a variable but an expression's ``result``, which is cleared before
     each use (a later evaluation never sees an earlier one's). Errors are raised as jinja2 raises
-    them (``render`` only rewrites their traceback)."""
-    if _LAST and _LAST[0] is ctx and ctx == _LAST[1]:  # values compared by identity first: cheap
-        context = _LAST[2]
+    them (``render`` only rewrites their traceback). Each thread keeps its own."""
+    last = getattr(_LAST, "last", None)
+    if last is not None and last[0] is ctx and ctx == last[1]:  # values compared by identity first: cheap
+        context = last[2]
         context.vars.clear()
         context.exported_vars.clear()
         return context
     context = template.new_context(dict(ctx))
-    _LAST[:] = [ctx, dict(ctx), context]
+    _LAST.last = [ctx, dict(ctx), context]
     return context

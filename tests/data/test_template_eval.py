@@ -60,3 +60,34 @@ def test_errors_are_jinjas_own(source):
         _fresh_text(source, CTX)
     assert type(ours.value) is type(theirs.value) and str(ours.value) == str(theirs.value)
     assert isinstance(ours.value, (TemplateError, ArithmeticError))
+
+
+def test_threads_do_not_share_a_context():
+    """Two threads evaluating against the same ``ctx`` at once (a library caller's threads) each
+    read their own expression's result."""
+    import sys
+    import threading
+
+    exprs = {"card.stage": 3, "card.kind": "pon"}
+    results: dict[str, set] = {e: set() for e in exprs}
+    start = threading.Barrier(2)
+
+    def work(expr: str) -> None:
+        start.wait()
+        for _ in range(3000):
+            try:
+                results[expr].add(eval_expr(expr, CTX))
+            except KeyError as exc:  # the other thread cleared this one's result
+                results[expr].add(f"KeyError {exc}")
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible, inside an evaluation too
+    try:
+        threads = [threading.Thread(target=work, args=(e,)) for e in exprs]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert results == {e: {want} for e, want in exprs.items()}
