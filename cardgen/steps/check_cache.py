@@ -10,7 +10,10 @@ The key (:func:`inputs_key`) is a SHA-256 over:
   folder or the shared folders, which are keyed themselves); anything else (a pipe, a device) by
   its kind, never opened;
 - the same for the shared folders the game may read (``templates/`` and ``fonts/`` of its project
-  root and of the cardgen checkout, :func:`cardgen.core.boundary.shared_dirs`) and the project root;
+  root and of the cardgen checkout, :func:`cardgen.core.boundary.shared_dirs`), links followed
+  (these folders are trusted: a font linked from elsewhere is read through its link), and the
+  project root;
+- the font files a shared ``fonts.yaml`` names by path (anywhere on disk), by stamp;
 - every font file of the system font folders (:func:`cardgen.fonts.folders.system_font_dirs`) by
   name, size, modification time and inode, links followed;
 - cardgen's own code (every file of the ``cardgen`` package, by content), the installed
@@ -29,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 import sys
 
@@ -168,6 +172,27 @@ def _code(w: _Walk) -> None:
     w.put("code", walk.h.hexdigest())
 
 
+_FONT_PATH = re.compile(r"[^\"'{},:\n#]+\.(?:ttf|otf|ttc|otc)(?![\w.])", re.IGNORECASE)
+
+
+def _configured_fonts(w: _Walk, config: str) -> None:
+    """Font files a trusted ``fonts.yaml`` names by path (they may lie anywhere), by stamp: every
+    token of the file that ends in a font suffix, resolved as the font lookup resolves it."""
+    try:
+        with open(config, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(1 << 20)
+    except OSError:
+        return
+    base = os.path.dirname(config)
+    for token in sorted({t.strip() for t in _FONT_PATH.findall(text)}):
+        path = os.path.join(base, os.path.expanduser(token))
+        try:
+            st = os.stat(path)
+            w.put("configured-font", token, os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ino)
+        except OSError as exc:
+            w.put("configured-font", token, exc.errno)
+
+
 def inputs_key(game_dir: str | os.PathLike) -> bytes | None:
     """The key of a validate run of ``game_dir`` here and now (see the module docstring), or
     None when the inputs are too large to key. Never raises for what it finds on disk."""
@@ -184,8 +209,9 @@ def inputs_key(game_dir: str | os.PathLike) -> bytes | None:
         root = project_root(game)
         w.put("root", str(root), str(checkout()))
         w.tree(game)
-        for shared in shared_dirs(root, game):
-            w.tree(str(shared))
+        for shared in shared_dirs(root, game):  # trusted folders: their links are followed, as the font index does
+            w.tree(str(shared), follow=True)
+            _configured_fonts(w, os.path.join(str(shared), "fonts.yaml"))
         for folder in system_font_dirs():
             w.tree(str(folder), follow=True, fonts_only=True)
     except (_TooBig, RecursionError):

@@ -85,6 +85,31 @@ def test_font_change_changes_the_key(game, where):
     assert key(game) != with_font
 
 
+@needs_fonts
+def test_font_linked_into_the_project_fonts_folder_is_keyed_by_its_target(game, tmp_path):
+    elsewhere = tmp_path / "elsewhere.ttf"
+    shutil.copyfile(IPAEX, elsewhere)
+    (game.parents[1] / "fonts" / "linked.ttf").symlink_to(elsewhere)
+    first = key(game)
+    st = elsewhere.stat()
+    os.utime(elsewhere, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert key(game) != first
+
+
+@needs_fonts
+def test_font_named_by_path_in_fonts_yaml_is_keyed(game, tmp_path):
+    """The project's fonts.yaml may name a font file anywhere (it is trusted): that file is keyed too."""
+    elsewhere = tmp_path / "far away" / "My Font.ttf"
+    elsewhere.parent.mkdir()
+    shutil.copyfile(IPAEX, elsewhere)
+    cfg = game.parents[1] / "fonts" / "fonts.yaml"
+    cfg.write_text(f"body: {elsewhere}\nserif: {{file: '{elsewhere}', index: 0}}\n", encoding="utf-8")
+    first = key(game)
+    st = elsewhere.stat()
+    os.utime(elsewhere, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert key(game) != first
+
+
 def test_fonts_yaml_change_changes_the_key(game):
     first = key(game)
     cfg = game.parents[1] / "fonts" / "fonts.yaml"
