@@ -79,6 +79,8 @@ def main() -> None:
     """Console entry point (``cardgen``): the validate fast path, else the click command line."""
     try:
         code = fast_validate(sys.argv[1:])
+        if code is None:
+            from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:
         sys.stderr.write("cardgen: interrupted; output folders keep their previous files\n")
         sys.exit(130)
@@ -86,5 +88,4 @@ def main() -> None:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a Ctrl-C during shutdown prints nothing
         sys.exit(code)
-    from cardgen.cli.commands import main as command_line
     command_line()
