@@ -202,7 +202,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if chk.fatal:  # nothing can be drawn: no summary offers --force
         raise CardgenError(errors + chk.warnings)
     if errors and not force:
-        summary = (f"validation failed with {len(report.errors)} error(s)" if report.errors
+        summary = (f"validation failed with {len(errors)} error(s)" if report.errors  # every error printed above
                    else f"{len(errors)} card layout error(s)")
         hint = ("fix the errors above, or build with --force to print the draft anyway (every card is marked DRAFT)"
                 if report.errors else "fix what is named above, or build with --force to print a proof anyway "
