@@ -179,17 +179,23 @@ def _text_roles(blocks: list, design) -> Iterable[tuple[str, str]]:
 
 def glyph_problems(blocks: list, path: Path, source: str, missing_chars) -> list[Problem]:
     """Characters of the rules text that the font they are set in lacks (they would print as
-    empty boxes): one error per character and font role, at the first source line holding it.
+    empty boxes): one error per font role and source line, listing that line's characters (each
+    character once, at the first source line holding it), as card faces list theirs.
     ``missing_chars(role, text) -> list[str]``; ``missing_chars.design``: the page design."""
-    out: list[Problem] = []
+    found: dict[tuple[str, int | None], list[str]] = {}
     seen: set[tuple[str, str]] = set()
     for role, text in _text_roles(blocks, missing_chars.design):
         for ch in missing_chars(role, text.replace("\n", "").replace("\u2060", "")):
             if (role, ch) in seen or ch.isspace():
                 continue
             seen.add((role, ch))
-            out.append(Problem(rel(path), source_line(source, ch), "rulebook → text",
-                               f"the {role} font has no glyph for {ch!r} (U+{ord(ch):04X}): it would print as an empty box",
-                               f"write another character, or set the {role} role to a font that has it "
-                               "(fonts/fonts.yaml or the manifest's fonts:)", code="rules-missing-glyph"))
+            found.setdefault((role, source_line(source, ch)), []).append(ch)
+    out = []
+    for (role, line), chars in found.items():
+        codes = ", ".join(f"U+{ord(c):04X}" for c in chars)
+        boxes = "they would print as empty boxes" if len(chars) > 1 else "it would print as an empty box"
+        out.append(Problem(rel(path), line, "rulebook → text",
+                           f"the {role} font has no glyph for {' '.join(chars)} ({codes}): {boxes}",
+                           f"write other characters, or set the {role} role to a font that has them "
+                           "(fonts/fonts.yaml or the manifest's fonts:)", code="rules-missing-glyph"))
     return out

@@ -100,8 +100,8 @@ def test_characters_the_font_lacks_are_errors_with_file_and_line(tmp_path):
     with pytest.raises(CardgenError) as exc:
         build_game(game, tmp_path / "out", steps=("rulebook",))
     got = [(p.file.rsplit("/", 1)[-1], p.line, p.message) for p in exc.value.problems]
-    assert got == [("01.md", 5, "the serif font has no glyph for '𠮷' (U+20BB7): it would print as an empty box"),
-                   ("01.md", 5, "the serif font has no glyph for '🀄' (U+1F004): it would print as an empty box")]
+    assert got == [("01.md", 5, "the serif font has no glyph for 𠮷 🀄 (U+20BB7, U+1F004): they would print as "
+                                "empty boxes")]  # one error per line, as on cards
     assert not (tmp_path / "out" / "tenjanpai" / "rulebook.pdf").exists()
     assert [p.message for p in validate_game(game).errors if p.code == "rules-missing-glyph"] == \
         [m for _f, _l, m in got]
