@@ -27,6 +27,29 @@ def source_line(source: str, needle: str) -> int | None:
     return source.count("\n", 0, at) + 1 if at >= 0 else None
 
 
+def table_line(source: str, table) -> int | None:
+    """1-based line of ``table``'s first row in ``source`` (its header, else its first row): the
+    first line holding a ``|`` and the row's cell texts in order; else the first line holding
+    its first cell's text (None when absent)."""
+    from cardgen.rulebook.blocks import plain
+
+    row = table.head or (table.rows[0] if table.rows else [])
+    cells = [t for t in (plain(c).strip() for c in row) if t]
+    if not cells:
+        return None
+    for n, text in enumerate(source.splitlines(), 1):
+        at = 0
+        if "|" in text:
+            for cell in cells:
+                at = text.find(cell, at)
+                if at < 0:
+                    break
+                at += len(cell)
+            else:
+                return n
+    return source_line(source, cells[0])
+
+
 def _walk(blocks: Iterable) -> Iterable:
     from cardgen.rulebook.blocks import ListBlock, Quote
 
@@ -123,7 +146,7 @@ def table_problems(blocks: list, path: Path, source: str) -> list[Problem]:
     for b in _walk(blocks):
         if isinstance(b, Table) and (len(b.rows) > MAX_TABLE_ROWS or len(b.head) > MAX_TABLE_COLUMNS):
             head = " | ".join(plain(c) for c in b.head[:3])
-            out.append(Problem(rel(path), source_line(source, head) if head else None, "rulebook → table",
+            out.append(Problem(rel(path), table_line(source, b), "rulebook → table",
                                f"the table ({head[:40]}…) has {len(b.rows):,} rows and {len(b.head)} columns; "
                                f"a rulebook table holds at most {MAX_TABLE_ROWS:,} rows and "
                                f"{MAX_TABLE_COLUMNS} columns", "split it, or keep the data in a card table "
@@ -147,8 +170,7 @@ def locate_tables(blocks: list, path: Path, source: str) -> None:
             for f in b.images:
                 f.where = (rel(path), source_line(source, f"({f.src}") or source_line(source, f.src))
         if isinstance(b, Table):
-            first = plain(b.head[0]) if b.head else (plain(b.rows[0][0]) if b.rows and b.rows[0] else "")
-            b.where = (rel(path), source_line(source, first) if first.strip() else None)
+            b.where = (rel(path), table_line(source, b))
 
 
 def _text_roles(blocks: list, design) -> Iterable[tuple[str, str]]:

@@ -46,13 +46,16 @@ def table(builder, b: L.Table):
             widths[i] = max(widths[i], natural + 2 * pad + 1)
     widths = fit_widths(widths, builder.width)
     rows = []
+    too_wide: list[tuple[int, str, float, float]] = []
     for r, cells in enumerate(([b.head] if b.head else []) + b.rows):
         is_head = bool(b.head) and r == 0
         row = []
         for i, c in enumerate(cells):
-            st = cell_style(builder, b, r, c, widths[i] - 2 * pad, head if is_head else body)
+            st = cell_style(builder, b, r, c, widths[i] - 2 * pad, head if is_head else body, too_wide)
             row.append(builder.para(c, st, f"{'th' if is_head else 'td'}{al[i]}{st.size}", alignment=al[i]))
         rows.append(row)
+    if too_wide:
+        builder.problems.append(_too_wide_problem(b, too_wide))
     t = RLTable(rows, colWidths=widths, repeatRows=1 if b.head else 0, hAlign="LEFT")
     t.setStyle(TableStyle([
         ("GRID", (0, 0), (-1, -1), 0.4, HexColor(ts.grid)),
@@ -66,10 +69,12 @@ def table(builder, b: L.Table):
     return t
 
 
-def cell_style(builder, b: L.Table, r: int, cell: list, room: float, ts: TextStyle) -> TextStyle:
+def cell_style(builder, b: L.Table, r: int, cell: list, room: float, ts: TextStyle,
+               too_wide: list[tuple[int, str, float, float]]) -> TextStyle:
     """The cell's text style: ``ts``, or smaller (down to :data:`MIN_TABLE_SIZE` pt) when a
     number or Latin word of the cell is wider than ``room`` (pt) — such a word is never
-    split. Wider still: an error naming the table and row (:attr:`problems`)."""
+    split. Wider still: ``(row, word, need pt, room pt)`` is added to ``too_wide`` (row 1 is the
+    first row under the header)."""
     words = [w for x in cell if isinstance(x, L.Span) for w in _WORDS.findall(x.text)]
     if not words:
         return ts
@@ -80,15 +85,24 @@ def cell_style(builder, b: L.Table, r: int, cell: list, room: float, ts: TextSty
     size = math.floor(ts.size * room / need * 4) / 4
     if size >= MIN_TABLE_SIZE:
         return ts.model_copy(update={"size": size})
+    too_wide.append((r if b.head else r + 1, word, need, room))
+    return ts
+
+
+def _too_wide_problem(b: L.Table, too_wide: list[tuple[int, str, float, float]]) -> Problem:
+    """One error for a table whose cells hold words wider than their columns, at the table's
+    ``file:line``, naming the first such cell and how many more there are."""
     file, line = b.where or ("", None)
     head = " | ".join(L.plain(c) for c in b.head[:3])
-    builder.problems.append(Problem(
+    r, word, need, room = too_wide[0]
+    more = len(too_wide) - 1
+    others = f" ({more} more cell{'s' if more > 1 else ''} of this table too)" if more else ""
+    return Problem(
         file, line, "rulebook → table",
-        f"the table ({head[:40]}) row {r if b.head else r + 1}: {word!r} needs {need / MM:.1f} mm but its column is "
-        f"{room / MM:.1f} mm wide even at {MIN_TABLE_SIZE:g} pt; a number or word is never split",
-        "give the table fewer columns, shorten the word, or print the rulebook on larger paper (--paper a4)",
-        code="rules-table-word"))
-    return ts
+        f"the table ({head[:40]}) row {r}: {word!r} needs {need / MM:.1f} mm but its column is "
+        f"{room / MM:.1f} mm wide even at {MIN_TABLE_SIZE:g} pt; a number or word is never split{others}",
+        "give the table fewer columns, shorten the word, or print the rulebook on larger paper (`rulebook: {paper: a4}` in game.yaml)",
+        code="rules-table-word")
 
 
 def fit_widths(widths: list[float], avail: float) -> list[float]:
