@@ -47,19 +47,6 @@ class Atom:
     ruby: str = ""
 
 
-@dataclass
-class LaidLine:
-    """A laid-out line: atoms and total width in pt."""
-
-    atoms: list[Atom]
-    width: float
-
-    @property
-    def has_ruby(self) -> bool:
-        """The line holds a ruby base (it needs :func:`ruby_size` more room above)."""
-        return any(a.kind == "ruby" for a in self.atoms)
-
-
 def atoms(text: str) -> list[Atom]:
     """Split text into unbreakable atoms (see module doc). Atoms joined by :data:`NOBREAK`
     become one atom (kind ``word``; icons are never joined)."""
