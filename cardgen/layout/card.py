@@ -126,8 +126,9 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                                         "template-expr", *template.source(len(template.elements))))
             bg = "#ffffff"
         ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=bg))
-    for index, (el, plain, colours) in enumerate(zip(template.elements, *_element_facts(template))):
+    for index, (el, plain, colours, own) in enumerate(zip(template.elements, *_element_facts(template))):
         name = el.name or el.kind
+        face.at = template.source(index) if own else ("", None)
         try:
             with nullcontext() if plain else _guard(template, index, el):
                 if el.show_if is not None and not eval_expr(el.show_if, ctx):
@@ -166,21 +167,24 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
 
 
 
-def _element_facts(template: Template) -> tuple[list[bool], list[dict[str, str]]]:
+def _element_facts(template: Template) -> tuple[list[bool], list[dict[str, str]], list[bool]]:
     """Per element of ``template``, worked out once per template object: whether its expressions
     only read values and its ``if:``/``repeat:`` can neither loop nor build
-    (:func:`cardgen.core.sandbox.is_bounded`): no per-call guard needed, see :func:`_guard`; and its colour fields that
-    are expressions (``{"fill": "{{ card.color }}"}``; literal colours were checked at load)."""
+    (:func:`cardgen.core.sandbox.is_bounded`): no per-call guard needed, see :func:`_guard`; its colour fields that
+    are expressions (``{"fill": "{{ card.color }}"}``; literal colours were checked at load); and whether
+    none of its fields names ``card`` (its values are the template's own: a finding about it is
+    placed at the template's line, e.g. ``icon: coinn`` or a glyph missing from ``{{ game.title }}``)."""
     facts = template._facts
     if facts is None:
-        plain, colours = [], []
+        plain, colours, own = [], [], []
         for el in template.elements:
             f = el.__dict__  # the element's fields (every kind has its own set)
             sources = [f.get(k) for k in ("text", "file", "icon", "fill", "stroke", "color")]
             plain.append(all(is_plain(v) for v in sources if isinstance(v, str))
                          and all(v is None or is_bounded(v) for v in (el.show_if, f.get("repeat"))))
             colours.append({k: v for k in ("fill", "stroke", "color") if isinstance(v := f.get(k), str) and "{" in v})
-        facts = template._facts = (plain, colours)
+            own.append(not _CARD_NAME.search(el.model_dump_json()))
+        facts = template._facts = (plain, colours, own)
     return facts
 
 

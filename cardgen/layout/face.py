@@ -40,10 +40,14 @@ class Face:
     findings: list[Problem]
     prepare: Callable | None = None
     icons: dict[str, IconSpec] = field(default_factory=dict)
+    #: ``(template file, line)`` of the element being laid out when none of its values comes from
+    #: the card (its findings are the template's), else ``("", None)``: at the card's row
+    at: tuple[str, int | None] = ("", None)
 
     def found(self, severity: Severity, name: str, message: str, code: str) -> None:
-        """Add a finding about element ``name`` of this face (at the card's row)."""
-        self.findings.append(card_problem(severity, self.card, name, message, code))
+        """Add a finding about element ``name`` of this face: at the card's row, or at the
+        template's line of the element when its values are the template's own (:attr:`at`)."""
+        self.findings.append(card_problem(severity, self.card, name, message, code, *self.at))
 
     def icon(self, icon: str, element: str, x: float, y: float, size: float, check: bool = True):
         """The op of icon ``icon`` in the square ``x, y, size`` (pt): a :class:`GameIcon` for one
