@@ -130,7 +130,9 @@ EXPORT_STEPS = tuple(name for name in STEPS if name in ("png", "tts", "shop"))
 def _check_out_dir(game, out_dir: Path) -> None:
     """Refuse an output folder inside the game folder, or one holding it (the swap of
     :class:`AtomicOutput` would replace the game's own files). Raises UsageError."""
-    from cardgen.core.boundary import inside
+    import os
+
+    from cardgen.core.boundary import inside, output_outside
     from cardgen.core.errors import UsageError, rel
 
     g, o = Path(game.root).resolve(), Path(out_dir).resolve()
@@ -138,7 +140,8 @@ def _check_out_dir(game, out_dir: Path) -> None:
         how = "is inside" if o != g and inside(o, g) else "would be, or hold,"
         raise UsageError(Problem("--out", None, "", f"the output folder {rel(out_dir)} {how} the game folder "
                                  f"{rel(game.root)}",
-                                 "write outputs outside the game folder, e.g. --out output", code="out-in-game"))
+                                 f"write outputs outside the game folder, e.g. --out {os.path.relpath(output_outside(g))} "
+                                 "(or leave --out out: that is the default)", code="out-in-game"))
 
 
 def refuse_open_questions(game) -> None:

@@ -11,9 +11,29 @@ PAPERS = ["a4", "letter", "b5"]
 
 
 def out_option(f):
-    """``--out``: the output root (files go to OUT/<game>/)."""
+    """``--out``: the output root (files go to OUT/<game>/). Not given: ``output`` in the working
+    folder, or, run inside the game folder, the project's ``output/``
+    (:func:`cardgen.core.boundary.default_output`)."""
     return click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-                        show_default=True, help="Output root; files go to OUT/<game>/.")(f)
+                        show_default=True, callback=_default_out,
+                        help="Output root; files go to OUT/<game>/. Run inside a game folder, the default is the "
+                             "project's output/ (card_data/<game> → output/), or output/ beside the game folder.")(f)
+
+
+def _default_out(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    """``--out`` as given; when left at its default, the default for the games named on the
+    command line (click handles a defaulted option after the arguments given)."""
+    from click.core import ParameterSource
+
+    if ctx.get_parameter_source(param.name) is not ParameterSource.DEFAULT:
+        return value
+    from cardgen.core.boundary import default_output
+
+    games = []
+    for key in ("game_dir", "game_dirs", "old", "new"):
+        v = ctx.params.get(key)
+        games += [d for d in (v if isinstance(v, tuple) else [v]) if d is not None]
+    return default_output(games)
 
 
 def sheet_options(f, calibration: bool = False):

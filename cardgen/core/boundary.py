@@ -67,6 +67,29 @@ def project_root(game_dir: Path) -> Path:
     return co if co is not None else game_dir
 
 
+def output_outside(game_dir: Path) -> Path:
+    """The output root for a build run from inside the game folder ``game_dir`` (where the
+    working folder's ``output/`` would be inside the game): ``output/`` of its project root when
+    the game folder lies inside it (a checkout's ``card_data/<game>`` → ``<checkout>/output``, where
+    a build from the checkout writes too), else ``output/`` beside the game folder. Never raises."""
+    g = Path(game_dir).resolve()
+    root = project_root(g)
+    return (root if root != g and inside(g, root) else g.parent) / "output"
+
+
+def default_output(game_dirs) -> Path:
+    """The default output root (``--out`` not given) for ``game_dirs``: ``output`` in the working
+    folder; or, when that would lie inside one of the game folders or hold one,
+    :func:`output_outside` of that game (relative to the working folder). Never raises."""
+    out = Path("output")
+    here = out.resolve()
+    for d in game_dirs:
+        g = Path(d).resolve()
+        if inside(here, g) or inside(g, here):
+            return Path(os.path.relpath(output_outside(g)))
+    return out
+
+
 def shared_dirs(root: Path, game_dir: Path) -> list[Path]:
     """The trusted shared folders a game's files may also lie in: ``templates/`` and ``fonts/``
     of the project root when it is not the game folder itself, and of the checkout."""
