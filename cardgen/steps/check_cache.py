@@ -80,11 +80,22 @@ class _Walk:
             self.put("big", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
             return
         self.count(st.st_size)
+        try:  # non-blocking, and checked again once open: a file swapped for a pipe meanwhile is not waited on
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            self.put("unreadable", exc.errno)
+            return
         try:
-            with open(path, "rb") as fh:
+            now = os.fstat(fd)
+            if not stat.S_ISREG(now.st_mode) or now.st_size > BIG:
+                self.put("changed", stat.S_IFMT(now.st_mode), now.st_size, now.st_mtime_ns, now.st_ino)
+                return
+            with os.fdopen(fd, "rb", closefd=False) as fh:
                 self.put("file", hashlib.sha256(fh.read(BIG + 1)).hexdigest())
         except OSError as exc:
             self.put("unreadable", exc.errno)
+        finally:
+            os.close(fd)
 
     def tree(self, root: str, follow: bool = False, fonts_only: bool = False) -> None:
         """Every entry below ``root`` in name order: files by content (by stamp with ``fonts_only``,

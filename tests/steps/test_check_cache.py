@@ -2,6 +2,7 @@
 what validate can read gives another key; nothing else does; odd folders are keyed safely."""
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import threading
@@ -183,3 +184,16 @@ def test_nothing_is_stored_when_an_input_changed_during_the_check(game, monkeypa
     check_cache.store(game, k, [(False, "old result")], "{}", 0)
     (game / "notes.txt").unlink()
     assert check_cache.lookup(game) is None
+
+
+def test_a_file_swapped_for_a_pipe_is_not_waited_on(game):
+    """Between the look at an entry and its reading, a regular file replaced by a pipe: keyed by kind."""
+    pipe = game / "pipe"
+    os.mkfifo(pipe)
+    walk = check_cache._Walk(hashlib.sha256())
+    regular = (game / "battle.csv").stat()
+    done = []
+    t = threading.Thread(target=lambda: done.append(walk.content(str(pipe), regular)), daemon=True)
+    t.start()
+    t.join(10)
+    assert done == [None]
