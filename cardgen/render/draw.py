@@ -29,47 +29,41 @@ def color(value: str):
     return c
 
 
-
-_rg: dict[str, str] = {}
 _TRANSPARENCY = PDF_SUPPORT_VERSION["transparency"]
+#: Operator strings per colour: (fill ``rg`` | stroke ``RG``) → colour value → ``"r g b rg"``.
+_CODES: dict[bool, dict[str, str]] = {False: {}, True: {}}
+
+
+def _set_colour(c, value: str, stroke: bool) -> None:
+    """``c.setFillColor(color(value))`` (``stroke``: ``c.setStrokeColor``) with the operator string
+    kept per colour: the same ``r g b rg`` / ``RG`` bytes and opacity state as reportlab's own
+    call, without its type dispatch."""
+    col = color(value)
+    if c._enforceColorSpace is not None:
+        (c.setStrokeColor if stroke else c.setFillColor)(col)
+        return
+    codes = _CODES[stroke]
+    code = codes.get(value)
+    if code is None:
+        code = codes[value] = f"{fp_str(col.red, col.green, col.blue)} {'RG' if stroke else 'rg'}"
+    c._code.append(code)
+    if stroke:
+        c._strokeColorObj = col
+    else:
+        c._fillColorObj = col
+    alpha = col.alpha
+    if alpha is not None and not (alpha == 1 and c._extgstate._d.get("CA" if stroke else "ca", 1) == 1
+                                  and c._doc._pdfVersion >= _TRANSPARENCY):
+        # reportlab writes an opacity change only; it also marks the file PDF 1.4
+        (c.setStrokeAlpha if stroke else c.setFillAlpha)(alpha)
 
 
 def _set_fill(c, value: str) -> None:
-    """``c.setFillColor(color(value))`` with the operator string kept per colour: the same
-    ``r g b rg`` bytes and opacity state as reportlab's own call, without its type dispatch."""
-    col = color(value)
-    if c._enforceColorSpace is not None:
-        c.setFillColor(col)
-        return
-    code = _rg.get(value)
-    if code is None:
-        code = _rg[value] = f"{fp_str(col.red, col.green, col.blue)} rg"
-    c._code.append(code)
-    c._fillColorObj = col
-    alpha = col.alpha
-    if alpha is not None and not (alpha == 1 and c._extgstate._d.get("ca", 1) == 1
-                                  and c._doc._pdfVersion >= _TRANSPARENCY):
-        c.setFillAlpha(alpha)  # reportlab writes an opacity change only; it also marks the file PDF 1.4
+    _set_colour(c, value, False)
 
 
 def _set_stroke(c, value: str) -> None:
-    """``c.setStrokeColor(color(value))``, as :func:`_set_fill` (``r g b RG``, the stroke opacity)."""
-    col = color(value)
-    if c._enforceColorSpace is not None:
-        c.setStrokeColor(col)
-        return
-    code = _RG.get(value)
-    if code is None:
-        code = _RG[value] = f"{fp_str(col.red, col.green, col.blue)} RG"
-    c._code.append(code)
-    c._strokeColorObj = col
-    alpha = col.alpha
-    if alpha is not None and not (alpha == 1 and c._extgstate._d.get("CA", 1) == 1
-                                  and c._doc._pdfVersion >= _TRANSPARENCY):
-        c.setStrokeAlpha(alpha)
-
-
-_RG: dict[str, str] = {}
+    _set_colour(c, value, True)
 _RECORDED_MAX = 4096  #: drawings kept per canvas by :func:`_recorded`
 
 
