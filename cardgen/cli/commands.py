@@ -27,6 +27,25 @@ def _cardgen_error() -> type:
     return CardgenError
 
 
+#: Set when a Ctrl-C (SIGINT) has reached this process (:func:`_on_sigint`).
+_interrupted = False
+
+
+def _on_sigint(signum, frame) -> None:
+    """Python's own Ctrl-C behaviour (raise KeyboardInterrupt), remembering that it happened: a
+    library that catches the KeyboardInterrupt and raises its own error instead (pydantic, while
+    it builds a model's schema, raises SchemaError) still ends as an interruption, not as an
+    internal error."""
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def _stop_interrupted() -> None:
+    echo("cardgen: interrupted; output folders keep their previous files", err=True)
+    sys.exit(130)
+
+
 class _Group(click.Group):
     """Runs a command; expected failures print their message blocks, never a traceback.
 
@@ -44,9 +63,10 @@ class _Group(click.Group):
         except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except KeyboardInterrupt:
-            echo("cardgen: interrupted; output folders keep their previous files", err=True)
-            sys.exit(130)
+            _stop_interrupted()
         except OSError as exc:
+            if _interrupted:  # an error that came of the Ctrl-C (see _on_sigint)
+                _stop_interrupted()
             if os.environ.get("CARDGEN_DEBUG") == "1":
                 raise
             if exc.filename:
@@ -57,6 +77,8 @@ class _Group(click.Group):
                      "    hint: CARDGEN_DEBUG=1 shows where it happened", err=True)
             sys.exit(1)
         except Exception as exc:
+            if _interrupted:
+                _stop_interrupted()
             if os.environ.get("CARDGEN_DEBUG") == "1":
                 raise
             echo(f"cardgen: internal error: {type(exc).__name__}: {exc}\n"
@@ -88,6 +110,8 @@ def main() -> None:
     when the validate fast path has no answer). Ctrl-C at any moment (also while click reads the arguments) ends
     with one line and exit 130; the build's child process and workers are stopped first
     (:func:`cardgen.core.budget.run_limited`)."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
         try:
             code = cli.main(prog_name="cardgen", standalone_mode=False)

@@ -125,12 +125,12 @@ def test_forced_build_prints_layout_errors_with_their_place(game_copy, tmp_path)
 
 def test_commands_raise_and_only_the_handlers_exit():
     """A thin CLI: commands raise (CardgenError, or click's ``ctx.exit`` for a result code); only the
-    group's handler (``_Group.invoke``), ``fail`` and the console entry points (``main`` of commands.py,
+    group's handler (``_Group.invoke`` and its ``_stop_interrupted`` for a Ctrl-C), ``fail`` and the console entry points (``main`` of commands.py,
     and of entry.py, which exits with a stored validate result's code) call sys.exit."""
     import ast
 
     from tests.conftest import ROOT
-    allowed = {("commands.py", "invoke"), ("commands.py", "main"), ("entry.py", "main"), ("output.py", "fail")}
+    allowed = {("commands.py", "invoke"), ("commands.py", "_stop_interrupted"), ("commands.py", "main"), ("entry.py", "main"), ("output.py", "fail")}
     found = set()
     for path in sorted((ROOT / "cardgen" / "cli").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -172,3 +172,26 @@ def test_ctrl_c_during_shutdown_prints_no_traceback():
     assert proc.returncode == 0, proc.stderr
     assert "cardgen" in proc.stdout
     assert "KeyboardInterrupt" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_ctrl_c_turned_into_another_error_by_a_library_still_ends_as_interrupted():
+    """pydantic, building a model's schema when the Ctrl-C lands, raises its own SchemaError
+    instead of KeyboardInterrupt; the run must still end with exit 130 and the one line, not as
+    an internal error (exit 3; found by the interrupt test under load)."""
+    import subprocess
+    import sys
+
+    code = ("import os, signal, sys, time\n"
+            "from cardgen.cli import commands\n"
+            "@commands.cli.command('wrapme')\n"
+            "def wrapme():\n"
+            "    try:\n"
+            "        os.kill(os.getpid(), signal.SIGINT)\n"
+            "        time.sleep(5)\n"
+            "    except KeyboardInterrupt:\n"
+            "        raise RuntimeError('a library turned the interrupt into its own error')\n"
+            "sys.argv = ['cardgen', 'wrapme']\n"
+            "commands.main()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.strip() == "cardgen: interrupted; output folders keep their previous files"
