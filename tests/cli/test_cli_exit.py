@@ -156,19 +156,22 @@ def test_console_entry_point_keeps_the_result_code(tmp_path, players, code):
     assert res.returncode == code, res.stdout + res.stderr
 
 
+def _python(code: str):
+    """Run ``code`` in a fresh Python (the console entry's signal handling is process-wide)."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
 def test_ctrl_c_during_shutdown_prints_no_traceback():
     """A Ctrl-C that arrives once the command has finished, while Python shuts down, is ignored
     (it once printed "Exception ignored … KeyboardInterrupt" and a traceback; found by the
     interrupt test under load). The SIGINT is sent from an exit handler, i.e. during shutdown."""
-    import subprocess
-    import sys
-
-    code = ("import atexit, os, signal, sys, time\n"
-            "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2)))\n"
-            "sys.argv = ['cardgen', '--version']\n"
-            "from cardgen.cli.commands import main\n"
-            "main()\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    proc = _python("import atexit, os, signal, sys, time\n"
+                   "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2)))\n"
+                   "sys.argv = ['cardgen', '--version']\n"
+                   "from cardgen.cli.commands import main\n"
+                   "main()\n")
     assert proc.returncode == 0, proc.stderr
     assert "cardgen" in proc.stdout
     assert "KeyboardInterrupt" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
@@ -178,20 +181,16 @@ def test_ctrl_c_turned_into_another_error_by_a_library_still_ends_as_interrupted
     """pydantic, building a model's schema when the Ctrl-C lands, raises its own SchemaError
     instead of KeyboardInterrupt; the run must still end with exit 130 and the one line, not as
     an internal error (exit 3; found by the interrupt test under load)."""
-    import subprocess
-    import sys
-
-    code = ("import os, signal, sys, time\n"
-            "from cardgen.cli import commands\n"
-            "@commands.cli.command('wrapme')\n"
-            "def wrapme():\n"
-            "    try:\n"
-            "        os.kill(os.getpid(), signal.SIGINT)\n"
-            "        time.sleep(5)\n"
-            "    except KeyboardInterrupt:\n"
-            "        raise RuntimeError('a library turned the interrupt into its own error')\n"
-            "sys.argv = ['cardgen', 'wrapme']\n"
-            "commands.main()\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    proc = _python("import os, signal, sys, time\n"
+                   "from cardgen.cli import commands\n"
+                   "@commands.cli.command('wrapme')\n"
+                   "def wrapme():\n"
+                   "    try:\n"
+                   "        os.kill(os.getpid(), signal.SIGINT)\n"
+                   "        time.sleep(5)\n"
+                   "    except KeyboardInterrupt:\n"
+                   "        raise RuntimeError('a library turned the interrupt into its own error')\n"
+                   "sys.argv = ['cardgen', 'wrapme']\n"
+                   "commands.main()\n")
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.strip() == "cardgen: interrupted; output folders keep their previous files"
