@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem, rel
-from cardgen.presets import card_mm
+from cardgen.presets import card_mm, sizes
 from cardgen.check.deck_math import Report, validate
 from cardgen.data.game import Game, load_game
 from cardgen.data.project import Project
@@ -25,17 +25,22 @@ def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
         CardgenError: an unknown preset name, naming game.yaml and the line.
     """
     spec = comp_size if comp_size is not None else game.manifest.print.card_size
+    idx = next((i for i, c in enumerate(game.manifest.components) if c.size is comp_size), None)
+    where = ("print", "card_size") if comp_size is None or idx is None else ("components", idx, "size")
     if isinstance(spec, str):
         try:
             return card_mm(spec)
         except KeyError:
-            raise CardgenError(game.problem(("print", "card_size"), f"unknown card size {spec!r}",
-                                            "use poker, bridge, mini, tarot, mahjong or {width, height}",
+            import difflib
+
+            names = list(sizes()["cards"])
+            close = difflib.get_close_matches(spec.lower(), names, n=1)
+            raise CardgenError(game.problem(where, f"unknown card size {spec!r}"
+                                            + (f"; did you mean {close[0]!r}?" if close else ""),
+                                            f"use {', '.join(names)} or {{width, height}} in mm",
                                             code="unknown-size"))
     w, h = spec.width / MM, spec.height / MM
     if not (0 < w <= MAX_PIECE_MM and 0 < h <= MAX_PIECE_MM):
-        idx = next((i for i, c in enumerate(game.manifest.components) if c.size is comp_size), None)
-        where = ("print", "card_size") if comp_size is None or idx is None else ("components", idx, "size")
         raise CardgenError(game.problem(where, f"a card of {w:g} × {h:g} mm cannot be printed: width and height "
                                         f"must be more than 0 and at most {MAX_PIECE_MM:g} mm",
                                         "give the trim size in mm, e.g. {width: 63, height: 88}, or a preset (poker…)",

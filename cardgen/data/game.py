@@ -21,7 +21,7 @@ from cardgen.data.card_rows import CardRow, typed_rows
 from cardgen.data.card_tables import load_table
 from cardgen.data.manifest import Component, Manifest
 from cardgen.data.model_problems import validation_problems
-from cardgen.data.spreadsheet import split_sheet
+from cardgen.data.spreadsheet import SPREADSHEET_SUFFIXES, split_sheet
 
 MANIFEST = "game.yaml"
 
@@ -93,6 +93,18 @@ def safe_path(root: Path, name: str, file: str, line: int | None, path: str) -> 
     return full
 
 
+def _close_table(path: Path) -> str | None:
+    """The name of a card table beside ``path`` (a CSV, TSV or spreadsheet file) spelt like it
+    (``card.csv`` → ``cards.csv``), or None."""
+    try:
+        names = [p.name for p in path.parent.iterdir()
+                 if p.suffix.lower() in (".csv", ".tsv", ".txt", *SPREADSHEET_SUFFIXES) and p.is_file()]
+    except OSError:
+        return None
+    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, problems: ProblemList) -> list[CardRow]:
     if comp.cards is None:
         return []
@@ -102,8 +114,10 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
             name, sheet = split_sheet(comp.cards)
             path = safe_path(game_root, name, msrc.file, line, f"components → {comp.id} → cards")
             if not path.is_file():
+                close = _close_table(path)
                 raise CardgenError(Problem(msrc.file, line, f"components → {comp.id} → cards",
-                                           f"the card table {name!r} does not exist",
+                                           f"the card table {name!r} does not exist"
+                                           + (f"; did you mean {close!r}?" if close else ""),
                                            f"create {rel(path)} or fix the file name", code="missing-file"))
             loaded: Loaded = load_table(path, rel(path), sheet)
         except CardgenError as exc:
