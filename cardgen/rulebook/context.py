@@ -42,6 +42,7 @@ Extending for another game (two ways, no change to the renderer):
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
 import traceback
@@ -280,6 +281,9 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
                                        "other files", "put the text in this file, or in its own rules file (all "
                                        "rules/*.md are read in name order: 01-intro.md, 02-play.md…)",
                                        code="rules-include"))
-        raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", f"{exc}",
-                                   "names available: " + ", ".join(sorted(k for k in ctx if not k.startswith("_"))),
-                                   code="rulebook-undefined"))
+        names = sorted(k for k in ctx if not k.startswith("_"))
+        missing = re.fullmatch(r"'([^']+)' is undefined", str(exc)) if isinstance(exc, UndefinedError) else None
+        close = difflib.get_close_matches(missing.group(1), names, n=1) if missing else []
+        raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook",
+                                   f"{exc}" + (f"; did you mean {close[0]!r}?" if close else ""),
+                                   "names available: " + ", ".join(names), code="rulebook-undefined"))
