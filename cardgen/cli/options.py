@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
+from cardgen.presets import SHEET_PAPERS
 
-PAPERS = ["a4", "letter", "b5"]
+
 
 
 def out_option(f):
@@ -39,7 +40,7 @@ def _default_out(ctx: click.Context, param: click.Parameter, value: Path) -> Pat
 def sheet_options(f, calibration: bool = False):
     """Print-sheet options; ``calibration`` leaves out those that mean nothing for the
     calibration sheet (--marks, --no-backs, --sides)."""
-    f = click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="a4", show_default=True,
+    f = click.option("--paper", type=click.Choice(SHEET_PAPERS, case_sensitive=False), default="a4", show_default=True,
                      help="Paper size of the print sheets.")(f)
     f = f if calibration else click.option("--marks", type=click.Choice(["japanese", "western", "none"]), default="japanese",
                      show_default=True, help="Crop marks: Japanese トンボ (double corner + centre marks), Western corner marks, or none.")(f)

@@ -29,6 +29,7 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
     with exactly the same inputs prints it without checking again."""
     import json
 
+    from cardgen.core import disk_cache
     from cardgen.steps import check_cache
     from cardgen.steps.game_check import check_game  # no PDF drawing
 
@@ -36,7 +37,7 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
     if no_cache:  # every cache of the run: validate results, font parses, font names (the child inherits it)
         os.environ["CARDGEN_NO_CACHE"] = "1"
     try:
-        key = check_cache.inputs_key(game_dir) if check_cache.enabled() else None
+        key = check_cache.inputs_key(game_dir) if disk_cache.enabled() else None
         report = limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
     finally:  # as it was (a library caller's process goes on)
         if prior is None:

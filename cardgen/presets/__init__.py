@@ -4,12 +4,14 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+#: The papers print sheets are imposed on (``--paper``; sizes in ``sizes.yaml``).
+SHEET_PAPERS: tuple[str, ...] = ("a4", "letter", "b5")
 
 
 @lru_cache(maxsize=1)
 def sizes() -> dict:
     """``{"paper": {name: [w, h]}, "cards": {name: [w, h]}}`` in mm (portrait)."""
+    import yaml  # here, so the command line's options can import this package at start-up
     return yaml.safe_load((Path(__file__).with_name("sizes.yaml")).read_text(encoding="utf-8"))
 
 

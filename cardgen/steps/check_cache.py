@@ -53,11 +53,6 @@ class _TooBig(Exception):
     """The inputs are too large to key; the run is simply not cached."""
 
 
-def enabled() -> bool:
-    """False when ``CARDGEN_NO_CACHE`` is set (:func:`cardgen.core.disk_cache.enabled`)."""
-    return disk_cache.enabled()
-
-
 class _Walk:
     """Counts what one key has read so far, against :data:`MAX_FILES` and :data:`MAX_BYTES`."""
 
@@ -233,7 +228,7 @@ def inputs_key(game_dir: str | os.PathLike) -> bytes | None:
 def lookup(game_dir: str | os.PathLike) -> dict | None:
     """The stored result for ``game_dir``'s current inputs (``{"text": [[to_stderr, line]...],
     "json": str, "code": int}``), or None (no entry, cache off, or inputs too large)."""
-    if not enabled():
+    if not disk_cache.enabled():
         return None
     key = inputs_key(game_dir)
     payload = disk_cache.read(KIND, key) if key is not None else None
@@ -257,7 +252,7 @@ def store(game_dir: str | os.PathLike, key: bytes | None, text: list[tuple[bool,
     ``json_text`` what ``--format json`` prints, ``code`` the exit code (0 or 1). Nothing is kept
     when the cache is off, ``key`` is None, or an input changed while the check ran (the key
     differs now)."""
-    if key is None or not enabled() or code not in (0, 1) or inputs_key(game_dir) != key:
+    if key is None or not disk_cache.enabled() or code not in (0, 1) or inputs_key(game_dir) != key:
         return
     payload = json.dumps({"text": [[bool(e), s] for e, s in text], "json": json_text, "code": code},
                          ensure_ascii=False).encode("utf-8")

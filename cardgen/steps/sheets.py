@@ -11,7 +11,7 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.grid import SheetSpec, choose_grid, common_orientation
 from cardgen.layout.sheet import impose
-from cardgen.presets import paper_mm
+from cardgen.presets import SHEET_PAPERS, paper_mm
 from cardgen.data.game import Game
 from cardgen.core.units import MM
 from cardgen.steps.component_plans import ComponentPlans
@@ -31,10 +31,6 @@ class SheetOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  #: mm, added to back pages (x right, y down), see duplex calibration
     one_sided: str = "blank"  #: components without a back: ``blank`` back pages, or a ``separate`` file
     label_note: str = ""  #: said on every page label after the draft, e.g. "reprint 再印刷 · changed since HEAD~1"
-
-
-#: Papers the print sheets can use (``--paper``); sizes in cardgen/presets/sizes.yaml.
-SHEET_PAPERS: tuple[str, ...] = ("a4", "letter", "b5")
 
 
 def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> SheetSpec:

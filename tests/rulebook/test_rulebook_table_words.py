@@ -20,6 +20,20 @@ TABLES = """  tables:
 """
 
 
+def _with_tables(tmp_path, tables: str):
+    """A copy of 天雀牌 whose manifest has ``tables`` (YAML lines) under ``rulebook:``."""
+    game = copy_game(tmp_path)
+    replace_in(game / "game.yaml", "  breakdown_columns: [pon, chi]\n", "  breakdown_columns: [pon, chi]\n" + tables)
+    return game
+
+
+def _rulebook_problems(game, tmp_path) -> list:
+    """The problems that stop the rulebook of ``game``."""
+    with pytest.raises(CardgenError) as exc:
+        build_game(game, tmp_path / "out", steps=("rulebook",))
+    return exc.value.problems
+
+
 def _lines(pdf) -> list[str]:
     with pdfplumber.open(str(pdf)) as doc:
         return [line["text"] for page in doc.pages for line in page.extract_text_lines()]
@@ -27,8 +41,7 @@ def _lines(pdf) -> list[str]:
 
 @needs_fonts
 def test_setup_and_component_tables_use_the_manifests_words(tmp_path):
-    game = copy_game(tmp_path)
-    replace_in(game / "game.yaml", "  breakdown_columns: [pon, chi]\n", "  breakdown_columns: [pon, chi]\n" + TABLES)
+    game = _with_tables(tmp_path, TABLES)
     res = build_game(game, tmp_path / "out", steps=("rulebook",))
     lines = _lines(res.out_dir / "rulebook.pdf")
     head = [line for line in lines if line.startswith("遊ぶ人数")]
@@ -42,23 +55,15 @@ def test_setup_and_component_tables_use_the_manifests_words(tmp_path):
 
 @needs_fonts
 def test_unknown_column_is_named_with_the_known_ones(tmp_path):
-    game = copy_game(tmp_path)
-    replace_in(game / "game.yaml", "  breakdown_columns: [pon, chi]\n",
-               "  breakdown_columns: [pon, chi]\n  tables:\n    setup_table: {columns: [players, dead_walls]}\n")
-    with pytest.raises(CardgenError) as exc:
-        build_game(game, tmp_path / "out", steps=("rulebook",))
-    text = "\n".join(str(p) for p in exc.value.problems)
+    game = _with_tables(tmp_path, "  tables:\n    setup_table: {columns: [players, dead_walls]}\n")
+    text = "\n".join(str(p) for p in _rulebook_problems(game, tmp_path))
     assert "rulebook.tables.setup_table.columns: no column 'dead_walls'" in text
     assert "players, removed, deck, hand, dead_wall, draw_pile, turns" in text
 
 
 @needs_fonts
 def test_unknown_table_name_is_an_error_at_its_line(tmp_path):
-    game = copy_game(tmp_path)
-    replace_in(game / "game.yaml", "  breakdown_columns: [pon, chi]\n",
-               "  breakdown_columns: [pon, chi]\n  tables:\n    setup_tabel: {headings: {players: 人}}\n")
-    with pytest.raises(CardgenError) as exc:
-        build_game(game, tmp_path / "out", steps=("rulebook",))
-    (p,) = [p for p in exc.value.problems if p.code == "rulebook-table"]
+    game = _with_tables(tmp_path, "  tables:\n    setup_tabel: {headings: {players: 人}}\n")
+    (p,) = [p for p in _rulebook_problems(game, tmp_path) if p.code == "rulebook-table"]
     assert p.message == "no generated table 'setup_tabel' takes words" and "setup_table" in p.hint
     assert p.line == (game / "game.yaml").read_text(encoding="utf-8").splitlines().index("    setup_tabel: {headings: {players: 人}}") + 1
