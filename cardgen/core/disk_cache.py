@@ -49,15 +49,11 @@ def entry_path(kind: str, key: bytes) -> str:
     return os.path.join(cache_dir(), kind, hashlib.sha256(key).hexdigest()[:40] + ".bin")
 
 
-def read(kind: str, key: bytes) -> bytes | None:
-    """The payload stored for ``key``, or None when there is no sound entry (missing, unreadable,
-    not a regular file, over :data:`MAX_ENTRY` bytes, truncated, another format version, another
-    key, or a payload that fails its checksum) or the cache is off (:func:`enabled`). A link, a
-    pipe or a device in the cache folder is never followed or read."""
-    if not enabled():
-        return None
+def read_regular(path: str | os.PathLike) -> bytes | None:
+    """The bytes of the cache file ``path``, or None when it is missing, unreadable, not a regular
+    file (a link, a pipe or a device is never followed or read) or over :data:`MAX_ENTRY` bytes."""
     try:
-        fd = os.open(entry_path(kind, key), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None
     try:
@@ -70,7 +66,18 @@ def read(kind: str, key: bytes) -> bytes | None:
         return None
     finally:
         os.close(fd)
-    if len(data) < _HEAD or len(data) > MAX_ENTRY or data[:len(MAGIC)] != MAGIC:
+    return data if len(data) <= MAX_ENTRY else None
+
+
+def read(kind: str, key: bytes) -> bytes | None:
+    """The payload stored for ``key``, or None when there is no sound entry (missing, unreadable,
+    not a regular file, over :data:`MAX_ENTRY` bytes, truncated, another format version, another
+    key, or a payload that fails its checksum) or the cache is off (:func:`enabled`). A link, a
+    pipe or a device in the cache folder is never followed or read (:func:`read_regular`)."""
+    if not enabled():
+        return None
+    data = read_regular(entry_path(kind, key))
+    if data is None or len(data) < _HEAD or data[:len(MAGIC)] != MAGIC:
         return None
     key_sum, payload_sum = data[len(MAGIC):len(MAGIC) + 32], data[len(MAGIC) + 32:_HEAD]
     payload = data[_HEAD:]

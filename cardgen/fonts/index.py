@@ -74,8 +74,8 @@ NAME_CACHE = "font-names-1.json"
 
 
 def _cache_file() -> Path:
-    from cardgen.fonts.convert import _cache_dir
-    return _cache_dir() / NAME_CACHE
+    from cardgen.core.disk_cache import cache_dir
+    return Path(cache_dir()) / NAME_CACHE
 
 
 def _read_cache(path: Path) -> dict:
@@ -83,12 +83,13 @@ def _read_cache(path: Path) -> dict:
     the cache is off (``CARDGEN_NO_CACHE``)."""
     import json
 
-    from cardgen.core.disk_cache import enabled
+    from cardgen.core.disk_cache import enabled, read_regular
     if not enabled():
         return {}
+    raw = read_regular(path)  # a link, a pipe or a huge file in its place is not read
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(raw.decode("utf-8")) if raw is not None else {}
+    except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
 

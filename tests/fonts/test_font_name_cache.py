@@ -74,3 +74,16 @@ def test_a_cache_entry_of_the_wrong_shape_is_read_again(fonts, tmp_path):
     data[str(fonts / "a.ttf")][2] = [{"4": [5]}]
     cache.write_text(json.dumps(data), encoding="utf-8")
     assert index.norm("IPAexGothic") in index.folder_index(fonts)[0]
+
+
+@pytest.mark.parametrize("kind", ["link to /dev/zero", "pipe"])
+def test_a_cache_file_that_is_no_plain_file_is_not_read(fonts, tmp_path, kind):
+    """The name cache is read like every cache entry (core/disk_cache.read_regular): a link to an
+    endless device or a pipe in its place once hung the font set-up (found in review)."""
+    cache = tmp_path / "cache" / "cardgen" / index.NAME_CACHE
+    cache.parent.mkdir(parents=True)
+    if kind.startswith("link"):
+        os.symlink("/dev/zero", cache)
+    else:
+        os.mkfifo(cache)
+    assert index.norm("IPAexGothic") in index.folder_index(fonts)[0]
