@@ -125,8 +125,7 @@ def main() -> None:
             exc.show()
             sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        echo("cardgen: interrupted; output folders keep their previous files", err=True)
-        sys.exit(130)
+        _stop_interrupted()
     finally:
         # The command is over and its output complete (or left as it was): a Ctrl-C now would land
         # in the interpreter's own shutdown and print "Exception ignored … KeyboardInterrupt".

@@ -149,10 +149,10 @@ def _pool(jobs: int, n: int, fonts: FontSet, game_dir: Path) -> ProcessPoolExecu
 
 
 def _chunk(n: int, jobs: int) -> int:
-    """Faces per hand-out (one batch, one PDF): small (≤ 8, ~0.2 s of work) so no worker idles
+    """Faces per hand-out (one batch, one PDF): small (≤ :data:`BATCH`, ~0.2 s of work) so no worker idles
     while another finishes a long last chunk; a face costs ~25 ms, its pickled plan ~2 KB, so
     hand-out overhead is small."""
-    return max(1, min(8, n // (jobs * 4)))
+    return max(1, min(BATCH, n // (jobs * 4)))
 
 
 def render_face_files(tasks: Sequence[FaceTask], dests: Sequence[Sequence[str]], fonts: FontSet, game_dir: Path,
