@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.presets import card_mm, sizes
 from cardgen.check.deck_math import Report, validate
 from cardgen.data.game import Game, load_game
@@ -31,12 +31,8 @@ def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
         try:
             return card_mm(spec)
         except KeyError:
-            import difflib
-
             names = list(sizes()["cards"])
-            close = difflib.get_close_matches(spec.lower(), names, n=1)
-            raise CardgenError(game.problem(where, f"unknown card size {spec!r}"
-                                            + (f"; did you mean {close[0]!r}?" if close else ""),
+            raise CardgenError(game.problem(where, f"unknown card size {spec!r}" + did_you_mean(spec.lower(), names),
                                             f"use {', '.join(names)} or {{width, height}} in mm",
                                             code="unknown-size"))
     w, h = spec.width / MM, spec.height / MM

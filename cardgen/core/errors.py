@@ -194,3 +194,12 @@ class ProblemList:
         """Raise :class:`CardgenError` with every error collected (warnings stay); else nothing."""
         if self.errors:
             raise CardgenError(self.errors)
+
+
+def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
+    """``"; did you mean 'x'?"`` naming the choice closest to ``word`` (``difflib``, at least
+    ``cutoff`` alike), or ``""`` when none is close: the one wording of every such suggestion."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
+    return f"; did you mean {close[0]!r}?" if close else ""

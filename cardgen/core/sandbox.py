@@ -247,9 +247,9 @@ def missing_name(exc: BaseException, names: dict | None, source: str = "") -> st
     and its fields — e.g. ``card has no field 'valeu'; did you mean 'value'? (card fields: count, id,
     value)``. ``source`` (the expression text) tells which name was read (``card.valeu``). None when
     the error is of another kind or no name lacks the field."""
-    import difflib
-
     from jinja2.exceptions import UndefinedError
+
+    from cardgen.core.errors import did_you_mean
     m = _NO_ATTRIBUTE.search(str(exc)) if isinstance(exc, UndefinedError) and names else None
     if not m:
         return None
@@ -259,10 +259,9 @@ def missing_name(exc: BaseException, names: dict | None, source: str = "") -> st
         fields = names.get(owner)
         if isinstance(fields, dict) and attr not in fields:
             keys = sorted(str(k) for k in fields if not str(k).startswith("_"))  # _copies: internal
-            close = difflib.get_close_matches(attr, keys, n=1)
             listed = ", ".join(keys)
             listed = listed if len(listed) <= 200 else listed[:200] + "…"
-            return (f"{owner} has no field {attr!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+            return (f"{owner} has no field {attr!r}" + did_you_mean(attr, keys)
                     + f" ({owner} fields: {listed})")
     return None
 

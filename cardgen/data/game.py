@@ -7,14 +7,13 @@ tables it names (CSV or inline). Problems carry ``file:line`` from the
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from cardgen.core.boundary import on_disk
-from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
+from cardgen.core.errors import CardgenError, Problem, ProblemList, did_you_mean, rel
 from cardgen.data.loaded import Loaded, Source
 from cardgen.data.yaml_source import load_yaml
 from cardgen.data.card_rows import CardRow, typed_rows
@@ -93,16 +92,15 @@ def safe_path(root: Path, name: str, file: str, line: int | None, path: str) -> 
     return full
 
 
-def _close_table(path: Path) -> str | None:
-    """The name of a card table beside ``path`` (a CSV, TSV or spreadsheet file) spelt like it
-    (``card.csv`` → ``cards.csv``), or None."""
+def _close_table(path: Path) -> str:
+    """``"; did you mean 'cards.csv'?"`` naming a card table beside ``path`` (a CSV, TSV or
+    spreadsheet file) spelt like it, or ``""``."""
     try:
         names = [p.name for p in path.parent.iterdir()
                  if p.suffix.lower() in (".csv", ".tsv", ".txt", *SPREADSHEET_SUFFIXES) and p.is_file()]
     except OSError:
-        return None
-    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.75)
-    return close[0] if close else None
+        return ""
+    return did_you_mean(path.name, names, cutoff=0.75)
 
 
 def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, problems: ProblemList) -> list[CardRow]:
@@ -114,10 +112,8 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
             name, sheet = split_sheet(comp.cards)
             path = safe_path(game_root, name, msrc.file, line, f"components → {comp.id} → cards")
             if not path.is_file():
-                close = _close_table(path)
                 raise CardgenError(Problem(msrc.file, line, f"components → {comp.id} → cards",
-                                           f"the card table {name!r} does not exist"
-                                           + (f"; did you mean {close!r}?" if close else ""),
+                                           f"the card table {name!r} does not exist" + _close_table(path),
                                            f"create {rel(path)} or fix the file name", code="missing-file"))
             loaded: Loaded = load_table(path, rel(path), sheet)
         except CardgenError as exc:
@@ -189,8 +185,7 @@ def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:
 
     def ref(cid: str, path: tuple, label: str) -> None:
         if cid not in ids:
-            close = difflib.get_close_matches(cid, ids, n=1)
-            problems.add(src.problem(path, f"no component has the id {cid!r}" + (f"; did you mean {close[0]!r}?" if close else ""),
+            problems.add(src.problem(path, f"no component has the id {cid!r}" + did_you_mean(cid, ids),
                                      f"{label} must name one of: {', '.join(ids)}", code="unknown-component", data=m))
 
     if m.setup:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from cardgen.core.errors import Problem
+from cardgen.core.errors import Problem, did_you_mean
 from cardgen.data.loaded import Source, display_path
 
 #: Words designers type for a column type or a kind, and the one cardgen means (``str`` → ``text``).
@@ -151,8 +151,7 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
         if kind in ("union_tag_invalid", "union_tag_not_found"):
             kinds = [tag for m in models if (tag := _tag(m))]
             got = str((err.get("ctx") or {}).get("tag", ""))
-            close = difflib.get_close_matches(got, kinds, n=1)
-            msg = (f"unknown element kind {got!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+            msg = (f"unknown element kind {got!r}" + did_you_mean(got, kinds)
                    if kind == "union_tag_invalid" else "this element has no `kind`")
             hint = "kinds: " + ", ".join(kinds)
             line = src.line(loc + ("kind",))
@@ -160,10 +159,7 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
         elif kind == "extra_forbidden":
             key = str(loc[-1])
             allowed = _fields_of(model, raw[:-1])
-            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-            msg = f"unknown key {key!r}"
-            if close:
-                msg += f"; did you mean {close[0]!r}?"
+            msg = f"unknown key {key!r}" + did_you_mean(key, allowed)
             hint = "allowed keys here: " + ", ".join(allowed) if allowed else "remove the key"
             code = "unknown-key"
         elif kind == "missing":

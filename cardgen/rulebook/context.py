@@ -42,7 +42,6 @@ Extending for another game (two ways, no change to the renderer):
 """
 from __future__ import annotations
 
-import difflib
 import importlib
 import re
 import traceback
@@ -54,7 +53,7 @@ from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.numfmt import num
 from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
 from cardgen.check.deck_math import Report
@@ -283,7 +282,6 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
                                        code="rules-include"))
         names = sorted(k for k in ctx if not k.startswith("_"))
         missing = re.fullmatch(r"'([^']+)' is undefined", str(exc)) if isinstance(exc, UndefinedError) else None
-        close = difflib.get_close_matches(missing.group(1), names, n=1) if missing else []
         raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook",
-                                   f"{exc}" + (f"; did you mean {close[0]!r}?" if close else ""),
+                                   f"{exc}" + (did_you_mean(missing.group(1), names) if missing else ""),
                                    "names available: " + ", ".join(names), code="rulebook-undefined"))
