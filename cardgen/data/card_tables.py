@@ -78,6 +78,18 @@ def detect_delimiter(text: str) -> str:
     return best if counts[best] else ","
 
 
+def _workbook_kind(raw: bytes) -> str | None:
+    """The file name ending of a spreadsheet workbook by its first bytes (``".xlsx"``, ``".ods"``,
+    ``".xls"``), or None for anything else. Both .xlsx and .ods are zip files (signature
+    ``PK\\x03\\x04``); an .ods stores its media type first, uncompressed (OpenDocument 1.2,
+    part 3, section 3.3); .xls is an OLE2 compound file (signature ``D0 CF 11 E0 A1 B1 1A E1``)."""
+    if raw.startswith(b"PK\x03\x04"):
+        return ".ods" if b"opendocument.spreadsheet" in raw[:120] else ".xlsx"
+    if raw.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        return ".xls"
+    return None
+
+
 def load_csv(path: Path, shown: str | None = None) -> Loaded:
     """Read a card table kept as CSV text (separated by commas, semicolons or tabs, detected
     from the header line).
@@ -96,6 +108,13 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
     """
     file = shown or str(path)
     raw = read_capped(path, file, MAX_CSV_BYTES)
+    workbook = _workbook_kind(raw)
+    if workbook:
+        stem = Path(file).stem
+        raise CardgenError(Problem(
+            file, None, "", f"the file is a spreadsheet workbook ({workbook}) with a CSV name, not CSV text",
+            f"rename it to {stem}{workbook} and write that name in game.yaml (cardgen reads {workbook} files "
+            "directly), or export the sheet from your spreadsheet as 'CSV UTF-8'", code="spreadsheet"))
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise CardgenError(Problem(file, None, "", "the file is UTF-16 text (Excel's 'Unicode Text'), not CSV",
                                    "export it from your spreadsheet as 'CSV UTF-8'", code="encoding"))

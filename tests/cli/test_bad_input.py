@@ -154,7 +154,19 @@ def _ods_cards(game: Path, tmp: Path) -> None:
     (game / "cards.csv").unlink()
 
 
-GENERATORS = {"template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
+def _xlsx_named_csv(game: Path, tmp: Path) -> None:
+    """cards.csv holding an .xlsx workbook (a workbook renamed, or saved under the CSV's name)."""
+    _xlsx_battle(game, tmp)
+    (game / "cards.xlsx").rename(game / "cards.csv")
+
+
+def _ods_named_csv(game: Path, tmp: Path) -> None:
+    """cards.csv holding an .ods workbook."""
+    _ods_cards(game, tmp)
+    (game / "cards.ods").rename(game / "cards.csv")
+
+
+GENERATORS = {"xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
 
 
