@@ -152,7 +152,7 @@ def _odds_page(fig, odds):
     y = 0.97
     for r in odds:
         counts = sorted(r.counts, key=lambda c: c.players)
-        ax.text(0, y, f"正確な確率：{r.label}", fontsize=12, weight="bold", transform=ax.transAxes, va="top")
+        ax.text(0, y, f"正確な確率：{r.label}", fontsize=13, transform=ax.transAxes, va="top")
         y -= 0.05
         head = [""] + [f"{c.players}人（{c.cards}枚 / {c.deck}枚）" for c in counts]
         cells = [[line.label] + [pct(c.lines[i].p) for c in counts] for i, line in enumerate(counts[0].lines)]

@@ -176,6 +176,7 @@ def test_cardgen_simulate_compare_writes_json_and_insight_pdf(tmp_path, monkeypa
                                  "--out", str(tmp_path), "--compare", str(variant), cwd=tmp_path)
     assert code == 0, output
     assert "B − A" in output and "2: win rate if face up" in output
+    assert "findfont" not in output and "Warning" not in output  # no weight the game's font lacks
     data = json.loads((tmp_path / "tenjanpai" / "simulation.json").read_text(encoding="utf-8"))
     rows = {r["key"]: r for r in data["comparison"] if r["players"] == 4}
     chi, pon = rows["chi.used"], rows["pon.used"]
