@@ -1,4 +1,7 @@
-"""The ``cardgen`` command's entry point: the validate fast path, then the click command line.
+"""The ``cardgen`` command's entry point: the help and validate fast paths, then the click command line.
+
+``cardgen --help`` (or ``-h``) prints click's own page, stored in :mod:`cardgen.cli.help_page`, when
+click would print exactly that page here (:mod:`cardgen.cli.help_fast`).
 
 ``cardgen validate GAME_DIR [--format text|json]`` whose inputs are exactly those of an earlier
 run (:mod:`cardgen.steps.check_cache`: every file of the game folder and of the shared folders,
@@ -76,9 +79,10 @@ def fast_validate(argv: list[str]) -> int | None:
 
 
 def main() -> None:
-    """Console entry point (``cardgen``): the validate fast path, else the click command line."""
+    """Console entry point (``cardgen``): the help and validate fast paths, else the click command line."""
     try:
-        code = fast_validate(sys.argv[1:])
+        from cardgen.cli.help_fast import serve as help_page  # `cardgen --help`: click's page, stored
+        code = 0 if help_page(sys.argv[1:]) else fast_validate(sys.argv[1:])
         if code is None:
             from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:

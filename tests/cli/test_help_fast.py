@@ -1,0 +1,71 @@
+"""``cardgen --help`` is served before click is imported (cardgen/cli/help_fast.py), and what it
+prints is byte for byte what click prints; anywhere the stored page would differ, click answers."""
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cardgen.cli import help_fast, help_page
+
+CLICK_ONLY = "import sys\nsys.argv = ['cardgen', *sys.argv[1:]]\nfrom cardgen.cli.commands import main\nmain()\n"
+ENTRY = ("import sys\nsys.argv = ['cardgen', *sys.argv[1:]]\nfrom cardgen.cli.entry import main\n"
+         "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+         "sys.stderr.write(f'CLICK-LOADED={\"click\" in sys.modules} CODE={code}')\n")
+
+
+def run(script: str, *args: str, columns: str | None = "80") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    if columns is not None:
+        env["COLUMNS"] = columns
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, env=env, check=False)
+
+
+def test_stored_page_is_clicks_page():
+    # a command added or reworded without rewriting the page fails here
+    assert help_fast.render() == help_page.PAGE, "rewrite the page: python -m cardgen.cli.help_fast"
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_is_served_without_click_and_byte_identical(flag):
+    click = run(CLICK_ONLY, flag)
+    fast = run(ENTRY, flag)
+    assert click.returncode == 0
+    assert fast.stdout == click.stdout  # bytes, as the terminal gets them
+    assert fast.stderr.decode().endswith("CLICK-LOADED=False CODE=0")
+
+
+@pytest.mark.parametrize("columns", ["60", "79", "200", None])
+def test_every_width_prints_what_click_prints(columns):
+    # 60 and 79 columns give click other widths: click answers; 200 and no terminal: the page
+    click = run(CLICK_ONLY, "--help", columns=columns)
+    fast = run(ENTRY, "--help", columns=columns)
+    assert fast.stdout == click.stdout
+    served = columns in ("200", None)
+    assert fast.stderr.decode().endswith(f"CLICK-LOADED={not served} CODE=0")
+
+
+def test_other_arguments_are_left_to_click(capsys):
+    for argv in ([], ["--help", "--version"], ["sheets", "--help"], ["--project", ".", "--help"], ["-hx"]):
+        assert help_fast.serve(argv) is False, argv
+    assert capsys.readouterr().out == ""
+
+
+def test_another_click_release_is_left_to_click(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(help_page, "CLICK", "0.0.1")
+    assert help_fast.serve(["--help"]) is False
+    assert capsys.readouterr().out == ""
+
+
+def test_stream_that_cannot_encode_the_page_is_left_to_click(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", ascii_out)
+    assert "—" in help_page.PAGE
+    assert help_fast.serve(["--help"]) is False
+    ascii_out.flush()
+    assert ascii_out.buffer.getvalue() == b""
