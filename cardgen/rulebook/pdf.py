@@ -34,34 +34,6 @@ class _KeepTogether(KeepTogether):
 
 
 
-def _not_drawn(*_args, **_kwargs) -> None:
-    """A flowable's ``drawOn`` while the book is only being checked."""
-
-
-class _LayoutFrame(Frame):
-    """A frame that lays its flowables out — wrap and split, so lines, tables and pages break
-    exactly as in the PDF — without drawing them (:func:`check_story`): every finding of the
-    rulebook comes from laying out (line breaking, table widths, image sizes), none from drawing,
-    and drawing was a third of the check's time."""
-
-    def add(self, flowable, canv, trySplit=0):
-        """``Frame.add`` with the flowable's ``drawOn`` a no-op for this one call."""
-        own = vars(flowable).get("drawOn") if hasattr(flowable, "__dict__") else None
-        try:
-            flowable.drawOn = _not_drawn
-        except AttributeError:  # a flowable that takes no attributes is drawn (into memory)
-            return Frame.add(self, flowable, canv, trySplit)
-        try:
-            return Frame.add(self, flowable, canv, trySplit)
-        finally:
-            if own is None:
-                del flowable.drawOn
-            else:
-                flowable.drawOn = own
-
-    _add = add
-
-
 class _Doc(BaseDocTemplate):
     """Notifies the table of contents and adds PDF bookmarks for headings."""
 
@@ -78,32 +50,51 @@ class _Doc(BaseDocTemplate):
 
 def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo, page_mm: tuple[float, float],
                 card_plan: Callable, resolve_image: Callable, images=None, icons: dict | None = None) -> list[Problem]:
-    """The problems :func:`render_rulebook` would raise or report (for ``cardgen validate``):
-    words too wide for a table column; else the warnings of laying the book out in memory, one
-    pass, nothing drawn (images scaled down, short last lines that could not be pulled in — only
-    line breaking finds those)."""
+    """The problems :func:`render_rulebook` would raise or report (for ``cardgen validate``), in
+    its order: words too wide for a table column (found while the story is built); else the
+    warnings: images scaled down to the frame (found while the story is built), then the short
+    last lines that could not be pulled in (found only by breaking lines).
+
+    Nothing is paginated or drawn: only the story's flowables that hold a paragraph whose short
+    last line is reported (body paragraphs, also inside lists and quotes,
+    :attr:`cardgen.rulebook.story.StoryBuilder.reported`) are wrapped, each once at the text
+    frame's width (pt) as the page frame wraps it. Lines break by width alone, and a paragraph
+    split over two pages keeps the lines it was broken into, so these are the lines of the PDF.
+    Tables, notes, figures and the table of contents hold no such paragraph and are not laid out.
+    ``icons`` is accepted for the signature of :func:`render_rulebook` (icons are drawn, never measured
+    here: their widths are in the markup)."""
     import io
 
+    _x, _y, w, h = frame_box(design, page_mm)
+    builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
     try:
-        findings: list[Problem] = []
-        render_rulebook(io.BytesIO(), blocks, design, fonts, info, page_mm, card_plan, resolve_image, images,
-                        findings, icons, one_pass=True, draw=False)
-    except CardgenError as exc:
+        builder.story(blocks, info)
+    except CardgenError as exc:  # what building the story raises (as the build would)
         return exc.problems
-    return findings
+    if builder.problems:
+        return builder.problems
+    canv = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)(
+        io.BytesIO(), pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1)
+    for flowable in builder.reported:
+        flowable.wrapOn(canv, w, h)
+    return builder.findings
+
+
+def frame_box(design: PageDesign, page_mm: tuple[float, float]) -> tuple[float, float, float, float]:
+    """The text frame on a page of ``page_mm`` (w, h in mm) with the design's margins (mm):
+    ``(x, y, width, height)`` in pt, from the page's lower left corner."""
+    pw, ph = page_mm[0] * MM, page_mm[1] * MM
+    m = {k: v * MM for k, v in design.margins.items()}
+    return m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"]
 
 
 def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
                     page_mm: tuple[float, float], card_plan: Callable, resolve_image: Callable,
-                    images=None, findings: list | None = None, icons: dict | None = None,
-                    one_pass: bool = False, draw: bool = True) -> int:
+                    images=None, findings: list | None = None, icons: dict | None = None) -> int:
     """Write the rulebook PDF to ``path`` (a file path or a binary file object). ``page_mm``: paper
     (w, h) in mm. Returns the page count. ``icons``: the game's own icons (name → IconSpec), drawn
     where the text names them (``:coin:``). Warnings (images scaled down to the frame, a paragraph's
     last line that stays short, :meth:`cardgen.rulebook.story.StoryBuilder.short_last_line`) are appended to ``findings``.
-    ``one_pass``: one layout pass only (for checking: the lines break the same, page references
-    in the contents stay unresolved). ``draw=False``: flowables are laid out but not drawn (the
-    pages written hold only their header and footer; for checking).
 
     Raises:
         CardgenError: a number or Latin word too wide for its table column even at
@@ -111,9 +102,8 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     """
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
     m = {k: v * MM for k, v in design.margins.items()}
-    frame = (_LayoutFrame if not draw else Frame)(m["left"], m["bottom"], pw - m["left"] - m["right"],
-                                                  ph - m["top"] - m["bottom"], leftPadding=0, rightPadding=0,
-                                                  topPadding=0, bottomPadding=0, id="body")
+    frame = Frame(*frame_box(design, page_mm), leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+                  id="body")
     fmt = {"title": info.title, "subtitle": info.subtitle, "version": info.version}
 
     def furniture(c, doc):
@@ -148,10 +138,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     if builder.problems:
         raise CardgenError(builder.problems)
     maker = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)
-    if one_pass:
-        doc.build(story, canvasmaker=maker)
-    else:
-        doc.multiBuild(story, canvasmaker=maker)
+    doc.multiBuild(story, canvasmaker=maker)
     if findings is not None:  # after drawing: short last lines are found while lines are broken
         findings.extend(builder.findings)
     return doc.page

@@ -59,6 +59,10 @@ class StoryBuilder:
         self.findings: list[Problem] = []  #: warnings
         self.card_plan, self.resolve_image, self.images = card_plan, resolve_image, images
         self._styles: dict = {}
+        self._with_where = 0  #: paragraphs made so far whose short last line is reported
+        #: the story's top-level flowables (in order) holding such a paragraph (a body paragraph,
+        #: a list or quote of them): what the check lays out (:func:`cardgen.rulebook.pdf.check_story`)
+        self.reported: list = []
         self._keys = 0
         self._short_seen: set = set()
 
@@ -78,6 +82,7 @@ class StoryBuilder:
         p = KinsokuParagraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
         if where is not None:
             p.on_short_last = lambda text: self.short_last_line(where, text)
+            self._with_where += 1
         return p
 
     def short_last_line(self, where: tuple, text: str) -> None:
@@ -98,7 +103,10 @@ class StoryBuilder:
         """The flowables of the whole book, in order; lead-in paragraphs keep with their table or figure."""
         out: list = []
         for i, b in enumerate(blocks):
+            before = self._with_where
             flows = self.block(b, info)
+            if self._with_where > before:
+                self.reported.extend(flows)
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None
             after = blocks[i + 2] if i + 2 < len(blocks) else None
             if isinstance(b, L.Para) and flows and (
