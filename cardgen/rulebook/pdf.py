@@ -19,7 +19,8 @@ from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook.design import PageDesign
 from cardgen.rulebook.markup import canvas_class
-from cardgen.rulebook.story import BookInfo, StoryBuilder
+from cardgen.rulebook.book_info import BookInfo
+from cardgen.rulebook.story import StoryBuilder
 
 
 class _KeepTogether(KeepTogether):

@@ -9,7 +9,6 @@ figures by :mod:`cardgen.rulebook.story_figures`, open-question notes by
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
@@ -23,6 +22,7 @@ from cardgen.core.errors import Problem
 from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook import blocks as L
+from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.design import PageDesign, TextStyle
 from cardgen.rulebook.kinsoku import KinsokuParagraph
 from cardgen.rulebook.markup import markup
@@ -30,17 +30,6 @@ from cardgen.rulebook.notes import OpenQuestionIndex, note
 from cardgen.rulebook.numbering import circled
 from cardgen.rulebook.story_figures import card_figure, figures
 from cardgen.rulebook.story_tables import table
-
-
-@dataclass
-class BookInfo:
-    """What the title page and the page furniture print and the PDF metadata says."""
-
-    title: str
-    subtitle: str
-    version: str
-    source: str = ""
-    draft: bool = False  #: validation failed (a forced build): every page carries the draft mark
 
 
 class StoryBuilder:

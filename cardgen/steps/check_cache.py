@@ -178,6 +178,15 @@ def _code(w: _Walk) -> None:
     w.put("code", walk.h.hexdigest())
 
 
+def code_digest() -> str:
+    """SHA-256 (hex) of what :func:`inputs_key` keys cardgen's code by: every file of the
+    ``cardgen`` package by content, the installed distributions and the Python version (for
+    other caches whose entries hold what this code computed, :mod:`cardgen.steps.rulebook_check_cache`)."""
+    w = _Walk(hashlib.sha256())
+    _code(w)
+    return w.h.hexdigest()
+
+
 _FONT_PATH = re.compile(r"[^\"'{},:\n#]+\.(?:ttf|otf|ttc|otc)(?![\w.])", re.IGNORECASE)
 
 

@@ -21,7 +21,7 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
     """What drawing the rulebook needs: blocks, page design, book info, page size (mm), card plan
     and image lookups (see :func:`write_rulebook`)."""
     from cardgen.rulebook.assemble import rulebook_blocks
-    from cardgen.rulebook.story import BookInfo
+    from cardgen.rulebook.book_info import BookInfo
     from cardgen.rulebook.design import load_design
 
     m = game.manifest
@@ -89,10 +89,18 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
     """Every problem :func:`write_rulebook` would meet (``cardgen validate``): its errors raised as
     :class:`CardgenError` (rules text, glyphs), then those of laying the book out in memory
     returned (words too wide for a table column, images scaled down, short last lines). Card
-    figures reuse ``plans`` (those already laid out by the check), as the build does."""
-    from cardgen.render.images import ImageCache
-    from cardgen.rulebook.pdf import check_story
+    figures reuse ``plans`` (those already laid out by the check), as the build does. The laid-out
+    part is kept on disk by what it reads (:mod:`cardgen.steps.rulebook_check_cache`): an edit
+    that leaves the rules text, the page design, the fonts, the figures' card sizes and the
+    images as they were does not lay the rules out again."""
+    from cardgen.steps.rulebook_check_cache import cached_check, check_key
 
     blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, plans)
-    return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
-                       icons=icon_specs(game))
+
+    def check(card_plan, resolve_image) -> list[Problem]:
+        from cardgen.render.images import ImageCache
+        from cardgen.rulebook.pdf import check_story
+        return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
+                           icons=icon_specs(game))
+
+    return cached_check(check_key(blocks, design, page, info, fonts), card_plan, resolve_image, check)

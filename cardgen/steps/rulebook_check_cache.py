@@ -1,0 +1,174 @@
+"""The rulebook check's findings kept on disk, so ``cardgen validate`` after an edit that leaves
+the rules text as it was (a card name, a template) does not lay the rules out again.
+
+:func:`cardgen.rulebook.pdf.check_story` builds the story of the assembled rules blocks and breaks
+the lines of the paragraphs it reports on; what it finds (short last lines, words too wide for a
+table column, images scaled down to the frame) depends only on what :func:`cached_check` keys:
+
+- the assembled blocks (their text, runs, numbers and source ``file:line``; the rules text is
+  rendered with the game's data before this, so a card table the text reads is in the blocks),
+  except the text of card figures' captions, by whether there is one (:func:`blocks_shape`: a
+  caption is a label in the figure, which the check never lays out; the card's name is the
+  default caption, and a renamed card must not lay the whole book out again);
+- the page design, the paper (mm) and the book's title block (:class:`~cardgen.rulebook.story.BookInfo`);
+- every font role: its registered name, the file registered and that file's size, modification
+  time and inode (the widths lines break by come from it);
+- cardgen's own code, the installed distributions and the Python version
+  (:func:`cardgen.steps.check_cache.code_digest`);
+- what the check asked for while it ran, recorded with the entry and asked again before the entry
+  is used: each card face a figure lays out (component, card, side → its width and height in pt, or
+  none) and each image file (source → the file, its bytes' SHA-256).
+
+Entries live in cardgen's cache folder (:mod:`cardgen.core.disk_cache`, kind :data:`KIND`) as
+JSON, read with :func:`cardgen.core.disk_cache.read_regular` rules (through
+:func:`~cardgen.core.disk_cache.read`); ``--no-cache`` / ``CARDGEN_NO_CACHE=1`` neither reads nor
+writes them. A check that raised (a card figure that cannot be laid out, an image outside the
+rules folder) is not kept: it runs again next time. Only the standard library and
+:mod:`cardgen.core` are imported here.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Callable
+
+from cardgen.core import disk_cache
+from cardgen.core.errors import CardgenError, Problem
+
+#: Cache sub-folder (the digit is the entry version).
+KIND = "rulebook-check-1"
+#: Image files larger than this (bytes) are keyed by size, times and inode instead of their bytes.
+BIG = 16 << 20
+_FIELDS = ("file", "line", "path", "message", "hint", "severity", "code")
+
+
+def _file_digest(path: str) -> list:
+    """What an image file is keyed by: its bytes' SHA-256 (size, times and inode when over
+    :data:`BIG`); its error number when it cannot be read."""
+    try:
+        st = os.stat(path)
+        if st.st_size > BIG:
+            return ["big", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        with open(path, "rb") as fh:
+            return ["sha256", hashlib.sha256(fh.read(BIG + 1)).hexdigest()]
+    except OSError as exc:
+        return ["unreadable", exc.errno]
+
+
+def _font_stamps(fonts) -> list:
+    out = []
+    for role in sorted(fonts.faces):
+        face = fonts.faces[role]
+        try:
+            st = os.stat(face.embedded)
+            stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+        except OSError as exc:
+            stamp = ["unreadable", exc.errno]
+        out.append([role, face.name, str(face.source), face.index, str(face.embedded), stamp])
+    return out
+
+
+def blocks_shape(x):
+    """``x`` (blocks, runs, any value inside them) as plain values for the key: dataclasses as
+    ``(class name, field values…)``, each card figure's caption (a ``card:`` image's alt text,
+    a ``card_row``'s card captions) as whether it has one."""
+    from dataclasses import fields, is_dataclass
+
+    from cardgen.rulebook.blocks import CardFigureBlock, Figure
+
+    if isinstance(x, Figure) and x.src.startswith("card:"):
+        return ("Figure", x.src, bool(x.alt), x.width_mm, blocks_shape(x.where))
+    if isinstance(x, CardFigureBlock):
+        data = dict(x.data)
+        data["cards"] = [{**c, "caption": bool(c.get("caption"))} if isinstance(c, dict) else c
+                         for c in data.get("cards", [])]
+        return ("CardFigureBlock", blocks_shape(data))
+    if is_dataclass(x) and not isinstance(x, type):
+        return (type(x).__name__, *(blocks_shape(getattr(x, f.name)) for f in fields(x)))
+    if isinstance(x, (list, tuple)):
+        return [blocks_shape(v) for v in x]
+    if isinstance(x, dict):
+        return [(k, blocks_shape(v)) for k, v in x.items()]
+    return x
+
+
+def check_key(blocks: list, design, page_mm, info, fonts) -> bytes:
+    """The key of the check's fixed inputs (see the module docstring)."""
+    from cardgen.steps.check_cache import code_digest
+
+    h = hashlib.sha256()
+    for part in (KIND, repr(blocks_shape(blocks)), design.model_dump_json(), repr(tuple(page_mm)), repr(info),
+                 json.dumps(_font_stamps(fonts)), code_digest()):
+        h.update(part.encode("utf-8", "surrogateescape") + b"\n")
+    return h.digest()
+
+
+class _Recorder:
+    """``card_plan`` and ``resolve_image`` of the check, recording what they answered."""
+
+    def __init__(self, card_plan: Callable, resolve_image: Callable):
+        self._card_plan, self._resolve_image = card_plan, resolve_image
+        self.faces: dict[str, list] = {}
+        self.images: dict[str, list] = {}
+
+    def card_plan(self, component: str, card_id: str | None = None, side: str = "front"):
+        plan = self._card_plan(component, card_id, side)
+        self.faces[json.dumps([component, card_id, side])] = _dims(plan)
+        return plan
+
+    def resolve_image(self, src: str):
+        path = self._resolve_image(src)
+        self.images[src] = [str(path), _file_digest(str(path))]
+        return path
+
+
+def _dims(plan) -> list | None:
+    return None if plan is None else [plan.width, plan.height]
+
+
+def _still(entry: dict, card_plan: Callable, resolve_image: Callable) -> bool:
+    """Whether the faces and image files the stored check asked for answer as they did."""
+    try:
+        for args, dims in entry["faces"].items():
+            component, card_id, side = json.loads(args)
+            if _dims(card_plan(component, card_id, side)) != dims:
+                return False
+        for src, (path, digest) in entry["images"].items():
+            now = str(resolve_image(src))
+            if now != path or _file_digest(now) != digest:
+                return False
+    except (CardgenError, StopIteration, ValueError, TypeError, KeyError):
+        return False
+    return True
+
+
+def _problems(entry: dict) -> list[Problem] | None:
+    try:
+        return [Problem(**dict(zip(_FIELDS, p))) for p in entry["problems"]]
+    except (TypeError, KeyError):
+        return None
+
+
+def cached_check(key: bytes, card_plan: Callable, resolve_image: Callable,
+                 check: Callable[[Callable, Callable], list[Problem]]) -> list[Problem]:
+    """``check(card_plan, resolve_image)`` (the rulebook check, :func:`cardgen.rulebook.pdf.check_story`),
+    or its stored result for ``key`` (:func:`check_key`) when the faces and images it asked for
+    are unchanged. A result is stored unless the check raised."""
+    payload = disk_cache.read(KIND, key)
+    if payload is not None:
+        try:
+            entry = json.loads(payload.decode("utf-8"))
+        except ValueError:
+            entry = None
+        if isinstance(entry, dict) and _still(entry, card_plan, resolve_image):
+            found = _problems(entry)
+            if found is not None:
+                return found
+    rec = _Recorder(card_plan, resolve_image)
+    found = check(rec.card_plan, rec.resolve_image)
+    if disk_cache.enabled() and all(p.card is None and p.detail is None and not p.field for p in found):
+        entry = {"faces": rec.faces, "images": rec.images,
+                 "problems": [[getattr(p, f) for f in _FIELDS] for p in found]}
+        disk_cache.write(KIND, key, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+    return found

@@ -1,0 +1,145 @@
+"""The rulebook check's findings kept on disk (cardgen.steps.rulebook_check_cache): a second check of
+the same rules reads them; an edit to anything the check reads lays the rules out again and gives
+what a fresh check gives; a card's caption (its name, by default) is keyed by whether there is one."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import cardgen.rulebook.pdf as rulebook_pdf
+from cardgen.check.print_setup import load_and_validate
+from cardgen.core import disk_cache
+from cardgen.fonts.fontset import fonts_for
+from cardgen.steps import check_cache, rulebook_check_cache
+from cardgen.steps.rulebook import _rulebook_parts, check_rulebook
+from tests.conftest import needs_fonts, replace_in
+from tests.rulebook.rules_game import rules_game
+from tests.rulebook.test_rulebook_check import MIXED
+
+pytestmark = needs_fonts
+CARD = '![雀士](card:characters/c1-1 "26")'
+
+
+def _png(px: int):
+    def write(path: Path) -> None:
+        Image.new("RGB", (px, px // 2), (200, 30, 30)).save(path, dpi=(72, 72))
+    return write
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch) -> Path:
+    """The mixed rules game (short last lines, a table, an image far wider than the page) with a
+    card figure; the on-disk caches on, in a cache folder of this test."""
+    monkeypatch.delenv("CARDGEN_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return rules_game(tmp_path, MIXED + f"\n{CARD}\n", {"big.png": _png(3000)})
+
+
+class Runs:
+    """check_rulebook of a game folder, counting the times the rules were laid out."""
+
+    def __init__(self, monkeypatch):
+        self.laid_out = 0
+        real = rulebook_pdf.check_story
+
+        def counting(*a, **k):
+            self.laid_out += 1
+            return real(*a, **k)
+        monkeypatch.setattr(rulebook_pdf, "check_story", counting)
+
+    def __call__(self, game_dir: Path) -> list[str]:
+        game, report = load_and_validate(game_dir)
+        return [p.format() for p in check_rulebook(game, report, fonts_for(game))]
+
+
+def _fresh(game_dir: Path, monkeypatch) -> list[str]:
+    """The check with every cache off."""
+    with monkeypatch.context() as m:
+        m.setenv("CARDGEN_NO_CACHE", "1")
+        game, report = load_and_validate(game_dir)
+        return [p.format() for p in check_rulebook(game, report, fonts_for(game))]
+
+
+def test_second_check_reads_the_stored_findings(game, monkeypatch):
+    run = Runs(monkeypatch)
+    first = run(game)
+    assert run.laid_out == 1
+    assert len(first) == 5  # the scaled-down image and four short last lines
+    assert run(game) == first
+    assert run.laid_out == 1  # read, not laid out again
+    assert first == _fresh(game, monkeypatch)
+
+
+def test_nothing_is_read_or_written_with_the_cache_off(game, monkeypatch):
+    monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
+    run = Runs(monkeypatch)
+    run(game)
+    run(game)
+    assert run.laid_out == 2
+    assert not Path(disk_cache.cache_dir(), rulebook_check_cache.KIND).exists()
+
+
+def _edit(game: Path, what: str, monkeypatch, tmp_path: Path) -> None:
+    if what == "rules-text":  # the body paragraph one character longer: no short last line
+        replace_in(game / "rules" / "01.md", "ああああああああああああああPneumono", "あああああああああああああああPneumono")
+    elif what == "design":  # wider margins: every line breaks elsewhere
+        own = game / "templates" / "rulebook"
+        own.mkdir(parents=True)
+        text = (game.parent / "templates" / "rulebook" / "default.yaml").read_text(encoding="utf-8")
+        (own / "default.yaml").write_text(text.replace("left: 14, right: 14", "left: 24, right: 24"),
+                                          encoding="utf-8")
+    elif what == "paper":
+        replace_in(game / "game.yaml", "  paper: a5\n", "  paper: a4\n")
+    elif what == "font":  # the body text in another face: other widths
+        replace_in(game / "game.yaml", "\nprint:\n", "\nfonts:\n  serif: IPAexGothic\n\nprint:\n")
+    elif what == "image":  # the same name, a picture small enough for the page
+        _png(300)(game / "rules" / "big.png")
+    elif what == "card-size":  # the figure's card is another size
+        replace_in(game / "game.yaml", "card_size: poker", "card_size: bridge")
+    elif what == "code":
+        pkg = tmp_path / "pkg"
+        pkg.mkdir()
+        (pkg / "a.py").write_text("x = 1\n", encoding="utf-8")
+        monkeypatch.setattr(check_cache, "_PKG", str(pkg))
+
+
+@pytest.mark.parametrize("what", ["rules-text", "design", "paper", "font", "image", "card-size", "code"])
+def test_an_edit_to_what_the_check_reads_lays_the_rules_out_again(game, monkeypatch, tmp_path, what):
+    run = Runs(monkeypatch)
+    before = run(game)
+    _edit(game, what, monkeypatch, tmp_path)
+    after = run(game)
+    assert run.laid_out == 2
+    assert after == _fresh(game, monkeypatch)
+    if what in ("rules-text", "image", "design"):
+        assert after != before  # the edit shows in the findings (the case can fail)
+
+
+def test_a_card_caption_is_keyed_by_whether_there_is_one(game, monkeypatch):
+    """Renaming a card (its name is the default caption) keeps the key, and a caption of any
+    length gives the same findings from a fresh check; adding or dropping one changes the key."""
+    def key():
+        g, report = load_and_validate(game)
+        fonts = fonts_for(g)
+        blocks, design, info, page, _plan, _image = _rulebook_parts(g, report, fonts, None, [])
+        return rulebook_check_cache.check_key(blocks, design, page, info, fonts)
+
+    rules = game / "rules" / "01.md"
+    first, findings = key(), _fresh(game, monkeypatch)
+    replace_in(rules, "![雀士]", "![" + "とても長い説明文" * 30 + "]")
+    assert key() == first
+    assert _fresh(game, monkeypatch) == findings
+    replace_in(rules, "![" + "とても長い説明文" * 30 + "]", "![]")
+    assert key() != first
+
+
+def test_a_damaged_entry_is_checked_again(game, monkeypatch):
+    run = Runs(monkeypatch)
+    first = run(game)
+    for entry in Path(disk_cache.cache_dir(), rulebook_check_cache.KIND).iterdir():
+        data = entry.read_bytes()
+        entry.write_bytes(data[:-5] + b"xxxxx")
+    assert run(game) == first
+    assert run.laid_out == 2
