@@ -96,8 +96,9 @@ def load_csv(path: Path, shown: str | None = None) -> Loaded:
 
     Returns:
         :class:`Loaded` whose data is a list of row dicts (column → cell text, stripped of
-        surrounding spaces). The source maps ``(row_index,)`` and ``(row_index, column)`` to the
-        row's first physical line, ``("row", row_index)`` to its row number as a spreadsheet
+        surrounding spaces). The source maps ``(row_index,)`` to the row's first physical line
+        (also the line of each of its cells: ``source.line((row_index, column))`` finds it; one
+        entry a row, not one a cell, keeps a 4,000-row table's map small), ``("row", row_index)`` to its row number as a spreadsheet
         shows it (header = row 1, blank rows counted), and ``("header",)`` to line 1.
         Columns without a name whose cells are all empty (as spreadsheets export trailing
         columns) and rows whose cells are all empty are left out.
@@ -191,9 +192,7 @@ def _table(records: list[tuple[int, int, list[str]]], file: str, delimiter: str 
         row = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header) if h}
         idx = len(rows)
         src.lines[(idx,)] = start
-        src.lines[("row", idx)] = number
-        for h in row:
-            src.lines[(idx, h)] = start
+        src.lines[("row", idx)] = number  # a cell's line is its row's: Source.line((idx, column)) finds (idx,)
         rows.append(row)
     problems += tail
     if problems:
