@@ -15,7 +15,7 @@ from cardgen.data.loaded import RawFloat, RawInt
 from cardgen.data.manifest import Component
 
 
-@dataclass
+@dataclass(slots=True)
 class CardRow:
     """One row of a card table: typed values, copies, and where it was written."""
 

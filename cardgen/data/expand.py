@@ -10,7 +10,7 @@ from cardgen.data.card_rows import CardRow
 from cardgen.data.game import Game
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PhysicalCard:
     """One physical card: its row, which copy it is (1-based), and a label for messages."""
 

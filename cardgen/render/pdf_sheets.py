@@ -10,8 +10,9 @@ The canvas is created with ``invariant=1``: the same input gives the same bytes.
 Streaming: reportlab keeps every page and form of a document in memory until ``save()``. To keep
 memory flat at any deck size, each form XObject and each page's content stream is compressed and
 formatted as soon as it is finished (:func:`_freeze_form`, :func:`_freeze_page`); the document
-then holds only compressed bytes (about the size of the final file), and the fonts, which can
-only be subset at the end, are written once by ``save()``. Streams are Flate-compressed without
+then holds only compressed bytes (about the size of the final file) and slim page objects (their
+XObject and transition dictionaries formatted too, attributes that are None left to the class),
+and the fonts, which can only be subset at the end, are written once by ``save()``. Streams are Flate-compressed without
 the ASCII85 layer reportlab adds by default (25 % smaller, and faster).
 """
 from __future__ import annotations
@@ -21,7 +22,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFObject, PDFStream, PDFZCompress, xObjectName
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFObject, PDFPage, PDFStream, PDFZCompress, xObjectName
+from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.fonts.fontset import FontSet
@@ -58,14 +60,36 @@ def _freeze_form(c: Canvas, name: str) -> None:
     doc.idToObject[xname] = _Frozen(doc.idToObject[xname].format(doc))
 
 
+class _FinishedPage(PDFPage):
+    """A page whose content is frozen (:func:`_freeze_page`): an attribute a page holds as None
+    is None on this class instead, so the page keeps only the attributes that are not None (its
+    dictionary of ~31 keys, 1.6 KB, is about 1 KB smaller; 4,000 cards make ~900 pages)."""
+
+
 def _freeze_page(c: Canvas) -> None:
-    """Format the content stream of the page just shown; the page keeps a reference to it."""
+    """Format the content stream of the page just shown; the page keeps a reference to it. Its
+    XObject and transition dictionaries (which refer only to objects already numbered) are
+    formatted now too, and it keeps only the attributes that are not None: what ``save()``
+    writes for the page is unchanged, byte for byte."""
     doc = c._doc
     page = doc.Pages.pages[-1]
     if page.stream and not page.Contents:
         s = PDFStream(content=page.stream, filters=[PDFZCompress] if page.compression else [])
         page.Contents = doc.Reference(_Frozen(s.format(doc)))
         page.stream = None
+    for name in ("XObjects", "Trans"):
+        value = getattr(page, name, None)
+        if isinstance(value, PDFDictionary):
+            setattr(page, name, _Frozen(pdf_format(value, doc)))
+    if type(page) is PDFPage:
+        kept = {}
+        for k, v in page.__dict__.items():
+            if v is not None:
+                kept[k] = v
+            elif k not in _FinishedPage.__dict__:
+                setattr(_FinishedPage, k, None)
+        page.__class__ = _FinishedPage
+        page.__dict__ = kept
 
 
 class FormCache:
