@@ -9,7 +9,7 @@ FONT_PKGS := fonts-ipaexfont-gothic fonts-ipaexfont-mincho
 # through its chromedriver (/usr/bin/chromium, /usr/bin/chromedriver); nothing is downloaded by selenium.
 BROWSER_PKGS := chromium chromium-driver
 
-.PHONY: build test install fonts browser clean
+.PHONY: build test install fonts browser clean bench-protograf
 
 build: install
 	$(BIN)/cardgen build --force
@@ -44,6 +44,20 @@ browser:
 	    echo "Install $(BROWSER_PKGS) for the browser test of cardgen serve (it is skipped without them)"; \
 	  fi; \
 	fi
+
+# protograf, for the comparison in benchmarks/run.py (issue 19), in its own venv: it pulls in its
+# own Pillow, PyMuPDF, Sphinx…, so it is never installed into $(VENV) and is not a dependency.
+# `make test` does not make it; run.py records "skipped" without it.
+PROTOGRAF_VENV := benchmarks/.protograf-venv
+PROTOGRAF_VERSION ?= 0.5.2
+
+bench-protograf: $(PROTOGRAF_VENV)/.installed
+
+$(PROTOGRAF_VENV)/.installed:
+	$(PYTHON) -m venv $(PROTOGRAF_VENV)
+	$(PROTOGRAF_VENV)/bin/python -m pip install -q --upgrade pip
+	$(PROTOGRAF_VENV)/bin/python -m pip install -q 'protograf==$(PROTOGRAF_VERSION)'
+	touch $@
 
 clean:
 	rm -rf $(VENV) output/*/

@@ -1,7 +1,8 @@
 """Benchmarks: cardgen's print sheets against the raw reportlab floor, at growing deck sizes.
 
     python benchmarks/run.py                 # 天雀牌 + generated 1,000 and 4,000-card decks
-    python benchmarks/run.py --sizes 1000 --repeat 3 --quick
+    python benchmarks/run.py --sizes 1000 --repeat 3 --no-png
+    python benchmarks/run.py --protograf-only --sizes 1000 4000   # only protograf vs cardgen sheets
 
 Every measured build runs in its own Python process (imports and start-up are not timed; the
 clock covers the build from the game folder to the written PDF). Peak memory is that process's
@@ -9,7 +10,10 @@ maximum RSS, read with ``os.wait4`` (the child's own rusage). Each case runs ``-
 and the median is reported. Results go to benchmarks/results.json and a table on stdout.
 
 Also measured: ``cardgen --help`` and ``cardgen validate`` wall time including start-up, and
-per-card PNG export of the generated 1,000-card deck on 1 vs 2 processes. Every run also records
+per-card PNG export of the generated 1,000-card deck on 1 vs 2 processes, and protograf on the
+generated decks against ``cardgen sheets`` (whole processes, interleaved; ``--protograf-repeat``
+runs each, 1 by default) when ``make bench-protograf`` has made its venv, else a "skipped" note
+(benchmarks/protograf_deck.py). Every run also records
 the CPU other processes used meanwhile (``other_load_cores``, from /proc/stat): the cores are
 shared, and a figure taken under load says so. What each clock covers: benchmarks/README.md.
 """
@@ -180,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results.json")
     ap.add_argument("--no-png", action="store_true", help="skip the PNG export scaling check")
     ap.add_argument("--png-size", type=int, default=1000, help="cards in the deck of the PNG scaling check")
+    ap.add_argument("--protograf-repeat", type=int, default=1,
+                    help="runs per deck size of the protograf comparison (protograf takes minutes at 4,000 cards)")
+    ap.add_argument("--protograf-only", action="store_true",
+                    help="only the protograf comparison (kept beside the other results in --out)")
+    ap.add_argument("--no-protograf", action="store_true", help="skip the protograf comparison")
     ap.add_argument("--child", nargs=3, metavar=("KIND", "GAME", "OUT"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
@@ -196,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         games = {"tenjanpai": ROOT / "card_data" / "tenjanpai"}
         for n in a.sizes:
             games[f"generated-{n}"] = make_game(Path(tmp) / f"g{n}", n)
+        generated = {k: v for k, v in games.items() if k.startswith("generated-")}
+        if a.protograf_only:
+            results = {"protograf": _protograf(generated, Path(tmp), a.protograf_repeat)}
+            return _write(a.out, results)
         for name, game in games.items():
             row = {}
             kinds = ("cardgen", "floor", "raw") if name.startswith("generated-") else ("cardgen", "floor")
@@ -234,8 +247,9 @@ def main(argv: list[str] | None = None) -> int:
             results["memory_ratio"] = {"between": [lo, hi], "ratio": results["decks"][hi]["cardgen"]["max_rss_mb"]
                                        / results["decks"][lo]["cardgen"]["max_rss_mb"]}
             print(f"peak memory {hi} / {lo}: ×{results['memory_ratio']['ratio']:.2f}")
-        results["whole_run"] = _whole_run({k: v for k, v in games.items() if k.startswith("generated-")},
-                                          Path(tmp), a.repeat)
+        results["whole_run"] = _whole_run(generated, Path(tmp), a.repeat)
+        if not a.no_protograf:
+            results["protograf"] = _protograf(generated, Path(tmp), a.protograf_repeat)
         py = [sys.executable, "-m", "cardgen"]
         cpu: dict = {}
         busy0, t0 = _busy_ticks(), time.perf_counter()
@@ -253,13 +267,48 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{k} {v:.3f} s" for k, v in results["startup"]["validate_s"].items()))
         if not a.no_png:
             results["png"] = _png_scaling(games, Path(tmp), a.repeat, a.png_size)
-    try:  # other benchmarks (insight.py, preview.py) keep their sections in the same file
-        kept = json.loads(a.out.read_text(encoding="utf-8"))
+    return _write(a.out, results)
+
+
+def _write(path: Path, results: dict) -> int:
+    """Merge ``results`` into the JSON file at ``path``: other benchmarks (insight.py, preview.py)
+    keep their sections, and a protograf run keeps the deck sizes it did not measure."""
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         kept = {}
-    a.out.write_text(json.dumps({**kept, **results}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {a.out}")
+    new = results.get("protograf", {})
+    if "decks" in new and "decks" in kept.get("protograf", {}):
+        new["decks"] = {**kept["protograf"]["decks"], **new["decks"]}
+    path.write_text(json.dumps({**kept, **results}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {path}")
     return 0
+
+
+def _cardgen_sheets(game: Path, tmp: Path) -> list[str]:
+    """The ``cardgen sheets`` command of the whole-run comparisons."""
+    return [sys.executable, "-m", "cardgen", "sheets", "-q", "--force", str(game), "--out", str(tmp / "whole")]
+
+
+def _process(cmd: list[str], cwd: Path = ROOT, env: dict | None = None, log: Path | None = None) -> dict:
+    """Run ``cmd`` as one whole process (start-up to exit); its wall and CPU seconds, peak RSS (MB)
+    and the CPU the rest of the machine used meanwhile (cores). Output goes to ``log`` (or is
+    dropped); a non-zero exit raises SystemExit naming the log."""
+    out = log.open("wb") if log else subprocess.DEVNULL
+    try:
+        busy0, t = _busy_ticks(), time.perf_counter()
+        p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        _pid, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t
+    finally:
+        if log:
+            out.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed (exit {os.waitstatus_to_exitcode(status)})"
+                         + (f"; see {log}" if log else ""))
+    own = usage.ru_utime + usage.ru_stime
+    return {"seconds": wall, "cpu_s": own, "max_rss_mb": usage.ru_maxrss / 1024,
+            "other_load_cores": max(0.0, ((_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") - own) / wall)}
 
 
 def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
@@ -270,17 +319,12 @@ def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
     for name, game in games.items():
         times: dict[str, list] = {"cardgen": [], "raw": [], "cardgen_cpu": [], "raw_cpu": [], "other_load_cores": []}
         for _ in range(repeat):
-            for kind, cmd in (("cardgen", [sys.executable, "-m", "cardgen", "sheets", "-q", "--force", str(game),
-                                           "--out", str(tmp / "whole")]),
+            for kind, cmd in (("cardgen", _cardgen_sheets(game, tmp)),
                               ("raw", [sys.executable, str(HERE / "raw_floor.py"), str(game), str(tmp / "whole.pdf")])):
-                busy0, t = _busy_ticks(), time.perf_counter()
-                p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                _pid, _status, usage = os.wait4(p.pid, 0)
-                wall = time.perf_counter() - t
-                times[kind].append(wall)
-                own = usage.ru_utime + usage.ru_stime
-                times[f"{kind}_cpu"].append(own)
-                times["other_load_cores"].append(max(0.0, ((_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") - own) / wall))
+                run = _process(cmd)
+                times[kind].append(run["seconds"])
+                times[f"{kind}_cpu"].append(run["cpu_s"])
+                times["other_load_cores"].append(run["other_load_cores"])
         row = {k: statistics.median(v) for k, v in times.items()}
         row["ratio"] = row["cardgen"] / row["raw"]
         row["cpu_ratio"] = row["cardgen_cpu"] / row["raw_cpu"]
@@ -298,6 +342,47 @@ def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
         print(f"fixed cost: cardgen sheets {out['cardgen_fixed_s']:.2f} s ({out['cardgen_cpu_fixed_s']:.2f} s CPU), "
               f"floor {out['raw_fixed_s']:.2f} s ({out['raw_cpu_fixed_s']:.2f} s CPU); per card "
               f"{out['cardgen_ms_per_card']:.2f} / {out['raw_ms_per_card']:.2f} ms", flush=True)
+    return out
+
+
+def _protograf(games: dict, tmp: Path, repeat: int) -> dict:
+    """protograf (benchmarks/protograf_deck.py) against ``cardgen sheets`` on the generated decks,
+    each a whole process (start-up to exit), interleaved ``repeat`` times; medians, with the peak
+    RSS of each process and the other load. ``{"skipped": note}`` when protograf's venv is absent."""
+    import protograf_deck
+
+    if protograf_deck.python() is None:
+        print(f"protograf: skipped ({protograf_deck.SKIP_NOTE})", flush=True)
+        return {"skipped": protograf_deck.SKIP_NOTE}
+    from gen import make_game
+
+    out: dict = {"version": protograf_deck.version(), "decks": {}}
+    if not protograf_deck.font_index().is_file():  # its first run indexes the system fonts: not timed
+        argv, env, cwd = protograf_deck.command(make_game(tmp / "pg-warm", 8), tmp / "pg-warm-out")
+        _process(argv, cwd, env, cwd / "protograf.log")
+    for name, game in games.items():
+        runs: dict[str, list] = {"cardgen": [], "protograf": []}
+        started = {"started_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "load_average": os.getloadavg()[0]}
+        for _ in range(repeat):
+            runs["cardgen"].append(_process(_cardgen_sheets(game, tmp)))
+            argv, env, cwd = protograf_deck.command(game, tmp / "pg" / name)
+            (cwd / "deck.pdf").unlink(missing_ok=True)
+            runs["protograf"].append(_process(argv, cwd, env, cwd / "protograf.log"))
+            if not (cwd / "deck.pdf").is_file():
+                raise SystemExit(f"protograf wrote no PDF; see {cwd / 'protograf.log'}")
+        row: dict = {**started, "runs": repeat, "cards": protograf_deck.cards(game),
+                     "protograf_pdf_bytes": (cwd / "deck.pdf").stat().st_size}
+        for kind, rs in runs.items():
+            for k in ("seconds", "cpu_s", "max_rss_mb", "other_load_cores"):
+                row[f"{kind}_{k}"] = statistics.median(r[k] for r in rs)
+        row["ratio"] = row["protograf_seconds"] / row["cardgen_seconds"]
+        row["cpu_ratio"] = row["protograf_cpu_s"] / row["cardgen_cpu_s"]
+        out["decks"][name] = row
+        print(f"protograf {name}: {row['protograf_seconds']:.1f} s ({row['protograf_cpu_s']:.1f} s CPU, "
+              f"{row['protograf_max_rss_mb']:.0f} MB), cardgen sheets {row['cardgen_seconds']:.2f} s "
+              f"({row['cardgen_cpu_s']:.2f} s CPU, {row['cardgen_max_rss_mb']:.0f} MB): ×{row['ratio']:.1f} wall, "
+              f"×{row['cpu_ratio']:.1f} CPU (other load {row['protograf_other_load_cores']:.2f} / "
+              f"{row['cardgen_other_load_cores']:.2f} cores; {repeat} run{'s' * (repeat > 1)})", flush=True)
     return out
 
 

@@ -1,0 +1,41 @@
+"""benchmarks/run.py's protograf comparison without protograf's venv (CI never installs it):
+skipped with the note, the other results kept; and the protograf script it would run is valid Python."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks import protograf_deck, run
+from benchmarks.gen import make_game
+
+NOTE = "protograf not installed: make bench-protograf"
+
+
+@pytest.mark.parametrize("venv", ["missing", "half-made"])
+def test_skipped_with_the_note_without_the_venv(tmp_path, monkeypatch, capsys, venv):
+    folder = tmp_path / "protograf-venv"
+    if venv == "half-made":  # `make bench-protograf` interrupted: a Python, no .installed mark
+        (folder / "bin").mkdir(parents=True)
+        (folder / "bin" / "python").write_text("")
+    monkeypatch.setenv("CARDGEN_PROTOGRAF_VENV", str(folder))
+    out = tmp_path / "results.json"
+    out.write_text(json.dumps({"whole_run": {"kept": True}, "protograf": {"version": "0.5.2", "decks": {}}}))
+
+    assert run.main(["--protograf-only", "--sizes", "4", "--out", str(out)]) == 0
+
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["protograf"] == {"skipped": NOTE}
+    assert data["whole_run"] == {"kept": True}
+    assert f"protograf: skipped ({NOTE})" in capsys.readouterr().out
+    assert not (folder / "home").exists()  # nothing was set up for a run
+
+
+def test_the_script_is_python_with_the_deck_title(tmp_path):
+    game = make_game(tmp_path / "game", 3)
+    script = protograf_deck.write_script(game, tmp_path / "out")
+    source = script.read_text(encoding="utf-8")
+    compile(source, str(script), "exec")
+    assert 'CardBack(' in source and '"天雀牌ベンチ"' in source
+    assert (tmp_path / "out" / "characters.csv").read_bytes() == (game / "characters.csv").read_bytes()
+    assert protograf_deck.cards(game) == 3
