@@ -163,18 +163,20 @@ def _code(w: _Walk) -> None:
         if names:
             w.put("site", os.path.realpath(entry or "."), names)
     walk = _Walk(hashlib.sha256())  # the code is not the game's: no limits of its own count
-    stack = [_PKG]
+    stack, cut = [_PKG], len(_PKG) + 1
     while stack:
         folder = stack.pop()
-        for name in sorted(os.listdir(folder)):
-            path = os.path.join(folder, name)
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for entry in entries:
+            name = entry.name
             if name == "__pycache__" or name.endswith((".pyc", ".tmp")):
                 continue
-            if os.path.isdir(path):
-                stack.append(path)
-            elif os.path.isfile(path):
-                with open(path, "rb") as fh:
-                    walk.put(os.path.relpath(path, _PKG), hashlib.sha256(fh.read()).hexdigest())
+            if entry.is_dir():
+                stack.append(entry.path)
+            elif entry.is_file():
+                with open(entry.path, "rb") as fh:  # the name relative to the package folder
+                    walk.put(entry.path[cut:], hashlib.sha256(fh.read()).hexdigest())
     w.put("code", walk.h.hexdigest())
 
 

@@ -69,28 +69,30 @@ def _font_stamps(fonts) -> list:
     return out
 
 
-def blocks_shape(x):
-    """``x`` (blocks, runs, any value inside them) as plain values for the key: dataclasses as
-    ``(class name, field values…)``, each card figure's caption (a ``card:`` image's alt text,
-    a ``card_row``'s card captions) as whether it has one."""
-    from dataclasses import fields, is_dataclass
+def blocks_shape(blocks: list) -> str:
+    """``repr(blocks)`` for the key, with each card figure's caption (a ``card:`` image's alt
+    text, a ``card_row``'s card captions) as whether it has one. Lists and quotes are gone into
+    (they hold blocks); every other block is its dataclass ``repr``, every field included."""
+    from dataclasses import replace
 
-    from cardgen.rulebook.blocks import CardFigureBlock, Figure
+    from cardgen.rulebook.blocks import CardFigureBlock, Figures, ListBlock, Quote
 
-    if isinstance(x, Figure) and x.src.startswith("card:"):
-        return ("Figure", x.src, bool(x.alt), x.width_mm, blocks_shape(x.where))
-    if isinstance(x, CardFigureBlock):
-        data = dict(x.data)
-        data["cards"] = [{**c, "caption": bool(c.get("caption"))} if isinstance(c, dict) else c
-                         for c in data.get("cards", [])]
-        return ("CardFigureBlock", blocks_shape(data))
-    if is_dataclass(x) and not isinstance(x, type):
-        return (type(x).__name__, *(blocks_shape(getattr(x, f.name)) for f in fields(x)))
-    if isinstance(x, (list, tuple)):
-        return [blocks_shape(v) for v in x]
-    if isinstance(x, dict):
-        return [(k, blocks_shape(v)) for k, v in x.items()]
-    return x
+    out = []
+    for b in blocks:
+        if isinstance(b, Figures):
+            images = [replace(f, alt="+" if f.alt else "") if f.src.startswith("card:") else f for f in b.images]
+            out.append(repr(replace(b, images=images)))
+        elif isinstance(b, CardFigureBlock):
+            cards = [{**c, "caption": bool(c.get("caption"))} if isinstance(c, dict) else c
+                     for c in b.data.get("cards", [])]
+            out.append(repr(replace(b, data={**b.data, "cards": cards})))
+        elif isinstance(b, ListBlock):
+            out.append(repr(replace(b, items=[])) + "[" + ", ".join(blocks_shape(item) for item in b.items) + "]")
+        elif isinstance(b, Quote):
+            out.append(repr(replace(b, blocks=[])) + blocks_shape(b.blocks))
+        else:
+            out.append(repr(b))
+    return "[" + ", ".join(out) + "]"
 
 
 def check_key(blocks: list, design, page_mm, info, fonts) -> bytes:
@@ -98,7 +100,7 @@ def check_key(blocks: list, design, page_mm, info, fonts) -> bytes:
     from cardgen.steps.check_cache import code_digest
 
     h = hashlib.sha256()
-    for part in (KIND, repr(blocks_shape(blocks)), design.model_dump_json(), repr(tuple(page_mm)), repr(info),
+    for part in (KIND, blocks_shape(blocks), design.model_dump_json(), repr(tuple(page_mm)), repr(info),
                  json.dumps(_font_stamps(fonts)), code_digest()):
         h.update(part.encode("utf-8", "surrogateescape") + b"\n")
     return h.digest()
