@@ -17,7 +17,12 @@ build: install
 test: install browser
 	$(BIN)/python -m pytest
 
+# cardgen's own modules are byte-compiled here: an editable install leaves that to the first run,
+# which cannot write them where PYTHONDONTWRITEBYTECODE is set; then every command compiled ~100
+# modules again (`cardgen sheets` of 10 cards: 0.51 s CPU instead of 0.43 s). A module edited
+# later is recompiled by the next make (until then, in memory: a stale .pyc is never used).
 install: fonts $(VENV)/.installed
+	@$(BIN)/python -m compileall -q cardgen
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
