@@ -82,7 +82,9 @@ def main() -> None:
     """Console entry point (``cardgen``): the help and validate fast paths, else the click command line."""
     try:
         from cardgen.cli.help_fast import serve as help_page  # `cardgen --help`: click's page, stored
-        code = 0 if help_page(sys.argv[1:]) else fast_validate(sys.argv[1:])
+        code = help_page(sys.argv[1:])
+        if code is None:
+            code = fast_validate(sys.argv[1:])
         if code is None:
             from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:

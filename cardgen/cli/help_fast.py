@@ -32,28 +32,35 @@ def _click_release_is(version: str) -> bool:
     return False
 
 
-def serve(argv: list[str]) -> bool:
+def serve(argv: list[str]) -> int | None:
     """Print the stored help page when ``argv`` (without the program name) asks for the top-level
-    help and click would print exactly that page here; True when it was printed (exit 0), False
-    when click must answer (nothing was printed)."""
+    help and click would print exactly that page here; → the exit code (0; 1 when standard output
+    is a pipe whose reader has gone, as click exits then), or None when click must answer (nothing
+    was printed)."""
     if argv not in HELP_ARGS:
-        return False
+        return None
     from cardgen.cli import help_page
 
     import shutil  # the columns as click reads them (COLUMNS, else the terminal, else 80)
 
     if max(min(shutil.get_terminal_size().columns, 80) - 2, 50) != help_page.WIDTH:
-        return False
+        return None
     if not _click_release_is(help_page.CLICK):
-        return False
+        return None
     out = sys.stdout
     try:
         help_page.PAGE.encode(out.encoding or "utf-8", out.errors or "strict")
     except (UnicodeError, LookupError, AttributeError):
-        return False
-    out.write(help_page.PAGE)
-    out.flush()
-    return True
+        return None
+    try:
+        out.write(help_page.PAGE)
+        out.flush()
+    except BrokenPipeError:  # `cardgen --help | head -1`: exit 1 quietly, as click does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())  # the interpreter's last flush at exit goes nowhere
+        os.close(devnull)
+        return 1
+    return 0
 
 
 def render() -> str:

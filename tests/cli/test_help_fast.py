@@ -50,14 +50,14 @@ def test_every_width_prints_what_click_prints(columns):
 
 def test_other_arguments_are_left_to_click(capsys):
     for argv in ([], ["--help", "--version"], ["sheets", "--help"], ["--project", ".", "--help"], ["-hx"]):
-        assert help_fast.serve(argv) is False, argv
+        assert help_fast.serve(argv) is None, argv
     assert capsys.readouterr().out == ""
 
 
 def test_another_click_release_is_left_to_click(monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setattr(help_page, "CLICK", "0.0.1")
-    assert help_fast.serve(["--help"]) is False
+    assert help_fast.serve(["--help"]) is None
     assert capsys.readouterr().out == ""
 
 
@@ -66,6 +66,26 @@ def test_stream_that_cannot_encode_the_page_is_left_to_click(monkeypatch):
     ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
     monkeypatch.setattr(sys, "stdout", ascii_out)
     assert "—" in help_page.PAGE
-    assert help_fast.serve(["--help"]) is False
+    assert help_fast.serve(["--help"]) is None
     ascii_out.flush()
     assert ascii_out.buffer.getvalue() == b""
+
+
+def test_a_reader_gone_ends_as_with_click():
+    """``cardgen --help | head -1``: the pipe closes before the page is written. click exits 1 and
+    prints nothing more (no BrokenPipeError traceback); so does the stored page."""
+    def closed_pipe_run(script):
+        r, w = os.pipe()
+        os.close(r)  # no reader: the first write fails with EPIPE
+        env = {**os.environ, "COLUMNS": "80"}
+        try:
+            p = subprocess.run([sys.executable, "-c", script, "--help"], stdout=w, stderr=subprocess.PIPE,
+                               env=env, check=False)
+        finally:
+            os.close(w)
+        return p.returncode, p.stderr.decode()
+
+    click_code, click_err = closed_pipe_run(CLICK_ONLY)
+    _, err = closed_pipe_run(ENTRY)  # the probe script reports main()'s exit code on stderr
+    assert click_code == 1 and click_err == ""
+    assert err == "CLICK-LOADED=False CODE=1"  # nothing else on stderr: no traceback
