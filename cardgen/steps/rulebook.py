@@ -103,4 +103,4 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
         return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
                            icons=icon_specs(game))
 
-    return cached_check(check_key(blocks, design, page, info, fonts), card_plan, resolve_image, check)
+    return cached_check(lambda: check_key(blocks, design, page, info, fonts), card_plan, resolve_image, check)

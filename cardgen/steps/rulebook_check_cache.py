@@ -113,14 +113,23 @@ class _Recorder:
         self._card_plan, self._resolve_image = card_plan, resolve_image
         self.faces: dict[str, list] = {}
         self.images: dict[str, list] = {}
+        self.failed = False  #: one of them raised (its answer is not recorded: the result is not kept)
 
     def card_plan(self, component: str, card_id: str | None = None, side: str = "front"):
-        plan = self._card_plan(component, card_id, side)
+        try:
+            plan = self._card_plan(component, card_id, side)
+        except BaseException:
+            self.failed = True
+            raise
         self.faces[json.dumps([component, card_id, side])] = _dims(plan)
         return plan
 
     def resolve_image(self, src: str):
-        path = self._resolve_image(src)
+        try:
+            path = self._resolve_image(src)
+        except BaseException:
+            self.failed = True
+            raise
         self.images[src] = [str(path), _file_digest(str(path))]
         return path
 
@@ -152,11 +161,15 @@ def _problems(entry: dict) -> list[Problem] | None:
         return None
 
 
-def cached_check(key: bytes, card_plan: Callable, resolve_image: Callable,
+def cached_check(key: Callable[[], bytes], card_plan: Callable, resolve_image: Callable,
                  check: Callable[[Callable, Callable], list[Problem]]) -> list[Problem]:
     """``check(card_plan, resolve_image)`` (the rulebook check, :func:`cardgen.rulebook.pdf.check_story`),
-    or its stored result for ``key`` (:func:`check_key`) when the faces and images it asked for
-    are unchanged. A result is stored unless the check raised."""
+    or its stored result for ``key()`` (:func:`check_key`, not taken when the cache is off) when the
+    faces and images it asked for are unchanged. A result is stored unless asking for a face or an
+    image raised (the check reports that as a problem; it runs again next time)."""
+    if not disk_cache.enabled():
+        return check(card_plan, resolve_image)
+    key = key()
     payload = disk_cache.read(KIND, key)
     if payload is not None:
         try:
@@ -169,7 +182,7 @@ def cached_check(key: bytes, card_plan: Callable, resolve_image: Callable,
                 return found
     rec = _Recorder(card_plan, resolve_image)
     found = check(rec.card_plan, rec.resolve_image)
-    if disk_cache.enabled() and all(p.card is None and p.detail is None and not p.field for p in found):
+    if not rec.failed and all(p.card is None and p.detail is None and not p.field for p in found):
         entry = {"faces": rec.faces, "images": rec.images,
                  "problems": [[getattr(p, f) for f in _FIELDS] for p in found]}
         disk_cache.write(KIND, key, json.dumps(entry, ensure_ascii=False).encode("utf-8"))

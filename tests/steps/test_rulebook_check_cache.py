@@ -143,3 +143,35 @@ def test_a_damaged_entry_is_checked_again(game, monkeypatch):
         entry.write_bytes(data[:-5] + b"xxxxx")
     assert run(game) == first
     assert run.laid_out == 2
+
+
+def test_a_result_met_while_a_face_could_not_be_laid_out_is_not_kept(game, monkeypatch):
+    """A figure's face that raised is not recorded, so the result (its problem) is not kept: once
+    the face can be laid out, the check runs again (with the same key)."""
+    from cardgen.core.errors import CardgenError, Problem
+
+    broken = [True]
+    runs: list = []
+
+    def card_plan(component, card_id=None, side="front"):
+        if broken[0]:
+            raise CardgenError(Problem("t.yaml", 1, "x", "the face cannot be laid out"))
+        return None
+
+    def check(plan, _image):
+        runs.append(1)
+        try:
+            plan("characters", "c1-1")
+        except CardgenError as exc:
+            return exc.problems
+        return []
+
+    def key():
+        return b"one key"
+
+    first = rulebook_check_cache.cached_check(key, card_plan, str, check)
+    assert [p.message for p in first] == ["the face cannot be laid out"]
+    broken[0] = False
+    assert rulebook_check_cache.cached_check(key, card_plan, str, check) == []
+    assert rulebook_check_cache.cached_check(key, card_plan, str, check) == []
+    assert len(runs) == 2  # checked again once fixed, then read
