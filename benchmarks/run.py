@@ -272,14 +272,20 @@ def main(argv: list[str] | None = None) -> int:
 
 def _write(path: Path, results: dict) -> int:
     """Merge ``results`` into the JSON file at ``path``: other benchmarks (insight.py, preview.py)
-    keep their sections, and a protograf run keeps the deck sizes it did not measure."""
+    keep their sections; a protograf run keeps the deck sizes it did not measure, and a skipped
+    one keeps the last figures under ``previous`` (a checkout without protograf's venv does not
+    erase them)."""
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         kept = {}
+    old = kept.get("protograf", {})
+    old = old.get("previous", old)  # the last measured figures, skipped or not since
     new = results.get("protograf", {})
-    if "decks" in new and "decks" in kept.get("protograf", {}):
-        new["decks"] = {**kept["protograf"]["decks"], **new["decks"]}
+    if "decks" in new and "decks" in old:
+        new["decks"] = {**old["decks"], **new["decks"]}
+    elif "skipped" in new and "decks" in old:
+        new["previous"] = old
     path.write_text(json.dumps({**kept, **results}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {path}")
     return 0
