@@ -118,8 +118,37 @@ def _apply(budget: Budget) -> None:
     signal.signal(signal.SIGXCPU, spent)
 
 
+#: Clean-ups registered by :func:`at_exit` in this process while it is a budget child (it ends
+#: with ``os._exit``, which runs no ``atexit`` handler: they are run by :func:`_child` instead).
+_CHILD_CLEANUPS: list[tuple[Callable[..., Any], tuple]] = []
+_IN_CHILD = False
+
+
+def at_exit(fn: Callable[..., Any], *args: Any) -> None:
+    """Call ``fn(*args)`` when this process ends: at interpreter exit (``atexit``), and in a child
+    of :func:`run_limited` before it ends (its ``os._exit`` skips ``atexit``: a temporary folder
+    made in the child would stay behind). Handlers registered in the parent before the fork stay
+    the parent's (the child never runs them). Errors of ``fn`` are ignored in the child."""
+    import atexit
+
+    atexit.register(fn, *args)
+    if _IN_CHILD:
+        _CHILD_CLEANUPS.append((fn, args))
+
+
+def _run_cleanups() -> None:
+    while _CHILD_CLEANUPS:
+        fn, args = _CHILD_CLEANUPS.pop()
+        try:
+            fn(*args)
+        except Exception:  # noqa: BLE001 - a clean-up that fails must not stop the child's exit
+            pass
+
+
 def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int) -> None:
     """Run ``fn`` under ``budget`` and send ``(kind, value)`` through ``w``; never returns."""
+    global _IN_CHILD
+    _IN_CHILD = True
     status = 0
     try:
         os.setpgid(0, 0)  # own process group: Ctrl-C goes to the parent, which stops us all
@@ -147,7 +176,10 @@ def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int) -> None
     except BaseException:  # noqa: BLE001 - nothing may escape into the parent's code
         status = 70
     finally:
-        os._exit(status)
+        try:
+            _run_cleanups()
+        finally:
+            os._exit(status)
 
 
 def _read_all(r: int) -> bytes:

@@ -29,11 +29,12 @@ ICON_FILES: dict[str, str] = {}  #: placeholder file → icon name
 def _icon_dir() -> Path:
     global _ICON_DIR
     if _ICON_DIR is None:
-        import atexit
         import shutil
 
+        from cardgen.core.budget import at_exit
+
         _ICON_DIR = Path(tempfile.mkdtemp(prefix="cardgen-icons-"))
-        atexit.register(shutil.rmtree, _ICON_DIR, True)
+        at_exit(shutil.rmtree, _ICON_DIR, True)  # also in a build's child, which ends without atexit
     return _ICON_DIR
 
 
