@@ -17,6 +17,7 @@ from cardgen.core.units import MM
 from cardgen.layout import jlreq
 from cardgen.rulebook import blocks as L
 from cardgen.rulebook.design import TextStyle
+from cardgen.rulebook.story_tables import row_split_table
 
 #: Printed label of a note (the test reading the PDF back looks for it).
 LABEL = "【未確定】"
@@ -141,7 +142,7 @@ class OpenQuestionIndex(Flowable):
             rows.append([b.para([L.Span(USE_LABEL, bold=True), L.Span(_text(q.use))], ts, "oqi-use-j", alignment=TA_JUSTIFY)])
             rows.append([b.para([L.Span("理由：", bold=True), L.Span(_text(q.why))], ts, "oqi-why-j", alignment=TA_JUSTIFY)])
             rows.append([b.para([L.Span("該当箇所：", bold=True), L.Span(where)], ts, "oqi-pages")])
-        t = RLTable(rows, colWidths=[width])
+        t = row_split_table(b, rows, colWidths=[width])
         style = [("LEFTPADDING", (0, 0), (-1, -1), 2.5 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 2 * MM),
                  ("TOPPADDING", (0, 0), (-1, -1), 0.5 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5 * MM),
                  ("FONTNAME", (0, 0), (-1, -1), b.fonts.name(d.body.font))]

@@ -15,7 +15,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (CondPageBreak, Flowable, ListFlowable, ListItem, PageBreak as RLPageBreak, Spacer,
-                                Table as RLTable, TableStyle)
+                                TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from cardgen.core.errors import Problem
@@ -29,7 +29,7 @@ from cardgen.rulebook.markup import markup
 from cardgen.rulebook.notes import OpenQuestionIndex, note
 from cardgen.rulebook.numbering import circled
 from cardgen.rulebook.story_figures import card_figure, figures
-from cardgen.rulebook.story_tables import table
+from cardgen.rulebook.story_tables import row_split_table, table
 
 
 class StoryBuilder:
@@ -159,7 +159,7 @@ class StoryBuilder:
             return card_figure(self, b)
         if isinstance(b, L.Quote):
             inner = [f for x in b.blocks for f in self.block(x, info)]
-            t = RLTable([[inner]], colWidths=[self.width - d.quote.indent * MM])
+            t = row_split_table(self, [[inner]], colWidths=[self.width - d.quote.indent * MM])
             t.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), HexColor(d.quote.fill)),
                                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.name(d.body.font)),
                                    ("LINEBEFORE", (0, 0), (0, -1), 2, HexColor(d.quote.bar)),

@@ -93,6 +93,9 @@ def card_figure(builder, b: L.CardFigureBlock) -> list:
 
 def _figure(builder, lay) -> Flowable:
     k = min(1.0, builder.width / lay.width) if lay.width else 1.0
+    room = builder.height - 4 * MM  # the figure's space before and after
+    if lay.height * k > room:  # a tall component: the figure fits the page's height too
+        k = room / lay.height
     fig = CardFigure(lay, partial(_face, builder), builder.fonts, builder.fonts.name("heading"), builder.images, k)
     fig.hAlign = "CENTER"
     fig.spaceBefore, fig.spaceAfter = 1 * MM, 3 * MM

@@ -37,13 +37,16 @@ def table(builder, b: L.Table):
     al = [aligns[a] for a in (b.align + ["left"] * ncol)[:ncol]]
     pad = ts.padding * MM
     widths = [0.0] * ncol
+    naturals: list[list[float]] = []  # per row, per cell: the text's width on one line (pt)
     for r in ([b.head] if b.head else []) + b.rows:
+        naturals.append([])
         for i, cell in enumerate(r):
             text = "".join(x.text for x in cell if isinstance(x, L.Span))
             icons = sum(1 for x in cell if isinstance(x, L.IconRun))
             natural = builder.fonts.width(text, "heading", ts.size) + icons * ts.size \
                 + sum(jlreq.adjustments(text)) * ts.size  # the quarter em beside Latin, compression
             widths[i] = max(widths[i], natural + 2 * pad + 1)
+            naturals[-1].append(natural)
     widths = fit_widths(widths, builder.width)
     rows = []
     too_wide: list[tuple[int, str, float, float]] = []
@@ -56,7 +59,10 @@ def table(builder, b: L.Table):
         rows.append(row)
     if too_wide:
         builder.problems.append(_too_wide_problem(b, too_wide))
-    t = RLTable(rows, colWidths=widths, repeatRows=1 if b.head else 0, hAlign="LEFT")
+    tall = _too_tall_row(rows, naturals, widths, pad, ts.size * ts.leading, 0 if b.head else 1, builder.height)
+    if tall:
+        builder.problems.append(_too_tall_problem(b, *tall, builder.height))
+    t = row_split_table(builder, rows, colWidths=widths, repeatRows=1 if b.head else 0, hAlign="LEFT")
     t.setStyle(TableStyle([
         ("GRID", (0, 0), (-1, -1), 0.4, HexColor(ts.grid)),
         ("FONTNAME", (0, 0), (-1, -1), builder.fonts.name(ts.font)),
@@ -103,6 +109,65 @@ def _too_wide_problem(b: L.Table, too_wide: list[tuple[int, str, float, float]])
         f"{room / MM:.1f} mm wide even at {MIN_TABLE_SIZE:g} pt; a number or word is never split{others}",
         "give the table fewer columns, shorten the word, or print the rulebook on larger paper (`rulebook: {paper: a4}` in game.yaml)",
         code="rules-table-word")
+
+
+class RowSplitTable(RLTable):
+    """A Platypus table that splits inside its rows only when one of them is taller than a whole
+    text frame: such a row would otherwise stop the build (reportlab's LayoutError). reportlab's own
+    ``splitInRow`` also splits rows that merely reach the bottom of a page, which would move every
+    table that fits today. ``frame_height``: the text frame's height (pt)."""
+
+    frame_height = float("inf")
+
+    def split(self, availWidth, availHeight):
+        """reportlab's split (sizes in pt), splitting inside a row only when one is taller than a frame."""
+        self._calc(availWidth, availHeight)
+        self.splitInRow = 1 if max(self._rowHeights, default=0) > self.frame_height else 0
+        parts = super().split(availWidth, availHeight)
+        for part in parts:
+            if isinstance(part, RowSplitTable):
+                part.frame_height = self.frame_height
+        return parts
+
+
+def row_split_table(builder, rows: list, **kwargs) -> RowSplitTable:
+    """:class:`RowSplitTable` of ``rows`` for the builder's text frame (its ``height``, pt);
+    ``kwargs`` go to reportlab's Table."""
+    t = RowSplitTable(rows, **kwargs)
+    t.frame_height = builder.height
+    return t
+
+
+def _too_tall_row(rows: list, naturals: list[list[float]], widths: list[float], pad: float, leading: float, start: int,
+                  frame_height: float) -> tuple[int, float] | None:
+    """``(row number, height in pt)`` of the first row taller than ``frame_height`` pt, or None;
+    rows are numbered from ``start`` (0 when the first row is the head, as the width error counts).
+
+    A table row is never split across pages, so such a row cannot be printed. Cells are wrapped
+    only when a cheap bound (the cell's one-line width over its column, twice over, for the
+    lines Latin words and kinsoku waste) says the row might not fit: ordinary tables cost nothing.
+    """
+    for r, (row, nat) in enumerate(zip(rows, naturals), start):
+        bound = max((2 * math.ceil(n / max(1.0, w - 2 * pad)) + 2) * leading + 2 * pad + 0.5
+                    for n, w in zip(nat, widths)) if nat else 0.0
+        if bound <= frame_height:
+            continue
+        height = max(p.wrap(w - 2 * pad, 1e9)[1] for p, w in zip(row, widths)) + 2 * pad + 0.5
+        if height > frame_height:
+            return r, height
+    return None
+
+
+def _too_tall_problem(b: L.Table, r: int, height: float, frame_height: float) -> Problem:
+    """One error for a table row taller than the rulebook's text frame, at the table's ``file:line``."""
+    file, line = b.where or ("", None)
+    head = " | ".join(L.plain(c) for c in b.head[:3])
+    return Problem(
+        file, line, "rulebook → table",
+        f"the table ({head[:40]}) row {r} is {height / MM:.0f} mm tall but a page holds {frame_height / MM:.0f} mm "
+        "of text; a table row is never split across pages",
+        "move the long text out of the table into a paragraph below it, or spread it over several rows",
+        code="rules-table-row-too-tall")
 
 
 def fit_widths(widths: list[float], avail: float) -> list[float]:
