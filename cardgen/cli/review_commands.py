@@ -37,7 +37,7 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
     if no_cache:  # every cache of the run: validate results, font parses, font names (the child inherits it)
         os.environ["CARDGEN_NO_CACHE"] = "1"
     try:
-        key = check_cache.inputs_key(game_dir) if disk_cache.enabled() else None
+        state = check_cache.inputs_state(game_dir) if disk_cache.enabled() else None
         report = limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
     finally:  # as it was (a library caller's process goes on)
         if prior is None:
@@ -46,7 +46,7 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
             os.environ["CARDGEN_NO_CACHE"] = prior
     code = 0 if report.ok else 1
     lines, json_text = report_lines(report), clean(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
-    check_cache.store(game_dir, key, lines, json_text, code)
+    check_cache.store(game_dir, state, lines, json_text, code)
     for err, text in [(False, json_text)] if fmt == "json" else lines:
         click.echo(text, err=err)
     click.get_current_context().exit(code)

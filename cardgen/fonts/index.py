@@ -112,16 +112,16 @@ def _write_cache(path: Path, data: dict) -> None:
 
 
 def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[str]]] | None:
-    """Names of every face of ``path`` (None: unreadable), from ``cache`` while the file's size
-    and modification time are those recorded, else read (fontTools) and recorded in ``cache``."""
+    """Names of every face of ``path`` (None: unreadable), from ``cache`` while the file's size,
+    modification and change times and inode are those recorded, else read (fontTools) and recorded in ``cache``."""
     try:
         st = path.stat()
     except OSError:
         return None
-    stamp = [st.st_size, st.st_mtime_ns]
+    stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]  # ctime: no `touch -d` or `mv` restores it
     hit = cache.get(str(path))
-    if isinstance(hit, list) and len(hit) == 3 and hit[:2] == stamp:
-        faces = hit[2]
+    if isinstance(hit, list) and len(hit) == 2 and hit[0] == stamp:
+        faces = hit[1]
         if faces is None:
             return None
         if isinstance(faces, list) and all(isinstance(f, dict) and all(
@@ -132,7 +132,7 @@ def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[s
         faces = [_face_names(path, i) for i in range(collection_size(path))]
     except Exception:  # an unreadable font only loses its names here; loading it reports
         faces = None
-    cache[str(path)] = stamp + [faces]
+    cache[str(path)] = [stamp, faces]
     changed.append(path)
     return faces
 

@@ -4,7 +4,8 @@ Parsing a large Japanese font (``reportlab.pdfbase.ttfonts.TTFont``: the cmap of
 characters, every advance width) costs about 60 ms per face; reading the result back costs a
 fraction of that. :func:`load_ttfont` returns a ``TTFont`` equal to a fresh parse, from the
 cache (:mod:`cardgen.core.disk_cache`, kind :data:`KIND`) when an entry exists for the same
-file — real path, face index, size, modification time and inode — and the same reportlab
+file — real path, face index, size, modification and change times (a `touch -d` or a `mv` of a
+same-size font cannot restore the change time) and inode — and the same reportlab
 and Python versions, else parsed and stored.
 
 The font file's bytes (``face._ttf_data``) and the glyph tables only embedding a subset in a PDF
@@ -59,7 +60,7 @@ def _key(path: str, index: int) -> bytes | None:
     except OSError:
         return None
     real = os.path.realpath(path)
-    return repr((real, index, st.st_size, st.st_mtime_ns, st.st_ino, reportlab.Version,
+    return repr((real, index, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, reportlab.Version,
                  rl_config.ttfAsciiReadable, sys.version_info[:3])).encode()
 
 

@@ -29,12 +29,12 @@ def _sha(data: Any) -> str:
     return hashlib.sha1(json.dumps(data, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
 
 
-def _stat(path: str) -> tuple[int, int] | None:
+def _stat(path: str) -> tuple[int, int, int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_size, st.st_mtime_ns
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
 def _ref_fields(card) -> tuple:

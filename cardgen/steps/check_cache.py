@@ -58,6 +58,8 @@ class _Walk:
 
     def __init__(self, h) -> None:
         self.h, self.files, self.bytes = h, 0, 0
+        #: every file's size, modification and change times and inode: see :func:`inputs_state`
+        self.stamps = hashlib.sha256()
 
     def put(self, *parts) -> None:
         self.h.update(repr(parts).encode("utf-8", "surrogateescape") + b"\n")
@@ -70,6 +72,8 @@ class _Walk:
 
     def content(self, path: str, st: os.stat_result) -> None:
         """A regular file: its bytes (its stamp when over :data:`BIG`)."""
+        self.stamps.update(repr((path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)).encode(
+            "utf-8", "surrogateescape"))
         if st.st_size > BIG:
             self.count()
             self.put("big", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
@@ -143,7 +147,7 @@ class _Walk:
             if fonts_only:
                 if os.path.splitext(rname)[1].lower() in (".ttf", ".otf", ".ttc", ".otc"):
                     self.count()
-                    self.put("font", rname, st.st_size, st.st_mtime_ns, st.st_ino)
+                    self.put("font", rname, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
                 return
             self.put("name", rname)
             self.content(path, st)
@@ -189,23 +193,61 @@ def code_digest() -> str:
     return w.h.hexdigest()
 
 
+#: Cache sub-folder of the text values of a ``fonts.yaml`` (keyed by the file's bytes).
+VALUES_KIND = "fonts-yaml-values-1"
 _FONT_PATH = re.compile(r"[^\"'{},:\n#]+\.(?:ttf|otf|ttc|otc)(?![\w.])", re.IGNORECASE)
 
 
-def _configured_fonts(w: _Walk, config: str) -> None:
-    """Font files a trusted ``fonts.yaml`` names by path (they may lie anywhere), by stamp: every
-    token of the file that ends in a font suffix, resolved as the font lookup resolves it."""
+def _yaml_values(data: bytes) -> list[str]:
+    """Every text value (keys and values, at any depth) of a ``fonts.yaml``, parsed by PyYAML's
+    safe loader once per content and then kept on disk (:data:`VALUES_KIND`), so the fast path
+    does not import PyYAML; for a file that does not parse, the tokens ending in a font suffix."""
+    digest = hashlib.sha256(data).digest()
+    kept = disk_cache.read(VALUES_KIND, digest)
+    if kept is not None:
+        try:
+            values = json.loads(kept.decode("utf-8"))
+            if isinstance(values, list) and all(isinstance(v, str) for v in values):
+                return values
+        except ValueError:
+            pass
+    import yaml
+
+    text = data.decode("utf-8", "replace")
     try:
-        with open(config, encoding="utf-8", errors="replace") as fh:
-            text = fh.read(1 << 20)
+        found: set[str] = set()
+        stack = [yaml.safe_load(text)]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, str):
+                found.add(node)
+            elif isinstance(node, dict):
+                stack.extend(k for k in node if isinstance(k, str))
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+        values = sorted(found)
+    except (yaml.YAMLError, RecursionError):
+        values = sorted({t.strip() for t in _FONT_PATH.findall(text)})
+    disk_cache.write(VALUES_KIND, digest, json.dumps(values, ensure_ascii=False).encode("utf-8"))
+    return values
+
+
+def _configured_fonts(w: _Walk, config: str) -> None:
+    """Font files a trusted ``fonts.yaml`` names by path (they may lie anywhere, by any name), by
+    stamp: every text value of the file (:func:`_yaml_values`) that names a file, resolved as the
+    font lookup resolves a path; family names name no file and are keyed as such."""
+    try:
+        with open(config, "rb") as fh:
+            data = fh.read(1 << 20)
     except OSError:
         return
     base = os.path.dirname(config)
-    for token in sorted({t.strip() for t in _FONT_PATH.findall(text)}):
+    for token in _yaml_values(data):
         path = os.path.join(base, os.path.expanduser(token))
         try:
             st = os.stat(path)
-            w.put("configured-font", token, os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ino)
+            w.put("configured-font", token, os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
         except OSError as exc:
             w.put("configured-font", token, exc.errno)
 
@@ -213,6 +255,21 @@ def _configured_fonts(w: _Walk, config: str) -> None:
 def inputs_key(game_dir: str | os.PathLike) -> bytes | None:
     """The key of a validate run of ``game_dir`` here and now (see the module docstring), or
     None when the inputs are too large to key. Never raises for what it finds on disk."""
+    w = _walk(game_dir)
+    return None if w is None else w.h.digest()
+
+
+def inputs_state(game_dir: str | os.PathLike) -> tuple[bytes, bytes] | None:
+    """``(key, stamps)``: :func:`inputs_key` and a digest of every keyed file's size,
+    modification and change times and inode, or None when the inputs are too large to key.
+    :func:`store` compares both before and after a run: a file edited and put back while the
+    check ran has its old bytes but a new change time (which nothing but the kernel sets), so
+    a result checked against the edit is never kept for the original."""
+    w = _walk(game_dir)
+    return None if w is None else (w.h.digest(), w.stamps.digest())
+
+
+def _walk(game_dir: str | os.PathLike) -> _Walk | None:
     from cardgen.core.boundary import checkout, project_root, shared_dirs
     from cardgen.fonts.folders import system_font_dirs
 
@@ -233,7 +290,7 @@ def inputs_key(game_dir: str | os.PathLike) -> bytes | None:
             w.tree(str(folder), follow=True, fonts_only=True)
     except (_TooBig, RecursionError):
         return None
-    return w.h.digest()
+    return w
 
 
 def lookup(game_dir: str | os.PathLike) -> dict | None:
@@ -256,15 +313,16 @@ def lookup(game_dir: str | os.PathLike) -> dict | None:
     return entry if ok else None
 
 
-def store(game_dir: str | os.PathLike, key: bytes | None, text: list[tuple[bool, str]], json_text: str,
-          code: int) -> None:
-    """Keep a finished run's printed result for ``game_dir`` under ``key`` (:func:`inputs_key`
-    taken before the run): ``text`` the lines ``--format text`` prints (``True``: standard error),
-    ``json_text`` what ``--format json`` prints, ``code`` the exit code (0 or 1). Nothing is kept
-    when the cache is off, ``key`` is None, or an input changed while the check ran (the key
-    differs now)."""
-    if key is None or not disk_cache.enabled() or code not in (0, 1) or inputs_key(game_dir) != key:
+def store(game_dir: str | os.PathLike, state: tuple[bytes, bytes] | None, text: list[tuple[bool, str]],
+          json_text: str, code: int) -> None:
+    """Keep a finished run's printed result for ``game_dir`` under its key (``state``:
+    :func:`inputs_state` taken before the run): ``text`` the lines ``--format text`` prints
+    (``True``: standard error), ``json_text`` what ``--format json`` prints, ``code`` the exit code
+    (0 or 1). Nothing is kept when the cache is off, ``state`` is None, or an input changed while
+    the check ran, even if it was put back (the state differs now)."""
+    if state is None or not disk_cache.enabled() or code not in (0, 1) or inputs_state(game_dir) != state:
         return
+    key = state[0]
     payload = json.dumps({"text": [[bool(e), s] for e, s in text], "json": json_text, "code": code},
                          ensure_ascii=False).encode("utf-8")
     disk_cache.write(KIND, key, payload)

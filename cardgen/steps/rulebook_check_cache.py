@@ -62,7 +62,7 @@ def _font_stamps(fonts) -> list:
         face = fonts.faces[role]
         try:
             st = os.stat(face.embedded)
-            stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+            stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         except OSError as exc:
             stamp = ["unreadable", exc.errno]
         out.append([role, face.name, str(face.source), face.index, str(face.embedded), stamp])

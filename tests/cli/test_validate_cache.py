@@ -113,6 +113,6 @@ def test_stored_text_reaches_the_terminal_as_text(tmp_path, monkeypatch, capsys)
 
     game = copy_game(tmp_path)
     monkeypatch.chdir(tmp_path)
-    key = check_cache.inputs_key(game)
-    check_cache.store(game, key, [(True, "x: error: \x1b[2J gone"), (False, "g: 1 error(s), 0 warning(s)")], "{}", 1)
+    state = check_cache.inputs_state(game)
+    check_cache.store(game, state, [(True, "x: error: \x1b[2J gone"), (False, "g: 1 error(s), 0 warning(s)")], "{}", 1)
     assert _hit(capsys, str(game)) == (1, "g: 1 error(s), 0 warning(s)\n", "x: error: U+001B[2J gone\n")

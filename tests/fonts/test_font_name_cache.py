@@ -71,9 +71,27 @@ def test_a_cache_entry_of_the_wrong_shape_is_read_again(fonts, tmp_path):
     cache = tmp_path / "cache" / "cardgen" / index.NAME_CACHE
     import json
     data = json.loads(cache.read_text(encoding="utf-8"))
-    data[str(fonts / "a.ttf")][2] = [{"4": [5]}]
+    data[str(fonts / "a.ttf")][1] = [{"4": [5]}]
     cache.write_text(json.dumps(data), encoding="utf-8")
     assert index.norm("IPAexGothic") in index.folder_index(fonts)[0]
+
+
+def test_a_font_moved_in_with_the_same_size_and_time_is_read_again(fonts, monkeypatch):
+    """A font replaced by another file of the same size whose modification time was put back
+    (`mv` of a `touch -d` copy): its change time and inode differ, so its names are read again
+    (tester's finding, session 5: the stamp was size and modification time only)."""
+    index.folder_index(fonts)
+    font = fonts / "a.ttf"
+    st = font.stat()
+    other = fonts.parent / "other.ttf"
+    other.write_bytes(font.read_bytes())
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(other, font)
+    read = []
+    real = index._face_names
+    monkeypatch.setattr(index, "_face_names", lambda path, i: read.append(path) or real(path, i))
+    assert index.norm("IPAexGothic") in index.folder_index(fonts)[0]
+    assert read == [font]
 
 
 @pytest.mark.parametrize("kind", ["link to /dev/zero", "pipe"])

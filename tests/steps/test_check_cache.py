@@ -169,8 +169,7 @@ def test_too_many_bytes_is_not_cached(game, monkeypatch):
 
 def test_store_and_lookup(game, monkeypatch):
     monkeypatch.delenv("CARDGEN_NO_CACHE")
-    k = key(game)
-    check_cache.store(game, k, [(True, "a: warning: x"), (False, "g: 0 error(s)")], "{}", 0)
+    check_cache.store(game, check_cache.inputs_state(game), [(True, "a: warning: x"), (False, "g: 0 error(s)")], "{}", 0)
     assert check_cache.lookup(game) == {"text": [[True, "a: warning: x"], [False, "g: 0 error(s)"]], "json": "{}",
                                         "code": 0}
     monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
@@ -179,11 +178,41 @@ def test_store_and_lookup(game, monkeypatch):
 
 def test_nothing_is_stored_when_an_input_changed_during_the_check(game, monkeypatch):
     monkeypatch.delenv("CARDGEN_NO_CACHE")
-    k = key(game)
+    state = check_cache.inputs_state(game)
     (game / "notes.txt").write_text("written while validate ran", encoding="utf-8")
-    check_cache.store(game, k, [(False, "old result")], "{}", 0)
+    check_cache.store(game, state, [(False, "old result")], "{}", 0)
     (game / "notes.txt").unlink()
     assert check_cache.lookup(game) is None
+
+
+def test_an_edit_put_back_during_the_check_is_not_stored(game, monkeypatch):
+    """A file edited and restored (same bytes, same modification time) while the check ran: the
+    result may be the edited file's, so it is not kept for the original (tester's race, session 5)."""
+    monkeypatch.delenv("CARDGEN_NO_CACHE")
+    csv = game / "battle.csv"
+    before, st = csv.read_bytes(), csv.stat()
+    state = check_cache.inputs_state(game)
+    csv.write_bytes(before + b"x")  # the check would read this
+    csv.write_bytes(before)
+    os.utime(csv, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert check_cache.inputs_key(game) == state[0]  # the same bytes: the same key
+    check_cache.store(game, state, [(False, "checked against the edit")], "{}", 0)
+    assert check_cache.lookup(game) is None
+
+
+@pytest.mark.parametrize("value", ["/tmp/Fonts, Inc/Body.ttf", "/tmp/Ann's fonts/Body.ttf", "/tmp/extfonts/bodyfont"])
+def test_a_fonts_yaml_path_of_any_spelling_is_keyed(game, tmp_path, value):
+    """A font path in fonts.yaml with a comma, an apostrophe or no suffix: swapping that file for
+    another changes the key (tester's finding, session 5; the old scan saw only simple names)."""
+    font = tmp_path / value.lstrip("/")
+    font.parent.mkdir(parents=True)
+    font.write_bytes(b"first font")
+    cfg = game.parents[1] / "fonts" / "fonts.yaml"
+    quoted = str(font).replace("'", "''")  # YAML's single-quoted form
+    cfg.write_text(f"body: '{quoted}'\nserif: {{file: '{quoted}', index: 0}}\n", encoding="utf-8")
+    first = key(game)
+    font.write_bytes(b"other font")  # the same size
+    assert key(game) != first
 
 
 def test_a_file_swapped_for_a_pipe_is_not_waited_on(game):
