@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli.build_run import build_one, build_with_bars, is_quiet, print_findings
+from cardgen.cli.build_run import build_one, build_with_bars, is_quiet, load_build_libraries, print_findings
 from cardgen.cli.options import (budget_options, export_options, exports_of, limited, quiet_option,
                                  sheet_options, sheet_options_of)
 from cardgen.cli.output import echo, print_files, print_preflight, print_report
@@ -28,6 +28,7 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
           jobs: int | None, strict: bool, final: bool, **kw) -> None:
     """Validate and build every output of each game (all games in card_data/ by default):
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
+    load_build_libraries()
     from cardgen.api import build_games, games_to_build
     from cardgen.steps.registry import STEPS
     from cardgen.core.errors import CardgenError, UsageError
@@ -78,6 +79,7 @@ def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jo
         elif kind == "error":
             echo(payload.format(), err=True)
 
+    load_build_libraries()
     from cardgen.api import validate_game
 
     quiet = is_quiet()

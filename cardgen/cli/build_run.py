@@ -4,6 +4,8 @@ findings and the files it wrote printed. Shared by the output commands, ``build`
 from __future__ import annotations
 
 import gc
+import sys
+from importlib import import_module
 from pathlib import Path
 
 import click
@@ -17,27 +19,43 @@ def is_quiet() -> bool:
     return click.get_current_context().meta.get("cardgen.quiet", False)
 
 
+def load_build_libraries() -> None:
+    """Import what a build runs on (:mod:`cardgen.api` and what it loads) into this process, once,
+    before a build's budgeted child is forked.
+
+    The command's options have loaded most of cardgen and its libraries already; the rest (the
+    API, the step registry, the game check, the preflight…) was imported in the child to build
+    and again here to read its result (its classes come from those modules). Now the child
+    inherits them. Python's cyclic garbage collector is off while they load (modules and classes
+    are never garbage)."""
+    if "cardgen.api" in sys.modules:
+        return
+    gc.disable()
+    try:
+        import_module("cardgen.api")
+        import_module("cardgen.cli.progress")
+    finally:
+        gc.enable()
+
+
 def build_one(game_dir: Path, out: Path, **build):
     """One game of ``cardgen build`` (:func:`cardgen.api.build_games`' ``run``): under the budget."""
+    load_build_libraries()
     return limited(build_with_bars, game_dir, out, is_quiet(), game=game_dir, **build)
 
 
 def build_with_bars(game_dir: Path, out: Path, quiet: bool, **build):
-    """:func:`cardgen.api.build_game` with progress bars (runs in the budgeted child, a process
-    that ends with the build).
+    """:func:`cardgen.api.build_game` with progress bars (runs in the budgeted child, a process that
+    ends with the build; the libraries are loaded before it is forked, :func:`load_build_libraries`).
 
-    Python's cyclic garbage collector is off while the libraries load (modules, classes and
-    schemas are never garbage), and what they made is then frozen out of its passes
-    (:func:`gc.freeze`): the collections the build needs no longer walk every object of
-    pydantic, jinja2 and reportlab. They cost about a quarter of a small deck's build before."""
-    gc.disable()
-    try:
-        from cardgen.api import build_game
-        from cardgen.cli.progress import bars
-    finally:
-        gc.enable()
+    Everything loaded so far is first frozen out of the cyclic garbage collector's passes
+    (:func:`gc.freeze`), so the build's collections no longer walk every object of pydantic,
+    jinja2, reportlab and cardgen's modules (a full pass cost about a quarter of a small deck's
+    build)."""
+    from cardgen.api import build_game
+    from cardgen.cli.progress import bars
+
     gc.freeze()
-
     with bars(quiet) as progress:
         return build_game(game_dir, out, progress=progress, **build)
 
@@ -62,6 +80,7 @@ def run_steps(game_dir: Path, out: Path, **build) -> None:
     """Build some steps of one game (``build`` goes to :func:`cardgen.api.build_game`) and list
     what was written. A CardgenError reaches
     :class:`cardgen.cli.commands._Group`, which prints it."""
+    load_build_libraries()
     res = limited(build_with_bars, game_dir, out, is_quiet(), game=game_dir, **build)
     print_findings(res)
     print_files(res.files, res.removed, res.out_dir)

@@ -9,6 +9,7 @@ Expected failures print one message block per problem and exit 1 (usage errors 2
 """
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -130,6 +131,9 @@ def main() -> None:
         # The command is over and its output complete (or left as it was): a Ctrl-C now would land
         # in the interpreter's own shutdown and print "Exception ignored … KeyboardInterrupt".
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # Nor need the interpreter's last garbage collection at exit walk every object of the
+        # libraries the command loaded (≈ 30 ms after a build): they are frozen out of it.
+        gc.freeze()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,6 +1,8 @@
-"""The budgeted build child loads its libraries with the cyclic garbage collector off, then
-freezes what they made out of the collector's passes (cli/build_run.build_with_bars) — and the
-collector is on again for the build itself, also when loading fails."""
+"""A build from the command line loads its modules once, in the process that forks the budgeted
+child, with the cyclic garbage collector off (cli/build_run.load_build_libraries); the child
+freezes them out of the collector's passes before it builds (build_with_bars), and the command
+line freezes what it loaded before the interpreter's last collection at exit (commands.main).
+The collector is on for the build, also when loading fails."""
 from __future__ import annotations
 
 import subprocess
@@ -12,46 +14,66 @@ PROBE = """
 import gc, sys
 from pathlib import Path
 from cardgen.cli import build_run
-seen = {}
+build_run.load_build_libraries()
+loaded = ('cardgen.api' in sys.modules, gc.isenabled(), gc.get_freeze_count())
 import cardgen.api as api
 real = api.build_game
+seen = {}
 def probe(*a, **k):
     seen['during'] = (gc.isenabled(), gc.get_freeze_count())
     return real(*a, **k)
 api.build_game = probe
 build_run.build_with_bars(Path(sys.argv[1]), Path(sys.argv[2]), True, steps=('sheets',))
-print('RESULT', *seen['during'], gc.isenabled(), (Path(sys.argv[2]) / 'mini' / 'print-sheets.pdf').is_file())
+print('RESULT', *loaded, *seen['during'], (Path(sys.argv[2]) / 'mini' / 'print-sheets.pdf').is_file())
 """
 
 
-def test_build_runs_with_the_collector_on_and_the_libraries_frozen(tmp_path):
+def test_modules_load_with_the_collector_off_and_the_build_runs_frozen(tmp_path):
     game = write_game(tmp_path / "g")
     out = subprocess.run([sys.executable, "-c", PROBE, str(game), str(tmp_path / "out")],
                          capture_output=True, text=True, check=True).stdout
-    word, enabled_during, frozen, enabled_after, written = out.strip().splitlines()[-1].split()
-    assert (word, enabled_during, enabled_after, written) == ("RESULT", "True", "True", "True"), out[-500:]
-    assert int(frozen) > 10_000  # the container objects of pydantic, jinja2, reportlab and cardgen's modules
+    word, loaded, enabled, frozen_at_load, enabled_during, frozen_during, written = out.strip().splitlines()[-1].split()
+    assert (word, loaded, enabled, frozen_at_load) == ("RESULT", "True", "True", "0"), out[-500:]
+    assert (enabled_during, written) == ("True", "True")
+    assert int(frozen_during) > 10_000  # pydantic's, jinja2's, reportlab's and cardgen's objects
+
+
+def test_command_line_freezes_before_exit(tmp_path):
+    code = ("import atexit, gc, sys\n"
+            "atexit.register(lambda: sys.stderr.write(f'FROZEN {gc.get_freeze_count()}'))\n"
+            "sys.argv = ['cardgen', '--version']\nfrom cardgen.cli.commands import main\nmain()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert res.returncode == 0 and "cardgen" in res.stdout
+    assert int(res.stderr.rsplit("FROZEN ", 1)[1]) > 1_000
+
+
+def test_sheets_loads_each_module_once(tmp_path):
+    """Before, the budgeted child imported the step registry and the game check to build, and the parent
+    again to read the result (``-X importtime`` prints a line per import, from both processes)."""
+    game = write_game(tmp_path / "g")
+    res = subprocess.run([sys.executable, "-X", "importtime", "-m", "cardgen", "sheets", "-q", str(game),
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert (tmp_path / "out" / "mini" / "print-sheets.pdf").is_file()
+    imports = [line.rsplit("|", 1)[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")]
+    for module in ("cardgen.steps.registry", "cardgen.steps.game_check", "cardgen.data.manifest",
+                   "reportlab.pdfgen.canvas"):
+        assert imports.count(module) == 1, module
 
 
 def test_collector_is_on_again_when_loading_fails(monkeypatch):
-    import builtins
     import gc
 
     from cardgen.cli import build_run
 
-    real_import = builtins.__import__
+    def failing(name):
+        assert not gc.isenabled()  # loading runs with the collector off
+        raise ImportError("probe")
 
-    def failing(name, *a, **k):
-        if name == "cardgen.api":
-            raise ImportError("probe")
-        return real_import(name, *a, **k)
-
-    monkeypatch.setattr(builtins, "__import__", failing)
+    monkeypatch.delitem(sys.modules, "cardgen.api", raising=False)
+    monkeypatch.setattr(build_run, "import_module", failing)
     try:
-        build_run.build_with_bars(".", ".", True)
+        build_run.load_build_libraries()
     except ImportError:
         pass
-    finally:
-        monkeypatch.undo()
     assert gc.isenabled()
-    gc.unfreeze()
