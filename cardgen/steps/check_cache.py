@@ -18,8 +18,9 @@ The key (:func:`inputs_key`) is a SHA-256 over:
   name, size, modification time and inode, links followed;
 - cardgen's own code (every file of the ``cardgen`` package, by content), the installed
   distributions (their ``.dist-info`` names, which carry the versions) and the Python version;
-- the working folder, the game folder as typed and as resolved (messages name files relative to
-  them), ``HOME`` and every ``CARDGEN_*`` environment variable.
+- the working folder, the game folder as typed (as a path, as the command receives it: ``x/``
+  and ``./x`` are ``x``) and as resolved (messages name files relative to them), ``HOME`` and
+  every ``CARDGEN_*`` environment variable.
 
 So an edited, added, removed or renamed file anywhere cardgen could read from gives another key.
 A game folder with more than :data:`MAX_FILES` entries or :data:`MAX_BYTES` bytes to read is not
@@ -35,6 +36,7 @@ import os
 import re
 import stat
 import sys
+from pathlib import PurePath
 
 from cardgen.core import disk_cache
 
@@ -276,7 +278,8 @@ def _walk(game_dir: str | os.PathLike) -> _Walk | None:
     w = _Walk(hashlib.sha256())
     game = os.path.realpath(game_dir)
     w.put("format", KIND)
-    w.put("where", os.getcwd(), os.fspath(game_dir), game, os.environ.get("HOME"),
+    typed = os.fspath(PurePath(game_dir))  # as the command sees it: click gives it a Path (``x/`` and ``./x`` are ``x``)
+    w.put("where", os.getcwd(), typed, game, os.environ.get("HOME"),
           sorted((k, v) for k, v in os.environ.items() if k.startswith("CARDGEN_") and k != "CARDGEN_NO_CACHE"))
     try:
         _code(w)

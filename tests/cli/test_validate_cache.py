@@ -116,3 +116,15 @@ def test_stored_text_reaches_the_terminal_as_text(tmp_path, monkeypatch, capsys)
     state = check_cache.inputs_state(game)
     check_cache.store(game, state, [(True, "x: error: \x1b[2J gone"), (False, "g: 1 error(s), 0 warning(s)")], "{}", 1)
     assert _hit(capsys, str(game)) == (1, "g: 1 error(s), 0 warning(s)\n", "x: error: U+001B[2J gone\n")
+
+
+@pytest.mark.parametrize("typed", ["tenjanpai/", "./tenjanpai", "tenjanpai//"])
+def test_a_folder_typed_with_a_trailing_slash_finds_its_stored_result(typed, tmp_path, monkeypatch, capsys):
+    """Shells complete a folder name with a slash; the command receives it as a path (no slash),
+    so the fast path keys it the same way and answers the second run."""
+    game = copy_game(tmp_path)
+    monkeypatch.chdir(game.parent)
+    first = CliRunner().invoke(cli, ["validate", typed])
+    assert first.exit_code == 0
+    assert _hit(capsys, typed) == (0, first.stdout, first.stderr)
+    assert _hit(capsys, "tenjanpai")[0] == 0
