@@ -45,15 +45,39 @@ def _lines(entry: dict, fmt: str) -> list[tuple[bool, str]]:
     return [(False, entry["json"])] if fmt == "json" else [(e, s) for e, s in entry["text"]]
 
 
-def _printable(lines: list[tuple[bool, str]]) -> bool:
-    """Whether every line can be written to its stream as it is set up (else click prints it)."""
-    for err, text in lines:
-        stream = sys.stderr if err else sys.stdout
+def utf8_stream(stream) -> bool:
+    """Whether ``stream`` is open and writes UTF-8. A fast path prints only then: on any other
+    encoding click re-wraps the stream or reports the error itself, and an error handler such as
+    ``ascii:replace`` would let a stored text through as question marks."""
+    import codecs
+
+    try:
+        return stream is not None and codecs.lookup(stream.encoding or "").name == "utf-8"
+    except (LookupError, AttributeError, TypeError):
+        return False
+
+
+def _write_or_report(lines: list[tuple[bool, str]]) -> int | None:
+    """Write ``lines`` (``True``: standard error); None when done, else the exit code after an
+    output error (1: a closed pipe, a full disk), reported as the click command line reports it
+    (:class:`cardgen.cli.commands._Group`) and with standard output sent nowhere afterwards, so the
+    interpreter's last flush raises nothing."""
+    try:
+        for err, text in lines:
+            stream = sys.stderr if err else sys.stdout
+            stream.write(text + "\n")
+            stream.flush()
+    except OSError as exc:
         try:
-            text.encode(stream.encoding or "utf-8", stream.errors or "strict")
-        except (UnicodeError, LookupError, AttributeError):
-            return False
-    return True
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+            sys.stderr.write(f"cardgen: error: {exc.strerror or exc}\n    hint: CARDGEN_DEBUG=1 shows where it happened\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        return 1
+    return None
 
 
 def fast_validate(argv: list[str]) -> int | None:
@@ -70,17 +94,17 @@ def fast_validate(argv: list[str]) -> int | None:
     from cardgen.core.unicode_text import shown  # stored clean; shown again in case the file was altered
 
     lines = [(err, shown(text)) for err, text in _lines(entry, args[0])]
-    if not _printable(lines):
+    if not (utf8_stream(sys.stdout) and utf8_stream(sys.stderr)):
         return None
-    for err, text in lines:
-        stream = sys.stderr if err else sys.stdout
-        stream.write(text + "\n")
-        stream.flush()
-    return entry["code"]
+    failed = _write_or_report(lines)
+    return entry["code"] if failed is None else failed
 
 
 def main() -> None:
     """Console entry point (``cardgen``): the help and validate fast paths, else the click command line."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # `cardgen … >&-`: what would be printed there goes nowhere
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (for the whole run)
     try:
         from cardgen.cli.help_fast import serve as help_page  # `cardgen --help`: click's page, stored
         code = help_page(sys.argv[1:])
@@ -120,6 +144,6 @@ def _leave_after(command_line) -> int:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (OSError, ValueError):  # Python's own way out reports it
+    except (OSError, ValueError, AttributeError):  # Python's own way out reports it (None: a closed stream)
         return code
     os._exit(code)

@@ -47,10 +47,10 @@ def serve(argv: list[str]) -> int | None:
         return None
     if not _click_release_is(help_page.CLICK):
         return None
+    from cardgen.cli.entry import utf8_stream
+
     out = sys.stdout
-    try:
-        help_page.PAGE.encode(out.encoding or "utf-8", out.errors or "strict")
-    except (UnicodeError, LookupError, AttributeError):
+    if not utf8_stream(out):
         return None
     try:
         out.write(help_page.PAGE)

@@ -128,3 +128,36 @@ def test_a_folder_typed_with_a_trailing_slash_finds_its_stored_result(typed, tmp
     assert first.exit_code == 0
     assert _hit(capsys, typed) == (0, first.stdout, first.stderr)
     assert _hit(capsys, "tenjanpai")[0] == 0
+
+
+def _console(tmp_path, game, *, stdout=subprocess.PIPE, env_extra=None, args=()):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), **(env_extra or {})}
+    env.pop("CARDGEN_NO_CACHE", None)
+    return subprocess.run([sys.executable, "-m", "cardgen", "validate", *args, str(game)], stdout=stdout,
+                          stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+
+
+def test_a_stored_result_into_a_full_disk_or_a_closed_stream_is_one_message(tmp_path):
+    """Printing a stored result where it cannot go ends as the full check ends: one message, exit 1,
+    no traceback (tester's finding, session 5); a closed standard output is simply not printed to."""
+    game = copy_game(tmp_path)
+    assert _console(tmp_path, game).returncode == 0  # stores the result
+    with open("/dev/full", "wb") as full:
+        disk = _console(tmp_path, game, stdout=full)
+    assert disk.returncode == 1 and b"Traceback" not in disk.stderr
+    assert disk.stderr.decode().endswith("cardgen: error: No space left on device\n"
+                                         "    hint: CARDGEN_DEBUG=1 shows where it happened\n")
+    for args in ((), ("--no-cache",)):
+        closed = subprocess.run(f'"{sys.executable}" -m cardgen validate {" ".join(args)} "{game}" >&-', shell=True,
+                                stderr=subprocess.PIPE, cwd=tmp_path,
+                                env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+        assert closed.returncode == 0 and b"Traceback" not in closed.stderr and b"internal error" not in closed.stderr
+
+
+def test_a_stored_result_is_not_printed_through_a_lossy_encoding(tmp_path):
+    """With PYTHONIOENCODING=ascii:replace the stored text would print as '?': click answers instead,
+    and both runs print the same (tester's finding, session 5)."""
+    game = copy_game(tmp_path)
+    env = {"PYTHONIOENCODING": "ascii:replace"}
+    first, second = (_console(tmp_path, game, env_extra=env) for _ in range(2))
+    assert first.stdout == second.stdout and "天雀牌".encode() in second.stdout
