@@ -45,18 +45,6 @@ def _lines(entry: dict, fmt: str) -> list[tuple[bool, str]]:
     return [(False, entry["json"])] if fmt == "json" else [(e, s) for e, s in entry["text"]]
 
 
-def utf8_stream(stream) -> bool:
-    """Whether ``stream`` is open and writes UTF-8. A fast path prints only then: on any other
-    encoding click re-wraps the stream or reports the error itself, and an error handler such as
-    ``ascii:replace`` would let a stored text through as question marks."""
-    import codecs
-
-    try:
-        return stream is not None and codecs.lookup(stream.encoding or "").name == "utf-8"
-    except (LookupError, AttributeError, TypeError):
-        return False
-
-
 def _write_or_report(lines: list[tuple[bool, str]]) -> int | None:
     """Write ``lines`` (``True``: standard error); None when done, else the exit code after an
     output error (1: a closed pipe, a full disk), reported as the click command line reports it
@@ -94,6 +82,8 @@ def fast_validate(argv: list[str]) -> int | None:
     from cardgen.core.unicode_text import shown  # stored clean; shown again in case the file was altered
 
     lines = [(err, shown(text)) for err, text in _lines(entry, args[0])]
+    from cardgen.cli.help_fast import utf8_stream
+
     if not (utf8_stream(sys.stdout) and utf8_stream(sys.stderr)):
         return None
     failed = _write_or_report(lines)

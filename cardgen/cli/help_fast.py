@@ -32,6 +32,18 @@ def _click_release_is(version: str) -> bool:
     return False
 
 
+def utf8_stream(stream) -> bool:
+    """Whether ``stream`` is open and writes UTF-8. A fast path prints only then: on any other
+    encoding click re-wraps the stream or reports the error itself, and an error handler such as
+    ``ascii:replace`` would let a stored text through as question marks."""
+    import codecs
+
+    try:
+        return stream is not None and codecs.lookup(stream.encoding or "").name == "utf-8"
+    except (LookupError, AttributeError, TypeError):
+        return False
+
+
 def serve(argv: list[str]) -> int | None:
     """Print the stored help page when ``argv`` (without the program name) asks for the top-level
     help and click would print exactly that page here; → the exit code (0; 1 when standard output
@@ -47,8 +59,6 @@ def serve(argv: list[str]) -> int | None:
         return None
     if not _click_release_is(help_page.CLICK):
         return None
-    from cardgen.cli.entry import utf8_stream
-
     out = sys.stdout
     if not utf8_stream(out):
         return None
