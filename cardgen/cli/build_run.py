@@ -41,7 +41,21 @@ def load_build_libraries() -> None:
 def build_one(game_dir: Path, out: Path, **build):
     """One game of ``cardgen build`` (:func:`cardgen.api.build_games`' ``run``): under the budget."""
     load_build_libraries()
-    return limited(build_with_bars, game_dir, out, is_quiet(), game=game_dir, **build)
+    return limited_build(game_dir, out, **build)
+
+
+def limited_build(game_dir: Path, out: Path, **build):
+    """:func:`build_with_bars` in the budgeted child (:func:`limited`). On Ctrl-C the child is
+    killed before it can remove its staging folder (``OUT/.GAME.tmp-PID-…``, a partial build):
+    it is removed here, before the interrupt goes on, so no half-written folder is left in ``out``
+    (a print shop's zip of the folder would carry it). Folders of builds still running are kept
+    (:func:`cardgen.core.atomic.clean_stale_temps`)."""
+    try:
+        return limited(build_with_bars, game_dir, out, is_quiet(), game=game_dir, **build)
+    except KeyboardInterrupt:
+        from cardgen.core.atomic import clean_stale_temps
+        clean_stale_temps(Path(out))
+        raise
 
 
 def build_with_bars(game_dir: Path, out: Path, quiet: bool, **build):
@@ -81,7 +95,7 @@ def run_steps(game_dir: Path, out: Path, **build) -> None:
     what was written. A CardgenError reaches
     :class:`cardgen.cli.commands._Group`, which prints it."""
     load_build_libraries()
-    res = limited(build_with_bars, game_dir, out, is_quiet(), game=game_dir, **build)
+    res = limited_build(game_dir, out, **build)
     print_findings(res)
     print_files(res.files, res.removed, res.out_dir)
     for note in res.notes:

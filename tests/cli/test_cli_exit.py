@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pdfplumber
 import pytest
@@ -194,3 +195,30 @@ def test_ctrl_c_turned_into_another_error_by_a_library_still_ends_as_interrupted
                    "commands.main()\n")
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.strip() == "cardgen: interrupted; output folders keep their previous files"
+
+
+def test_ctrl_c_during_a_build_leaves_no_staging_folder(tmp_path, monkeypatch):
+    """Ctrl-C kills the build's child before it removes its staging folder: the command removes
+    it before the interrupt goes on (tester's finding, session 5: OUT/.GAME.tmp-PID-… held a
+    partial report.json and print-sheets.pdf until the next build)."""
+    import subprocess
+
+    from cardgen.cli import build_run
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a pid that has ended
+    out = tmp_path / "out"
+    staging = out / f".g.tmp-{dead.pid}-abc"
+    running = out / f".h.tmp-{os.getpid()}-abc"  # another build writing here: kept
+    for folder in (staging, running):
+        folder.mkdir(parents=True)
+        (folder / "report.json").write_text("{", encoding="utf-8")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_run, "limited", interrupted)
+    monkeypatch.setattr(build_run, "is_quiet", lambda: True)
+    with pytest.raises(KeyboardInterrupt):
+        build_run.limited_build(tmp_path / "g", out, steps=("sheets",))
+    assert not staging.exists() and running.exists()
