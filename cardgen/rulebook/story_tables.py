@@ -59,9 +59,9 @@ def table(builder, b: L.Table):
         rows.append(row)
     if too_wide:
         builder.problems.append(_too_wide_problem(b, too_wide))
-    tall = _too_tall_row(rows, naturals, widths, pad, ts.size * ts.leading, 0 if b.head else 1, builder.height)
+    tall = _too_tall_row(rows, naturals, widths, pad, ts.size * ts.leading, bool(b.head), builder.height)
     if tall:
-        builder.problems.append(_too_tall_problem(b, *tall, builder.height))
+        builder.problems.append(_too_tall_problem(b, *tall))
     t = row_split_table(builder, rows, colWidths=widths, repeatRows=1 if b.head else 0, hAlign="LEFT")
     t.setStyle(TableStyle([
         ("GRID", (0, 0), (-1, -1), 0.4, HexColor(ts.grid)),
@@ -122,7 +122,8 @@ class RowSplitTable(RLTable):
     def split(self, availWidth, availHeight):
         """reportlab's split (sizes in pt), splitting inside a row only when one is taller than a frame."""
         self._calc(availWidth, availHeight)
-        self.splitInRow = 1 if max(self._rowHeights, default=0) > self.frame_height else 0
+        head = sum(self._rowHeights[:self.repeatRows])  # repeated above the row on every page
+        self.splitInRow = 1 if max(self._rowHeights[self.repeatRows:], default=0) + head > self.frame_height else 0
         parts = super().split(availWidth, availHeight)
         for part in parts:
             if isinstance(part, RowSplitTable):
@@ -138,34 +139,42 @@ def row_split_table(builder, rows: list, **kwargs) -> RowSplitTable:
     return t
 
 
-def _too_tall_row(rows: list, naturals: list[list[float]], widths: list[float], pad: float, leading: float, start: int,
-                  frame_height: float) -> tuple[int, float] | None:
-    """``(row number, height in pt)`` of the first row taller than ``frame_height`` pt, or None;
-    rows are numbered from ``start`` (0 when the first row is the head, as the width error counts).
+def _too_tall_row(rows: list, naturals: list[list[float]], widths: list[float], pad: float, leading: float,
+                  head: bool, frame_height: float) -> tuple[int, float, float] | None:
+    """``(row number, height, room)`` (pt) of the first row taller than the room a page has for
+    it — ``frame_height`` pt, less the header row repeated above it when ``head`` — or None.
+    Rows are numbered as the width error numbers them (the header is row 0 when there is one).
 
     A table row is never split across pages, so such a row cannot be printed. Cells are wrapped
     only when a cheap bound (the cell's one-line width over its column, twice over, for the
     lines Latin words and kinsoku waste) says the row might not fit: ordinary tables cost nothing.
     """
-    for r, (row, nat) in enumerate(zip(rows, naturals), start):
+    def height(row) -> float:
+        return max(p.wrap(w - 2 * pad, 1e9)[1] for p, w in zip(row, widths)) + 2 * pad + 0.5
+
+    room, head_room = frame_height, None
+    for r, (row, nat) in enumerate(zip(rows, naturals), 0 if head else 1):
         bound = max((2 * math.ceil(n / max(1.0, w - 2 * pad)) + 2) * leading + 2 * pad + 0.5
                     for n, w in zip(nat, widths)) if nat else 0.0
-        if bound <= frame_height:
+        if head and r > 0 and head_room is None:
+            head_room = room = frame_height - height(rows[0])
+        if bound <= room:
             continue
-        height = max(p.wrap(w - 2 * pad, 1e9)[1] for p, w in zip(row, widths)) + 2 * pad + 0.5
-        if height > frame_height:
-            return r, height
+        h = height(row)
+        if h > room:
+            return r, h, room
     return None
 
 
-def _too_tall_problem(b: L.Table, r: int, height: float, frame_height: float) -> Problem:
-    """One error for a table row taller than the rulebook's text frame, at the table's ``file:line``."""
+def _too_tall_problem(b: L.Table, r: int, height: float, room: float) -> Problem:
+    """One error for a table row taller than a page has room for, at the table's ``file:line``."""
     file, line = b.where or ("", None)
     head = " | ".join(L.plain(c) for c in b.head[:3])
+    below = " below the table's header" if b.head else ""
     return Problem(
         file, line, "rulebook → table",
-        f"the table ({head[:40]}) row {r} is {height / MM:.0f} mm tall but a page holds {frame_height / MM:.0f} mm "
-        "of text; a table row is never split across pages",
+        f"the table ({head[:40]}) row {r} is {height / MM:.0f} mm tall but a page holds {room / MM:.0f} mm "
+        f"of text{below}; a table row is never split across pages",
         "move the long text out of the table into a paragraph below it, or spread it over several rows",
         code="rules-table-row-too-tall")
 

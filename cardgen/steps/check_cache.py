@@ -246,7 +246,7 @@ def _configured_fonts(w: _Walk, config: str) -> None:
         return
     base = os.path.dirname(config)
     for token in _yaml_values(data):
-        path = os.path.join(base, os.path.expanduser(token))
+        path = os.path.join(base, os.path.expanduser(token.strip()))  # as the font lookup strips a value
         try:
             st = os.stat(path)
             w.put("configured-font", token, os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
