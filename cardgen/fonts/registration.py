@@ -33,6 +33,7 @@ class FontFace:
 
 
 _REGISTERED: dict[tuple[str, int], str] = {}  # (real path, face index) → reportlab name
+_STAMPS: dict[str, tuple[int, int, int, int]] = {}  # file registered → its stamp when it was parsed
 _LOCK = threading.RLock()
 # A process forked while another thread registers a font (the live preview forks a rebuild from
 # one thread while another may be loading fonts) would inherit the lock held for ever: forks wait
@@ -74,7 +75,9 @@ def register(source: Path, index: int) -> tuple[str, Path]:
             embedded, sub = source, index
         else:
             raise ValueError("not a TrueType/OpenType font")
+        st = os.stat(embedded)
         rl = load_ttfont("_cardgen_tmp", str(embedded), sub)
+        _STAMPS.setdefault(str(embedded), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
         ps = rl.face.name.decode("latin-1") if isinstance(rl.face.name, bytes) else str(rl.face.name)
         name = ps
         if name in _REGISTERED.values() or name in pdfmetrics.getRegisteredFontNames():
@@ -83,6 +86,14 @@ def register(source: Path, index: int) -> tuple[str, Path]:
         pdfmetrics.registerFont(rl)
         _REGISTERED[key] = name
         return name, embedded
+
+
+def registered_stamp(path: Path | str) -> tuple[int, int, int, int] | None:
+    """``(size, modification time ns, change time ns, inode)`` of font file ``path`` as it was when
+    this process registered it (None: never registered here). A process that keeps running (the
+    live preview, and the rebuilds it forks) measures with the font it registered even after the
+    file is replaced, so what it stores on disk must be keyed by that font, not by the file now."""
+    return _STAMPS.get(str(path))
 
 
 def preload(source: Path | str, index: int = 0) -> None:

@@ -57,12 +57,18 @@ def _file_digest(path: str) -> list:
 
 
 def _font_stamps(fonts) -> list:
+    """Each font role's name, files and stamp; the stamp of the file as it was when this process
+    registered it (:func:`cardgen.fonts.registration.registered_stamp`), since that is the font the
+    check measured with, else as it is now."""
+    from cardgen.fonts.registration import registered_stamp
+
     out = []
     for role in sorted(fonts.faces):
         face = fonts.faces[role]
+        registered = registered_stamp(face.embedded)  # the font the check measured with
         try:
             st = os.stat(face.embedded)
-            stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            stamp = list(registered or (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
         except OSError as exc:
             stamp = ["unreadable", exc.errno]
         out.append([role, face.name, str(face.source), face.index, str(face.embedded), stamp])

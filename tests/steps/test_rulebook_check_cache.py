@@ -175,3 +175,28 @@ def test_a_result_met_while_a_face_could_not_be_laid_out_is_not_kept(game, monke
     assert rulebook_check_cache.cached_check(key, card_plan, str, check) == []
     assert rulebook_check_cache.cached_check(key, card_plan, str, check) == []
     assert len(runs) == 2  # checked again once fixed, then read
+
+
+@needs_fonts
+def test_a_font_replaced_after_registration_is_keyed_as_it_was_measured(tmp_path):
+    """A running `cardgen serve` keeps measuring with the font it registered after the file is
+    replaced: the findings it stores are keyed by that font, so a fresh validate (which registers
+    the new file) never reads them as its own (reviewer's finding, session 5)."""
+    import os
+    import shutil
+    from types import SimpleNamespace
+
+    from cardgen.fonts import registration
+    from tests.conftest import IPAEX
+
+    font = tmp_path / "body.ttf"
+    shutil.copyfile(IPAEX, font)
+    name, embedded = registration.register(font, 0)
+    fonts = SimpleNamespace(faces={"body": SimpleNamespace(name=name, source=font, index=0, embedded=embedded)})
+    first = rulebook_check_cache._font_stamps(fonts)
+    replaced = tmp_path / "new.ttf"
+    shutil.copyfile(IPAEX, replaced)
+    os.replace(replaced, font)  # another file at the same path
+    assert rulebook_check_cache._font_stamps(fonts) == first
+    st = font.stat()
+    assert first[0][-1] != [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
