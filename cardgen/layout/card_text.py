@@ -66,6 +66,17 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
         face.found(severity, name, message, code)  # type: ignore[arg-type]
 
 
+def _overflow(fitted, W: float, H: float) -> str:
+    """By how much a text that does not fit overflows its ``W`` × ``H`` pt box, for the message:
+    ``"; its 7 lines need 23.4 mm of height"`` or ``"; a line needs 31.0 mm of width"``."""
+    s, lines = fitted.size, fitted.lines
+    need = s + (len(lines) - 1) * fitted.leading + sum(ruby_size(s) for ln in lines if ln.has_ruby)
+    if need > H + 0.01:
+        return f"; its {len(lines)} lines need {need / MM:.1f} mm of height"
+    wide = max((ln.width for ln in lines), default=0.0)
+    return f"; a line needs {wide / MM:.1f} mm of width" if wide > W + 0.01 else ""
+
+
 def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: Face) -> None:
     """:func:`plan_text` for one face, worked out (not from the cache)."""
     frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
@@ -74,8 +85,8 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     if not fitted.fits:
         findings.append(card_problem(
             "error", card, name,
-            f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt: {text[:40]!r}",
-            "text-overflow"))
+            f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt"
+            f"{_overflow(fitted, W, H)}: {text[:40]!r}", "text-overflow"))
     elif fitted.shrunk:
         findings.append(card_problem("warning", card, name,
                                     f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))

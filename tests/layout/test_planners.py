@@ -94,3 +94,17 @@ def test_face_keys_follow_content_not_object_identity(tmp_path):
     assert key(first, {"name": "お"}) != key(other, {"name": "お"})
     assert key(first, {"name": "お"}) != key(first, {"name": "う"})
     assert key(first, {"name": "お"}) != key(first, {"name": "お"}, Frame(88 * MM, 63 * MM, 3 * MM, 3 * MM))
+
+
+def test_an_overflow_message_says_by_how_much():
+    """'does not fit its box' says what the text needs (an earlier note: it gave no amount)."""
+    from types import SimpleNamespace
+
+    from cardgen.core.units import MM
+    from cardgen.layout.card_text import _overflow
+
+    line = SimpleNamespace(width=20 * MM, has_ruby=False)
+    tall = SimpleNamespace(size=6.0, leading=8.1, lines=[line] * 10)  # 6 + 9 × 8.1 = 78.9 pt = 27.8 mm
+    assert _overflow(tall, 30 * MM, 20 * MM) == "; its 10 lines need 27.8 mm of height"
+    wide = SimpleNamespace(size=6.0, leading=8.1, lines=[SimpleNamespace(width=31 * MM, has_ruby=False)])
+    assert _overflow(wide, 30 * MM, 20 * MM) == "; a line needs 31.0 mm of width"
