@@ -56,10 +56,10 @@ def _write_or_report(lines: list[tuple[bool, str]]) -> int | None:
             stream.write(text + "\n")
             stream.flush()
     except OSError as exc:
+        from cardgen.cli.help_fast import discard_stdout
+
         try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
+            discard_stdout()
             sys.stderr.write(f"cardgen: error: {exc.strerror or exc}\n    hint: CARDGEN_DEBUG=1 shows where it happened\n")
             sys.stderr.flush()
         except (OSError, ValueError):

@@ -44,6 +44,17 @@ def utf8_stream(stream) -> bool:
         return False
 
 
+def discard_stdout() -> None:
+    """Point standard output's file descriptor at /dev/null after a write failed (a closed pipe,
+    a full disk), so the interpreter's last flush at exit raises nothing.
+
+    Raises:
+        OSError, ValueError: when even that is not possible (the caller decides)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def serve(argv: list[str]) -> int | None:
     """Print the stored help page when ``argv`` (without the program name) asks for the top-level
     help and click would print exactly that page here; → the exit code (0; 1 when standard output
@@ -66,9 +77,7 @@ def serve(argv: list[str]) -> int | None:
         out.write(help_page.PAGE)
         out.flush()
     except BrokenPipeError:  # `cardgen --help | head -1`: exit 1 quietly, as click does
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())  # the interpreter's last flush at exit goes nowhere
-        os.close(devnull)
+        discard_stdout()
         return 1
     return 0
 

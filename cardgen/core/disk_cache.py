@@ -44,6 +44,13 @@ def cache_dir() -> str:
     return os.path.join(base, "cardgen")
 
 
+def stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    """What a cache keys a file by when not by its bytes: ``(size, modification time ns, change
+    time ns, inode)``. The change time is set by the kernel on every write or rename, so no
+    ``touch -d`` or ``mv`` of a same-size file restores the stamp."""
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
 def entry_path(kind: str, key: bytes) -> str:
     """The file of the entry ``key`` of ``kind`` (a sub-folder name such as ``validate-1``)."""
     return os.path.join(cache_dir(), kind, hashlib.sha256(key).hexdigest()[:40] + ".bin")

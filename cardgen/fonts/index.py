@@ -118,7 +118,9 @@ def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[s
         st = path.stat()
     except OSError:
         return None
-    stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]  # ctime: no `touch -d` or `mv` restores it
+    from cardgen.core.disk_cache import stamp as file_stamp
+
+    stamp = list(file_stamp(st))
     hit = cache.get(str(path))
     if isinstance(hit, list) and len(hit) == 2 and hit[0] == stamp:
         faces = hit[1]

@@ -60,7 +60,7 @@ def _key(path: str, index: int) -> bytes | None:
     except OSError:
         return None
     real = os.path.realpath(path)
-    return repr((real, index, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, reportlab.Version,
+    return repr((real, index, *disk_cache.stamp(st), reportlab.Version,
                  rl_config.ttfAsciiReadable, sys.version_info[:3])).encode()
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 
+from cardgen.core import disk_cache
 from cardgen.fonts.convert import cff_to_truetype
 from cardgen.fonts.parsed_cache import load_ttfont
 
@@ -77,7 +78,7 @@ def register(source: Path, index: int) -> tuple[str, Path]:
             raise ValueError("not a TrueType/OpenType font")
         st = os.stat(embedded)
         rl = load_ttfont("_cardgen_tmp", str(embedded), sub)
-        _STAMPS.setdefault(str(embedded), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        _STAMPS.setdefault(str(embedded), disk_cache.stamp(st))
         ps = rl.face.name.decode("latin-1") if isinstance(rl.face.name, bytes) else str(rl.face.name)
         name = ps
         if name in _REGISTERED.values() or name in pdfmetrics.getRegisteredFontNames():

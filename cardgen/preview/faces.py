@@ -21,6 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardgen.core import disk_cache
 from cardgen.layout.card import LayoutResult, plan_card
 from cardgen.layout.ops import GameIcon, Image
 
@@ -34,7 +35,7 @@ def _stat(path: str) -> tuple[int, int, int, int] | None:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+    return disk_cache.stamp(st)
 
 
 def _ref_fields(card) -> tuple:

@@ -74,11 +74,11 @@ class _Walk:
 
     def content(self, path: str, st: os.stat_result) -> None:
         """A regular file: its bytes (its stamp when over :data:`BIG`)."""
-        self.stamps.update(repr((path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)).encode(
+        self.stamps.update(repr((path, *disk_cache.stamp(st))).encode(
             "utf-8", "surrogateescape"))
         if st.st_size > BIG:
             self.count()
-            self.put("big", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            self.put("big", *disk_cache.stamp(st))
             return
         self.count(st.st_size)
         try:  # non-blocking, and checked again once open: a file swapped for a pipe meanwhile is not waited on
@@ -149,7 +149,7 @@ class _Walk:
             if fonts_only:
                 if os.path.splitext(rname)[1].lower() in (".ttf", ".otf", ".ttc", ".otc"):
                     self.count()
-                    self.put("font", rname, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+                    self.put("font", rname, *disk_cache.stamp(st))
                 return
             self.put("name", rname)
             self.content(path, st)
@@ -249,7 +249,7 @@ def _configured_fonts(w: _Walk, config: str) -> None:
         path = os.path.join(base, os.path.expanduser(token.strip()))  # as the font lookup strips a value
         try:
             st = os.stat(path)
-            w.put("configured-font", token, os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            w.put("configured-font", token, os.path.realpath(path), *disk_cache.stamp(st))
         except OSError as exc:
             w.put("configured-font", token, exc.errno)
 

@@ -49,7 +49,7 @@ def _file_digest(path: str) -> list:
     try:
         st = os.stat(path)
         if st.st_size > BIG:
-            return ["big", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            return ["big", *disk_cache.stamp(st)]
         with open(path, "rb") as fh:
             return ["sha256", hashlib.sha256(fh.read(BIG + 1)).hexdigest()]
     except OSError as exc:
@@ -68,7 +68,7 @@ def _font_stamps(fonts) -> list:
         registered = registered_stamp(face.embedded)  # the font the check measured with
         try:
             st = os.stat(face.embedded)
-            stamp = list(registered or (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+            stamp = list(registered or disk_cache.stamp(st))
         except OSError as exc:
             stamp = ["unreadable", exc.errno]
         out.append([role, face.name, str(face.source), face.index, str(face.embedded), stamp])
