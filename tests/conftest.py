@@ -8,6 +8,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -22,6 +23,13 @@ _CACHE = tempfile.mkdtemp(prefix="cardgen-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 os.environ["CARDGEN_NO_CACHE"] = "1"
 atexit.register(shutil.rmtree, _CACHE, True)
+
+# The Ctrl-C tests send SIGINT to cardgen processes. A test run started in the background by a
+# non-interactive shell (`make test &`, nohup) inherits SIGINT ignored, and so would every cardgen
+# it starts: Python then never raises KeyboardInterrupt, as intended for a backgrounded command.
+# The tests' processes get the usual disposition back, wherever the run was started from.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[1]
 TENJANPAI = ROOT / "card_data" / "tenjanpai"
