@@ -90,11 +90,44 @@ def fast_validate(argv: list[str]) -> int | None:
     return entry["code"] if failed is None else failed
 
 
+def _json_escape(err: UnicodeEncodeError) -> tuple[str, int]:
+    """Codec error handler: the characters an encoding lacks as JSON string escapes (``\\u2014``;
+    above U+FFFF as a surrogate pair), which read the same in text and keep ``--format json``
+    output valid JSON (Python's ``backslashreplace`` writes ``\\xd7``, which JSON does not allow)."""
+    out = []
+    for ch in err.object[err.start:err.end]:
+        code = ord(ch)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), err.end
+
+
+def escape_unencodable(stream) -> None:
+    """Let ``stream`` (standard output) write a character its encoding lacks as a ``\\uXXXX``
+    escape (:func:`_json_escape`), as Python's standard error writes it, instead of raising
+    ``UnicodeEncodeError`` in the middle of a report. Standard output is UTF-8 on most systems; it
+    is not when a Windows user redirects it to a file (the ANSI code page: cp932 on Japanese Windows
+    has no ``—``) or ``PYTHONIOENCODING`` names a narrower codec. A stream that cannot be
+    reconfigured (not a ``TextIOWrapper``) is left as it is."""
+    import codecs
+
+    try:
+        if (stream.errors or "strict") == "strict":
+            codecs.register_error("cardgen-json-escape", _json_escape)
+            stream.reconfigure(errors="cardgen-json-escape")
+    except (AttributeError, ValueError, OSError, LookupError):
+        pass
+
+
 def main() -> None:
     """Console entry point (``cardgen``): the help and validate fast paths, else the click command line."""
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # `cardgen … >&-`: what would be printed there goes nowhere
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (for the whole run)
+    escape_unencodable(sys.stdout)
     try:
         from cardgen.cli.help_fast import serve as help_page  # `cardgen --help`: click's page, stored
         code = help_page(sys.argv[1:])

@@ -79,6 +79,14 @@ def serve(argv: list[str]) -> int | None:
     except BrokenPipeError:  # `cardgen --help | head -1`: exit 1 quietly, as click does
         discard_stdout()
         return 1
+    except OSError as exc:  # a full disk: the one-line report click's command line gives (exit 1)
+        try:
+            discard_stdout()
+            sys.stderr.write(f"cardgen: error: {exc.strerror or exc}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        return 1
     return 0
 
 

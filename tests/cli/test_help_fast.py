@@ -89,3 +89,26 @@ def test_a_reader_gone_ends_as_with_click():
     _, err = closed_pipe_run(ENTRY)  # the probe script reports main()'s exit code on stderr
     assert click_code == 1 and click_err == ""
     assert err == "CLICK-LOADED=False CODE=1"  # nothing else on stderr: no traceback
+
+
+def test_help_to_a_full_disk_is_one_line_and_exit_1():
+    # `cardgen --help > /dev/full`: the fast path's write fails; it was a traceback
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-c", ENTRY, "--help"], stdout=full, stderr=subprocess.PIPE,
+                             env={**os.environ, "COLUMNS": "80"}, check=False)
+    err = res.stderr.decode()
+    assert "Traceback" not in err
+    assert err.startswith("cardgen: error: No space left on device\n")
+    assert err.endswith("CLICK-LOADED=False CODE=1")
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp932"])
+def test_help_on_a_narrow_encoding_escapes_what_it_lacks(encoding):
+    # standard output redirected to a file on Windows is in the ANSI code page; click's page has
+    # "—" and "–", which neither latin-1 nor cp932 (Japanese Windows) can encode
+    res = subprocess.run([sys.executable, "-c", ENTRY, "sheets", "--help"], capture_output=True,
+                         env={**os.environ, "COLUMNS": "80", "PYTHONIOENCODING": encoding}, check=False)
+    assert res.returncode == 0, res.stderr.decode(encoding, "replace")
+    out = res.stdout.decode(encoding)
+    assert "Usage: cardgen sheets" in out
+    assert "\\u2013" in out  # "0–50", escaped: `--thickness`' range
