@@ -43,7 +43,7 @@ def _on_sigint(signum, frame) -> None:
 
 
 def _stop_interrupted() -> None:
-    echo("cardgen: interrupted; output folders keep their previous files", err=True)
+    echo("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix", err=True)
     sys.exit(130)
 
 

@@ -136,7 +136,7 @@ def main() -> None:
         if code is None:
             from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:
-        sys.stderr.write("cardgen: interrupted; output folders keep their previous files\n")
+        sys.stderr.write("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n")
         sys.exit(130)
     if code is not None:
         import signal

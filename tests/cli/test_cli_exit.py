@@ -194,7 +194,7 @@ def test_ctrl_c_turned_into_another_error_by_a_library_still_ends_as_interrupted
                    "sys.argv = ['cardgen', 'wrapme']\n"
                    "commands.main()\n")
     assert proc.returncode == 130, proc.stderr
-    assert proc.stderr.strip() == "cardgen: interrupted; output folders keep their previous files"
+    assert proc.stderr.strip() == "cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix"
 
 
 def test_ctrl_c_during_a_build_leaves_no_staging_folder(tmp_path, monkeypatch):

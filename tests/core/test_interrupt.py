@@ -70,7 +70,7 @@ def test_interrupted_builds_leave_the_previous_or_the_new_output(tmp_path):
             assert proc.returncode in (0, 130, -signal.SIGINT), (i, proc.returncode, err)
             assert "Traceback" not in err, err
             if proc.returncode == 130:
-                assert err.rstrip().endswith("cardgen: interrupted; output folders keep their previous files")
+                assert err.rstrip().endswith("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix")
         else:
             assert proc.returncode in (0, -signal.SIGKILL)
     # the runs were not all before the build started or after it ended
