@@ -123,7 +123,13 @@ def escape_unencodable(stream) -> None:
 
 
 def main() -> None:
-    """Console entry point (``cardgen``): the help and validate fast paths, else the click command line."""
+    """Console entry point (``cardgen``): the help and validate fast paths, else the click command line.
+
+    pydantic's plugins are off for the command (``PYDANTIC_DISABLE_PLUGINS=__all__`` unless the
+    variable is set): cardgen uses none, and looking for them made pydantic read the entry points
+    of every installed distribution on its first model (``importlib.metadata``, ≈ 3 ms of each
+    command that validates a manifest). Set ``PYDANTIC_DISABLE_PLUGINS=`` (empty) to load them."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # `cardgen … >&-`: what would be printed there goes nowhere
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (for the whole run)
