@@ -34,6 +34,7 @@ def load_build_libraries() -> None:
     try:
         import_module("cardgen.api")
         import_module("cardgen.cli.progress")
+        import_module("cardgen.check.preflight")  # the build's result holds its report (read back here)
     finally:
         gc.enable()
 

@@ -59,6 +59,9 @@ def test_sheets_loads_each_module_once(tmp_path):
     for module in ("cardgen.steps.registry", "cardgen.steps.game_check", "cardgen.data.manifest",
                    "reportlab.pdfgen.canvas"):
         assert imports.count(module) == 1, module
+    # The preflight report the result holds: loaded before the fork too, not by the child and again here
+    # (importtime prints no line for a module loaded by importlib.import_module itself, so: not twice).
+    assert imports.count("cardgen.check.preflight") <= 1
 
 
 def test_collector_is_on_again_when_loading_fails(monkeypatch):
