@@ -8,7 +8,6 @@ evaluated, is a problem at the rule's line (or at the row that breaks it). The s
 """
 from __future__ import annotations
 
-from statistics import mean
 from typing import Any
 
 from jinja2 import TemplateSyntaxError, Undefined
@@ -45,6 +44,8 @@ def _values(cards, key: str) -> list:
 
 def _mean_by(cards, key: str, value: str) -> list[float]:
     """Mean of ``value`` per distinct ``key``, ordered by key (rows weighted by their copies)."""
+    from statistics import mean  # only a game whose design rules call mean_by loads it
+
     groups: dict[Any, list] = {}
     for c in cards:
         groups.setdefault(c[key], []).extend([c[value]] * int(c.get("_copies", 1)))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: cl-01 opening brackets (and half-width forms).
 OPENING = set("‘“（〔［｛〈《「『【⦅〘〖«〝｟｢([{")
@@ -72,8 +73,6 @@ PUNCTUATION = _CLOSING_FW | _OPENING_FW | _MIDDLE_FW
 _JAPANESE = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006\u30fc"
                        r"\U00020000-\U0003134f]")
 _LATIN = re.compile(r"[A-Za-z0-9\u00C0-\u024F]")
-_ABSORB = re.compile(r"(?<=[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]) +"
-                     r"| +(?=[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])")
 
 #: The space between a Japanese letter and a Latin letter or digit (em).
 LATIN_GAP = 0.25
@@ -125,6 +124,14 @@ def adjustments(text: str) -> list[float]:
 _ENUMERATOR = re.compile(r"^(\s*[0-9]+(?:\.[0-9]+)*[.)]) +")
 
 
+@lru_cache(maxsize=1)
+def _absorb() -> re.Pattern:
+    """The ASCII spaces next to a Japanese character or full-width punctuation, compiled on first
+    use (only the rulebook absorbs spaces; the pattern's large ranges take ~2 ms to compile)."""
+    return re.compile(r"(?<=[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]) +"
+                      r"| +(?=[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])")
+
+
 def absorb_spaces(text: str) -> str:
     """``text`` without the ASCII spaces typed next to a Japanese character or full-width
     punctuation (the typesetter draws the space between Japanese and Latin itself). One space
@@ -132,8 +139,8 @@ def absorb_spaces(text: str) -> str:
     the label from its text, as in a numbered heading."""
     m = _ENUMERATOR.match(text)
     if m:
-        return m.group(1) + " " + _ABSORB.sub("", text[m.end():])
-    return _ABSORB.sub("", text)
+        return m.group(1) + " " + _absorb().sub("", text[m.end():])
+    return _absorb().sub("", text)
 
 
 def is_punct(ch: str) -> bool:
