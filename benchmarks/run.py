@@ -317,6 +317,32 @@ def _process(cmd: list[str], cwd: Path = ROOT, env: dict | None = None, log: Pat
             "other_load_cores": max(0.0, ((_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") - own) / wall)}
 
 
+#: What ``cardgen sheets`` loads of the libraries it runs on, with no cardgen code: pydantic with one
+#: model built (its schema machinery and plugin loader load on the first model; plugins off, as
+#: ``cardgen`` sets them), jinja2's sandbox, reportlab's canvas and TrueType fonts (Pillow with
+#: them), PyYAML and click.
+LIBRARY_FLOOR = ("import click, yaml, jinja2.sandbox, reportlab.pdfgen.canvas, reportlab.pdfbase.ttfonts\n"
+                 "from pydantic import BaseModel\n"
+                 "class Model(BaseModel):\n"
+                 "    name: str\n")
+
+
+def _start_floors(repeat: int) -> dict:
+    """CPU seconds (medians of ``repeat`` whole processes) of the interpreter alone (``python -c
+    pass``) and of loading the libraries ``cardgen sheets`` uses (:data:`LIBRARY_FLOOR`): the part
+    of the fixed cost no change to cardgen's own code can remove."""
+    runs: dict[str, list] = {"interpreter_cpu_s": [], "libraries_cpu_s": [], "other_load_cores": []}
+    for _ in range(repeat):
+        for key, code in (("interpreter_cpu_s", "pass"), ("libraries_cpu_s", LIBRARY_FLOOR)):
+            run = _process([sys.executable, "-c", code], env={**os.environ, "PYDANTIC_DISABLE_PLUGINS": "__all__"})
+            runs[key].append(run["cpu_s"])
+            runs["other_load_cores"].append(run["other_load_cores"])
+    out = {k: statistics.median(v) for k, v in runs.items()}
+    print(f"start-up floors: interpreter {out['interpreter_cpu_s']:.3f} s CPU, interpreter + libraries "
+          f"{out['libraries_cpu_s']:.3f} s CPU (other load {out['other_load_cores']:.2f} cores)", flush=True)
+    return out
+
+
 def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
     """``cardgen sheets`` (the CLI) against the independent floor script, each a whole process
     (start-up and imports included), interleaved; medians. With two deck sizes, the fixed cost
@@ -348,6 +374,7 @@ def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
         print(f"fixed cost: cardgen sheets {out['cardgen_fixed_s']:.2f} s ({out['cardgen_cpu_fixed_s']:.2f} s CPU), "
               f"floor {out['raw_fixed_s']:.2f} s ({out['raw_cpu_fixed_s']:.2f} s CPU); per card "
               f"{out['cardgen_ms_per_card']:.2f} / {out['raw_ms_per_card']:.2f} ms", flush=True)
+        out["start_floors"] = _start_floors(repeat)
     return out
 
 
