@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cardgen.core.nobreak import NOBREAK
 from cardgen.layout.ruby_text import split_ruby
 
-_ICON = re.compile(r":([a-z][a-z0-9_]*):")
 #: A Latin word or number: any printable ASCII but the space (so ``abc<def``, ``abc_def``,
 #: ``abc=def``, ``32,000`` stay whole), Latin-1/Extended-A letters, ’ and ×.
 #: A word never starts with ASCII punctuation that may not begin a line (``,`` ``.`` ``)``…): that
@@ -60,40 +60,46 @@ def atoms(text: str) -> list[Atom]:
     return out
 
 
+#: One atom at a time, where the last one ended: the first of these that matches there — the
+#: no-break mark (a marker, not an atom), a forced break, an icon, a space or tab, a Latin word
+#: (:data:`_LATIN`), else one character (a CJK atom).
+_ATOM = re.compile(f"({re.escape(NOBREAK)})" + r"|(\n)|:([a-z][a-z0-9_]*):|([ \t])|(" + _LATIN.pattern + r")|(.)",
+                   re.DOTALL)
+_GLUE, _NEWLINE, _ICON_NAME, _SPACE, _WORD, _CHAR = range(1, 7)
+_JOINABLE = frozenset({"cjk", "word", "space"})
+
+
+@lru_cache(maxsize=8192)
+def _char_atom(ch: str) -> Atom:
+    """The atom of one CJK character (atoms are immutable: one per character is shared)."""
+    return Atom(ch, "cjk")
+
+
+_NEWLINE_ATOM = Atom("\n", "newline")
+_SPACE_ATOM = Atom(" ", "space")
+
+
 def _plain_atoms(text: str, out: list[Atom]) -> None:
-    """Append the atoms of ``text`` (no ruby in it) to ``out``."""
+    """Append the atoms of ``text`` (no ruby in it) to ``out``: one pass of :data:`_ATOM` (the
+    regular expression engine walks the text, not a Python loop per character)."""
     glue = False
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == NOBREAK:
+    for m in _ATOM.finditer(text):
+        kind = m.lastindex
+        if kind == _GLUE:
             glue = bool(out)
-            i += 1
             continue
-        i = _next_atom(text, i, out)
-        if glue and len(out) > 1 and {out[-2].kind, out[-1].kind} <= {"cjk", "word", "space"}:
-            joined = out.pop()
-            out[-1] = Atom(out[-1].text + joined.text, "word")
-        glue = False
-
-
-def _next_atom(text: str, i: int, out: list[Atom]) -> int:
-    """Append the atom starting at ``text[i]`` to ``out``; return the index after it."""
-    ch = text[i]
-    if ch == "\n":
-        out.append(Atom("\n", "newline"))
-        return i + 1
-    m = _ICON.match(text, i)
-    if m:
-        out.append(Atom(m.group(1), "icon"))
-        return m.end()
-    if ch == " " or ch == "\t":
-        out.append(Atom(" ", "space"))
-        return i + 1
-    m = _LATIN.match(text, i)
-    if m:
-        out.append(Atom(m.group(0), "word"))
-        return m.end()
-    out.append(Atom(ch, "cjk"))
-    return i + 1
-
+        if kind == _CHAR:
+            out.append(_char_atom(m.group(_CHAR)))
+        elif kind == _WORD:
+            out.append(Atom(m.group(_WORD), "word"))
+        elif kind == _SPACE:
+            out.append(_SPACE_ATOM)
+        elif kind == _ICON_NAME:
+            out.append(Atom(m.group(_ICON_NAME), "icon"))
+        else:
+            out.append(_NEWLINE_ATOM)
+        if glue:
+            if len(out) > 1 and out[-2].kind in _JOINABLE and out[-1].kind in _JOINABLE:
+                joined = out.pop()
+                out[-1] = Atom(out[-1].text + joined.text, "word")
+            glue = False
