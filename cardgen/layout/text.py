@@ -16,7 +16,6 @@ stays free of any font or PDF library.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Callable, Iterable
 
 from cardgen.core.units import EPS
@@ -34,16 +33,15 @@ NO_END = jlreq.NO_END
 
 @dataclass
 class LaidLine:
-    """A laid-out line: atoms and total width in pt."""
+    """A laid-out line: atoms and total width in pt; ``has_ruby``: the line holds a ruby base (it
+    needs :func:`ruby_size` more room above), worked out when the line is made (a laid line is
+    never changed: fitted lines are shared, see ``card_text.fit_cached``)."""
 
     atoms: list[Atom]
     width: float
 
-    @cached_property
-    def has_ruby(self) -> bool:
-        """The line holds a ruby base (it needs :func:`ruby_size` more room above). Worked out
-        once: a laid line is never changed (fitted lines are shared, see ``card_text.fit_cached``)."""
-        return any(a.kind == "ruby" for a in self.atoms)
+    def __post_init__(self) -> None:
+        self.has_ruby = any(a.kind == "ruby" for a in self.atoms)
 
 
 def _atom_width(a: Atom, font: str, size: float, measure: Measure) -> float:
