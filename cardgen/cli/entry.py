@@ -41,6 +41,64 @@ def validate_args(argv: list[str]) -> tuple[str, str] | None:
     return fmt, game
 
 
+def check_args(argv: list[str]) -> tuple[str, bool, int, int] | None:
+    """``(game_dir, no_cache, memory MB, CPU s)`` when ``argv`` (without the program name) is
+    ``validate GAME_DIR`` with only options of validate's that take no other value (``--format
+    text|json``, ``--no-cache``, ``--memory-limit MB``, ``--cpu-limit SECONDS``; in any order,
+    ``--opt=value`` too) and an existing folder; else None (click answers as always)."""
+    from cardgen.core.budget_limits import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MIN_CPU_S, MIN_MEMORY_MB
+
+    if not argv or argv[0] != "validate":
+        return None
+    game, no_cache, limits = None, False, {"--memory-limit": DEFAULT_MEMORY_MB, "--cpu-limit": DEFAULT_CPU_S}
+    rest, i = argv[1:], 0
+    while i < len(rest):
+        arg, value = rest[i], None
+        name, eq, inline = arg.partition("=")
+        if name in ("--format", "--memory-limit", "--cpu-limit"):
+            if eq:
+                value, i = inline, i + 1
+            elif i + 1 < len(rest):
+                value, i = rest[i + 1], i + 2
+            else:
+                return None
+            if name == "--format":
+                if value not in ("text", "json"):
+                    return None
+                continue
+            if not value.isdigit():
+                return None
+            limits[name] = int(value)
+            continue
+        if arg == "--no-cache":
+            no_cache, i = True, i + 1
+            continue
+        if arg.startswith("-") or game is not None:
+            return None
+        game, i = arg, i + 1
+    if game is None or not os.path.isdir(game):
+        return None
+    if limits["--memory-limit"] < MIN_MEMORY_MB or limits["--cpu-limit"] < MIN_CPU_S:
+        return None
+    return game, no_cache, limits["--memory-limit"], limits["--cpu-limit"]
+
+
+def start_font_helper(argv: list[str]) -> None:
+    """For a ``validate`` that will check (:func:`check_args`) with the font caches off or empty
+    (:func:`cardgen.fonts.helper.worth_it`), fork the font helper now (:mod:`cardgen.fonts.helper`),
+    so the game's fonts are set up while the command line loads its libraries; the command ends
+    it (:func:`cardgen.fonts.prefetch.stop`)."""
+    args = check_args(argv)
+    if args is None or os.environ.get("CARDGEN_NO_FONT_HELPER"):
+        return
+    from cardgen.core.budget import Budget
+    from cardgen.fonts import helper
+
+    game, no_cache, memory_mb, cpu_s = args
+    if helper.worth_it(no_cache):
+        helper.start(game, Budget(memory_mb, cpu_s), no_cache=no_cache)
+
+
 def _lines(entry: dict, fmt: str) -> list[tuple[bool, str]]:
     return [(False, entry["json"])] if fmt == "json" else [(e, s) for e, s in entry["text"]]
 
@@ -68,15 +126,17 @@ def _write_or_report(lines: list[tuple[bool, str]]) -> int | None:
     return None
 
 
-def fast_validate(argv: list[str]) -> int | None:
+def fast_validate(argv: list[str], keep_state: bool = False) -> int | None:
     """Print a stored validate result for ``argv`` and return its exit code; None when there is
-    none to print (then nothing was printed)."""
+    none to print (then nothing was printed). ``keep_state``: on a miss, the inputs' state hashed
+    here is kept for the check that runs next in this process
+    (:func:`cardgen.steps.check_cache.state_before`)."""
     args = validate_args(argv)
     if args is None:
         return None
     from cardgen.steps.check_cache import lookup
 
-    entry = lookup(args[1])
+    entry = lookup(args[1], keep_state=keep_state)
     if entry is None:
         return None
     from cardgen.core.unicode_text import shown  # stored clean; shown again in case the file was altered
@@ -138,8 +198,9 @@ def main() -> None:
         from cardgen.cli.help_fast import serve as help_page  # `cardgen --help`: click's page, stored
         code = help_page(sys.argv[1:])
         if code is None:
-            code = fast_validate(sys.argv[1:])
+            code = fast_validate(sys.argv[1:], keep_state=True)
         if code is None:
+            start_font_helper(sys.argv[1:])
             from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:
         sys.stderr.write("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n")

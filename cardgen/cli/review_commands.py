@@ -31,15 +31,17 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
 
     from cardgen.core import disk_cache
     from cardgen.steps import check_cache
-    from cardgen.steps.game_check import check_game  # no PDF drawing
+    from cardgen.steps.game_check import check_game  # no PDF drawing; loaded here, before the child is forked
 
     prior = os.environ.get("CARDGEN_NO_CACHE")
     if no_cache:  # every cache of the run: validate results, font parses, font names (the child inherits it)
         os.environ["CARDGEN_NO_CACHE"] = "1"
     try:
-        state = check_cache.inputs_state(game_dir) if disk_cache.enabled() else None
-        report = limited(lambda d: check_game(d).merged_report(), game_dir, game=game_dir)
+        state = check_cache.state_before(game_dir) if disk_cache.enabled() else None
+        report = limited(_check, check_game, game_dir, game=game_dir)
     finally:  # as it was (a library caller's process goes on)
+        from cardgen.fonts import prefetch
+        prefetch.stop()  # the font helper the console entry started, if it did (its work was taken or is not needed)
         if prior is None:
             os.environ.pop("CARDGEN_NO_CACHE", None)
         else:
@@ -50,6 +52,17 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
     for err, text in [(False, json_text)] if fmt == "json" else lines:
         click.echo(text, err=err)
     click.get_current_context().exit(code)
+
+
+def _check(check_game, game_dir: Path):
+    """validate's check, in the budgeted child (``check_game``:
+    :func:`cardgen.steps.game_check.check_game`): what is loaded is first frozen out of the
+    collector's passes (:func:`gc.freeze`), so its collections do not walk — and copy, page by
+    page, from the parent it was forked from — every object of pydantic, click and cardgen's modules."""
+    import gc
+
+    gc.freeze()
+    return check_game(game_dir).merged_report()
 
 
 @click.command(short_help="A live preview page of a game in the browser.")

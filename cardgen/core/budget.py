@@ -100,6 +100,15 @@ def worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def limit_helper(budget: Budget) -> None:
+    """Put this process — a helper a command forked to work beside the budgeted build, such as
+    :mod:`cardgen.fonts.prefetch` — under ``budget`` as a build child is: it dies with its parent,
+    leaves Ctrl-C to the parent, and its address space and CPU time are limited (past the CPU
+    limit :class:`BudgetStop` is raised in it, then the kernel kills it)."""
+    worker_init()
+    _apply(budget)
+
+
 def _limit(kind: int, soft: int, hard: int) -> None:
     _old_soft, old_hard = resource.getrlimit(kind)
     if old_hard != resource.RLIM_INFINITY:

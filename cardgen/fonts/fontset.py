@@ -11,17 +11,19 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from reportlab.pdfbase import pdfmetrics
 
 from cardgen.core.errors import Problem, ProblemList, rel
-from cardgen.data.game import Game
 from cardgen.data.project import Project
 from cardgen.fonts.index import clear_system_index, folder_index
 from cardgen.fonts.lookup import DEFAULT_ROLES, Where, lookup, read_config
 from cardgen.fonts.registration import FontFace, preload, register  # preload: re-exported (__all__)
 from cardgen.fonts.variations import prepare as prepare_text
+
+if TYPE_CHECKING:  # the manifest models are not loaded for the font helper (cardgen.fonts.prefetch)
+    from cardgen.data.game import Game
 
 __all__ = ["DEFAULT_ROLES", "FontFace", "FontSet", "clear_caches", "fonts_for", "load_fontset", "preload"]
 

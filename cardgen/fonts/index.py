@@ -139,15 +139,25 @@ def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[s
     return faces
 
 
+def _stored(entry: list) -> list:
+    """A name-cache entry in its stored form (name IDs as text, as JSON keeps them)."""
+    stamp, faces = entry
+    return [stamp, None if faces is None else [{str(k): v for k, v in f.items()} for f in faces]]
+
+
 def index_files(files: list[Path]) -> dict[str, list[Hit]]:
     """Name index of ``files``: :func:`norm` key → every face that name matches. A font that
     cannot be read is indexed by its file name only (loading it reports the error).
 
     The names of each file are read once and kept in the on-disk cache (:data:`NAME_CACHE`,
-    keyed by path, size and modification time), so a later run reads no font it has seen."""
+    keyed by path and stamp), so a later run reads no font it has seen; names the font helper
+    of this command read (:mod:`cardgen.fonts.prefetch`) are taken the same way."""
+    from cardgen.fonts import prefetch
+
     index: dict[str, list[Hit]] = {}
     cache_path = _cache_file()
-    cache = _read_cache(cache_path) if files else {}
+    # entries the font helper read in this command (cardgen.fonts.prefetch), trusted as the cache's: by stamp
+    cache = {**_read_cache(cache_path), **prefetch.names()} if files else {}
     changed: list[Path] = []
 
     def add(text: str, hit: Hit) -> None:
@@ -159,7 +169,10 @@ def index_files(files: list[Path]) -> dict[str, list[Hit]]:
     for path in files:
         add(path.stem, Hit(0, path, 0))
         add(path.name, Hit(0, path, 0))
-        for i, names in enumerate(_file_faces(path, cache, changed) or []):
+        faces = _file_faces(path, cache, changed)
+        if str(path) in cache:
+            prefetch.record_names(str(path), _stored(cache[str(path)]))
+        for i, names in enumerate(faces or []):
             sub = {norm(s) for s in names.get(2, []) + names.get(17, [])}
             regular = not sub or bool(sub & {norm(r) for r in _REGULAR})
             for nid in (4, 6):

@@ -296,14 +296,24 @@ def _walk(game_dir: str | os.PathLike) -> _Walk | None:
     return w
 
 
-def lookup(game_dir: str | os.PathLike) -> dict | None:
+#: The state (:func:`inputs_state`) each :func:`lookup` of this process found no entry for, by the
+#: game folder as typed: the run that checks next starts from it (:func:`state_before`).
+_MISSED: dict[str, tuple[bytes, bytes] | None] = {}
+
+
+def lookup(game_dir: str | os.PathLike, keep_state: bool = False) -> dict | None:
     """The stored result for ``game_dir``'s current inputs (``{"text": [[to_stderr, line]...],
-    "json": str, "code": int}``), or None (no entry, cache off, or inputs too large)."""
+    "json": str, "code": int}``), or None (no entry, cache off, or inputs too large).
+    ``keep_state`` (the console's fast path, whose command runs next in this process): on a miss
+    the state it hashed is kept for :func:`state_before`."""
     if not disk_cache.enabled():
         return None
-    key = inputs_key(game_dir)
+    state = inputs_state(game_dir)
+    key = state[0] if state is not None else None
     payload = disk_cache.read(KIND, key) if key is not None else None
     if payload is None:
+        if keep_state:
+            _MISSED[os.fspath(PurePath(game_dir))] = state
         return None
     try:
         entry = json.loads(payload.decode("utf-8"))
@@ -314,6 +324,15 @@ def lookup(game_dir: str | os.PathLike) -> dict | None:
           and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], bool) and isinstance(x[1], str)
                   for x in entry["text"]))
     return entry if ok else None
+
+
+def state_before(game_dir: str | os.PathLike) -> tuple[bytes, bytes] | None:
+    """:func:`inputs_state` of ``game_dir`` before a run: the one this process's :func:`lookup` of
+    the same folder took when it found no entry (the validate fast path, moments earlier: every
+    file is then hashed once less), else taken now. Either way it was taken before the check read
+    anything, so :func:`store` still sees any edit made since."""
+    typed = os.fspath(PurePath(game_dir))
+    return _MISSED.pop(typed) if typed in _MISSED else inputs_state(game_dir)
 
 
 def store(game_dir: str | os.PathLike, state: tuple[bytes, bytes] | None, text: list[tuple[bool, str]],

@@ -226,3 +226,32 @@ def test_a_file_swapped_for_a_pipe_is_not_waited_on(game):
     t.start()
     t.join(10)
     assert done == [None]
+
+
+def test_the_run_after_a_missed_lookup_starts_from_its_state(game, monkeypatch):
+    """The fast path's lookup hashed every file already; the check's before-state is that one (taken
+    earlier still), once; an edit made since is seen by store as any other."""
+    monkeypatch.delenv("CARDGEN_NO_CACHE")
+    monkeypatch.setattr(check_cache, "_MISSED", {})
+    assert check_cache.lookup(game) is None
+    assert check_cache.state_before(game) == check_cache.inputs_state(game) and not check_cache._MISSED  # not kept
+    assert check_cache.lookup(str(game) + "/", keep_state=True) is None
+    state = check_cache.inputs_state(game)
+    real = check_cache._walk
+    monkeypatch.setattr(check_cache, "_walk", lambda d: pytest.fail("hashed again"))
+    assert check_cache.state_before(game) == state
+    monkeypatch.setattr(check_cache, "_walk", real)
+    assert check_cache.state_before(game) == state  # taken now: the lookup's is used once
+    check_cache.store(game, state, [(False, "ok")], "{}", 0)
+    assert check_cache.lookup(game)["text"] == [[False, "ok"]]
+
+
+def test_an_edit_between_the_missed_lookup_and_the_run_is_not_stored(game, monkeypatch):
+    monkeypatch.delenv("CARDGEN_NO_CACHE")
+    monkeypatch.setattr(check_cache, "_MISSED", {})
+    csv = game / "battle.csv"
+    assert check_cache.lookup(game, keep_state=True) is None
+    csv.write_bytes(csv.read_bytes() + b"\n")  # saved by the designer while validate started
+    state = check_cache.state_before(game)  # the lookup's: before the edit
+    check_cache.store(game, state, [(False, "checked against the edit")], "{}", 0)
+    assert check_cache.lookup(game) is None
