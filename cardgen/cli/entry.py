@@ -83,20 +83,28 @@ def check_args(argv: list[str]) -> tuple[str, bool, int, int] | None:
     return game, no_cache, limits["--memory-limit"], limits["--cpu-limit"]
 
 
-def start_font_helper(argv: list[str]) -> None:
-    """For a ``validate`` that will check (:func:`check_args`) with the font caches off or empty
-    (:func:`cardgen.fonts.helper.worth_it`), fork the font helper now (:mod:`cardgen.fonts.helper`),
-    so the game's fonts are set up while the command line loads its libraries; the command ends
-    it (:func:`cardgen.fonts.prefetch.stop`)."""
+def start_check(argv: list[str]) -> None:
+    """For a ``validate`` that will check (:func:`check_args`), start the work now, before click
+    is imported: the inputs' state the stored result will be keyed by is taken first
+    (:func:`cardgen.steps.check_cache.keep_state`, unless the fast path's lookup took it), then the
+    font helper is forked when the font caches are off or empty (:mod:`cardgen.fonts.helper`,
+    not with ``CARDGEN_NO_FONT_HELPER=1``), then the budgeted check itself
+    (:mod:`cardgen.cli.early_check`), which the ``validate`` command collects."""
     args = check_args(argv)
-    if args is None or os.environ.get("CARDGEN_NO_FONT_HELPER"):
+    if args is None:
         return
+    from cardgen.cli import early_check
     from cardgen.core.budget import Budget
     from cardgen.fonts import helper
+    from cardgen.steps.check_cache import keep_state
 
     game, no_cache, memory_mb, cpu_s = args
-    if helper.worth_it(no_cache):
-        helper.start(game, Budget(memory_mb, cpu_s), no_cache=no_cache)
+    budget = Budget(memory_mb, cpu_s)
+    if not no_cache:
+        keep_state(game)
+    if not os.environ.get("CARDGEN_NO_FONT_HELPER") and helper.worth_it(no_cache):
+        helper.start(game, budget, no_cache=no_cache)
+    early_check.start(game, no_cache, budget)
 
 
 def _lines(entry: dict, fmt: str) -> list[tuple[bool, str]]:
@@ -200,7 +208,7 @@ def main() -> None:
         if code is None:
             code = fast_validate(sys.argv[1:], keep_state=True)
         if code is None:
-            start_font_helper(sys.argv[1:])
+            start_check(sys.argv[1:])
             from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:
         sys.stderr.write("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n")

@@ -5,14 +5,7 @@ import sys
 
 import click
 
-
-def clean(text: str) -> str:
-    """``text`` with every control and invisible character shown as ``U+XXXX`` (newlines and tabs
-    kept; :func:`cardgen.core.unicode_text.shown`): a manifest's escape codes reach the terminal as
-    text, never as commands, and a zero-width space or variation selector in a message is seen."""
-    from cardgen.core.unicode_text import shown  # not loaded for --help
-
-    return shown(text)
+from cardgen.cli.report_text import clean, report_lines  # noqa: F401 - re-exported: what the CLI prints, click-free
 
 
 def echo(message: object = "", err: bool = False) -> None:
@@ -73,22 +66,6 @@ def print_files(files, removed=(), out_dir=None) -> None:
         echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
     for r in removed:
         echo(f"removed {out_dir / r if out_dir is not None else r} (written by an earlier build, not by this one)")
-
-
-def report_lines(report) -> list[tuple[bool, str]]:
-    """What :func:`print_report` prints, as ``(to_stderr, text)`` pairs already :func:`clean`
-    (the validate cache stores them, :mod:`cardgen.steps.check_cache`)."""
-    lines = [(True, p.format()) for p in report.errors + report.warnings]
-    if report.player_counts:
-        lines.append((False, f"{report.title or report.game} {report.version}: deck math"))
-        for pc in report.player_counts:
-            mark = "ok" if pc.ok else "MISMATCH"
-            derived = "; ".join(f"{k} = {v}" for k, v in pc.derived.items())
-            lines.append((False, f"  {pc.players} players: " + "; ".join(x for x in (pc.arithmetic, derived) if x)
-                          + (f" (declared {pc.declared_turns})" if pc.declared_turns is not None else "")
-                          + f"  [{mark}]"))
-    lines.append((False, f"{report.game}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)"))
-    return [(err, clean(text)) for err, text in lines]
 
 
 def print_report(report) -> None:

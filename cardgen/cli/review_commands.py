@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from cardgen.cli.options import budget_of, budget_options, limited, out_option
-from cardgen.cli.output import clean, echo, print_files, report_lines
+from cardgen.cli.output import echo, print_files
 
 
 @click.command(short_help="Every check a build makes, short of drawing.")
@@ -27,42 +27,32 @@ def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
 
     The result is stored, keyed by every file it could read (README → Validate cache); a run
     with exactly the same inputs prints it without checking again."""
-    import json
-
+    from cardgen.cli import early_check
     from cardgen.core import disk_cache
     from cardgen.steps import check_cache
-    from cardgen.steps.game_check import check_game  # no PDF drawing; loaded here, before the child is forked
 
+    started = early_check.take(game_dir, no_cache, budget_of(click.get_current_context()))
     prior = os.environ.get("CARDGEN_NO_CACHE")
     if no_cache:  # every cache of the run: validate results, font parses, font names (the child inherits it)
         os.environ["CARDGEN_NO_CACHE"] = "1"
     try:
         state = check_cache.state_before(game_dir) if disk_cache.enabled() else None
-        report = limited(_check, check_game, game_dir, game=game_dir)
+        if started is not None:  # forked by the console entry before click loaded, for these very options
+            lines, json_text, code = started.result()
+        else:
+            lines, json_text, code = limited(early_check.check_output, os.fspath(game_dir), no_cache, game=game_dir)
     finally:  # as it was (a library caller's process goes on)
         from cardgen.fonts import prefetch
         prefetch.stop()  # the font helper the console entry started, if it did (its work was taken or is not needed)
+        early_check.stop()
         if prior is None:
             os.environ.pop("CARDGEN_NO_CACHE", None)
         else:
             os.environ["CARDGEN_NO_CACHE"] = prior
-    code = 0 if report.ok else 1
-    lines, json_text = report_lines(report), clean(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     check_cache.store(game_dir, state, lines, json_text, code)
     for err, text in [(False, json_text)] if fmt == "json" else lines:
         click.echo(text, err=err)
     click.get_current_context().exit(code)
-
-
-def _check(check_game, game_dir: Path):
-    """validate's check, in the budgeted child (``check_game``:
-    :func:`cardgen.steps.game_check.check_game`): what is loaded is first frozen out of the
-    collector's passes (:func:`gc.freeze`), so its collections do not walk — and copy, page by
-    page, from the parent it was forked from — every object of pydantic, click and cardgen's modules."""
-    import gc
-
-    gc.freeze()
-    return check_game(game_dir).merged_report()
 
 
 @click.command(short_help="A live preview page of a game in the browser.")

@@ -222,9 +222,82 @@ def run_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, gam
         KeyboardInterrupt: Ctrl-C in the parent; the child and its workers are killed first.
         whatever ``fn`` raised.
     """
+    return start_limited(fn, *args, budget=budget, game=game, **kwargs).result()
+
+
+class Limited:
+    """A budgeted child started by :func:`start_limited`; :meth:`result` waits for its value."""
+
+    def __init__(self, pid: int | None, r: int | None, budget: Budget, game: str, done: tuple | None = None):
+        self.pid, self._r, self.budget, self.game = pid, r, budget, game
+        self._done = done  # ("ok", value) / ("raise", exc) once known
+
+    def result(self) -> Any:
+        """The child's value, as :func:`run_limited` returns it (and raises what it raises);
+        once collected, the same answer again."""
+        if self._done is None:
+            self._done = self._collect()
+        kind, value = self._done
+        if kind == "ok":
+            return value
+        raise value
+
+    def _collect(self) -> tuple:
+        pid, r = self.pid, self._r
+        try:
+            try:
+                data = _read_all(r)
+                _, status = os.waitpid(pid, 0)
+            except BaseException:  # Ctrl-C (or anything) while waiting: stop the child's whole group
+                _stop_group(pid)
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
+                raise
+            finally:
+                os.close(r)
+                self._r = None
+        except BaseException as exc:
+            self._done = ("raise", exc)
+            raise
+        _stop_group(pid, reaped=True)  # workers the child left behind
+        where = current()
+        if data:
+            try:
+                kind, value = pickle.loads(data)
+            except Exception:  # noqa: BLE001 - a truncated message (the child died writing it), or a bug
+                kind, value = ("died" if status else "unreadable"), None
+        else:
+            kind, value = "died", None
+        if kind in ("ok", "raise"):
+            return kind, value
+        return "raise", CardgenError(_stopped(kind, status, self.budget, self.game, where))
+
+    def stop(self) -> None:
+        """Kill the child and its workers if it still runs, and reap it (its value is lost)."""
+        if self._r is None:
+            return
+        _stop_group(self.pid)
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        os.close(self._r)
+        self._r = None
+
+
+def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, game: str = "", **kwargs) -> Limited:
+    """Start ``fn(*args, **kwargs)`` in a forked child under ``budget`` now; :meth:`Limited.result`
+    gives what :func:`run_limited` would (``run_limited`` is ``start_limited(...).result()``), and
+    :meth:`Limited.stop` ends a child whose value is not wanted. Without ``os.fork`` the call runs
+    here, at once."""
     budget = budget or Budget()
     if not hasattr(os, "fork"):  # pragma: no cover - not POSIX: no OS budget, run here
-        return fn(*args, **kwargs)
+        try:
+            return Limited(None, None, budget, game, ("ok", fn(*args, **kwargs)))
+        except Exception as exc:  # noqa: BLE001 - raised again by result()
+            return Limited(None, None, budget, game, ("raise", exc))
     _write("")
     sys.stdout.flush()
     sys.stderr.flush()
@@ -234,36 +307,15 @@ def run_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, gam
         os.close(r)
         _child(fn, args, kwargs, budget, w)
     os.close(w)
+    limited = Limited(pid, r, budget, game)
     try:
-        try:
-            os.setpgid(pid, pid)  # also here: no race with a Ctrl-C before the child did it
-        except OSError:
-            pass
-        data = _read_all(r)
-        _, status = os.waitpid(pid, 0)
-    except BaseException:  # Ctrl-C (or anything) while waiting: stop the child's whole group
-        _stop_group(pid)
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass
+        os.setpgid(pid, pid)  # also here: no race with a Ctrl-C before the child did it
+    except OSError:
+        pass
+    except BaseException:  # Ctrl-C right after the fork: the child goes too
+        limited.stop()
         raise
-    finally:
-        os.close(r)
-    _stop_group(pid, reaped=True)  # workers the child left behind
-    where = current()
-    if data:
-        try:
-            kind, value = pickle.loads(data)
-        except Exception:  # noqa: BLE001 - a truncated message (the child died writing it), or a bug
-            kind, value = ("died" if status else "unreadable"), None
-    else:
-        kind, value = "died", None
-    if kind == "ok":
-        return value
-    if kind == "raise":
-        raise value
-    raise CardgenError(_stopped(kind, status, budget, game, where))
+    return limited
 
 
 def _stopped(kind: str, status: int, budget: Budget, game: str, where: str) -> Problem:

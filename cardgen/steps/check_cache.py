@@ -326,6 +326,15 @@ def lookup(game_dir: str | os.PathLike, keep_state: bool = False) -> dict | None
     return entry if ok else None
 
 
+def keep_state(game_dir: str | os.PathLike) -> None:
+    """Take :func:`inputs_state` of ``game_dir`` now for the run that follows in this process
+    (:func:`state_before`), unless a :func:`lookup` kept it already: the console entry, before it
+    forks a check that starts reading the files at once (:mod:`cardgen.cli.early_check`)."""
+    typed = os.fspath(PurePath(game_dir))
+    if typed not in _MISSED and disk_cache.enabled():
+        _MISSED[typed] = inputs_state(game_dir)
+
+
 def state_before(game_dir: str | os.PathLike) -> tuple[bytes, bytes] | None:
     """:func:`inputs_state` of ``game_dir`` before a run: the one this process's :func:`lookup` of
     the same folder took when it found no entry (the validate fast path, moments earlier: every
