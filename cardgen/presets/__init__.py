@@ -12,7 +12,9 @@ SHEET_PAPERS: tuple[str, ...] = ("a4", "letter", "b5")
 def sizes() -> dict:
     """``{"paper": {name: [w, h]}, "cards": {name: [w, h]}}`` in mm (portrait)."""
     import yaml  # here, so the command line's options can import this package at start-up
-    return yaml.safe_load((Path(__file__).with_name("sizes.yaml")).read_text(encoding="utf-8"))
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader: ~8× faster, same result
+    return yaml.load((Path(__file__).with_name("sizes.yaml")).read_text(encoding="utf-8"), Loader=loader)
 
 
 def paper_mm(name: str) -> tuple[float, float]:
