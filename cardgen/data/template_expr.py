@@ -12,6 +12,7 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.core.sandbox import SafeSandbox, time_budget
+from cardgen.data.expr_cache import compile_source
 
 
 @lru_cache(maxsize=1)
@@ -29,9 +30,10 @@ def sandbox() -> ImmutableSandboxedEnvironment:
 
 @lru_cache(maxsize=4096)
 def compile_text(source: str):
-    """A template string (``"{{ card.name }}"``) compiled in :func:`sandbox`, cached by source.
+    """A template string (``"{{ card.name }}"``) compiled in :func:`sandbox`, cached by source
+    (in memory, and its code object on disk: :mod:`cardgen.data.expr_cache`).
     Raises jinja2's TemplateSyntaxError (callers report it at the template line)."""
-    return sandbox().from_string(source)
+    return compile_source(sandbox(), source)
 
 
 @lru_cache(maxsize=4096)
