@@ -343,6 +343,21 @@ def _start_floors(repeat: int) -> dict:
     return out
 
 
+def _against_raw(game: Path, tmp: Path, repeat: int) -> dict:
+    """``cardgen sheets`` and the independent floor script on ``game``, each a whole process,
+    interleaved ``repeat`` times: medians of wall (``cardgen``, ``raw``) and CPU seconds
+    (``cardgen_cpu``, ``raw_cpu``) and of the other load (cores)."""
+    times: dict[str, list] = {"cardgen": [], "raw": [], "cardgen_cpu": [], "raw_cpu": [], "other_load_cores": []}
+    for _ in range(repeat):
+        for kind, cmd in (("cardgen", _cardgen_sheets(game, tmp)),
+                          ("raw", [sys.executable, str(HERE / "raw_floor.py"), str(game), str(tmp / "whole.pdf")])):
+            run = _process(cmd)
+            times[kind].append(run["seconds"])
+            times[f"{kind}_cpu"].append(run["cpu_s"])
+            times["other_load_cores"].append(run["other_load_cores"])
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
 #: Cards of the deck whose whole ``cardgen sheets`` run is the directly measured fixed cost.
 SMALL_DECK = 10
 
@@ -355,15 +370,7 @@ def _small_deck(tmp: Path, repeat: int) -> dict:
     from gen import make_game
 
     game = make_game(tmp / f"g{SMALL_DECK}", SMALL_DECK)
-    times: dict[str, list] = {"cardgen": [], "raw": [], "cardgen_cpu": [], "raw_cpu": [], "other_load_cores": []}
-    for _ in range(repeat):
-        for kind, cmd in (("cardgen", _cardgen_sheets(game, tmp)),
-                          ("raw", [sys.executable, str(HERE / "raw_floor.py"), str(game), str(tmp / "small.pdf")])):
-            run = _process(cmd)
-            times[kind].append(run["seconds"])
-            times[f"{kind}_cpu"].append(run["cpu_s"])
-            times["other_load_cores"].append(run["other_load_cores"])
-    row = {"cards": SMALL_DECK, **{k: statistics.median(v) for k, v in times.items()}}
+    row = {"cards": SMALL_DECK, **_against_raw(game, tmp, repeat)}
     print(f"{SMALL_DECK}-card deck (the fixed cost, measured): cardgen sheets {row['cardgen']:.3f} s "
           f"({row['cardgen_cpu']:.3f} s CPU), independent floor {row['raw']:.3f} s ({row['raw_cpu']:.3f} s CPU) "
           f"(other load {row['other_load_cores']:.2f} cores)", flush=True)
@@ -376,15 +383,7 @@ def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:
     (the time at 0 cards, extrapolated along the line through both) and the cost per card."""
     out: dict = {}
     for name, game in games.items():
-        times: dict[str, list] = {"cardgen": [], "raw": [], "cardgen_cpu": [], "raw_cpu": [], "other_load_cores": []}
-        for _ in range(repeat):
-            for kind, cmd in (("cardgen", _cardgen_sheets(game, tmp)),
-                              ("raw", [sys.executable, str(HERE / "raw_floor.py"), str(game), str(tmp / "whole.pdf")])):
-                run = _process(cmd)
-                times[kind].append(run["seconds"])
-                times[f"{kind}_cpu"].append(run["cpu_s"])
-                times["other_load_cores"].append(run["other_load_cores"])
-        row = {k: statistics.median(v) for k, v in times.items()}
+        row = _against_raw(game, tmp, repeat)
         row["ratio"] = row["cardgen"] / row["raw"]
         row["cpu_ratio"] = row["cardgen_cpu"] / row["raw_cpu"]
         out[name] = row
