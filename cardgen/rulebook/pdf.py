@@ -50,7 +50,8 @@ class _Doc(BaseDocTemplate):
 
 
 def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo, page_mm: tuple[float, float],
-                card_plan: Callable, resolve_image: Callable, images=None, icons: dict | None = None) -> list[Problem]:
+                card_plan: Callable, resolve_image: Callable, images=None, icons: dict | None = None,
+                memo=None) -> list[Problem]:
     """The problems :func:`render_rulebook` would raise or report (for ``cardgen validate``), in
     its order: words too wide for a table column (found while the story is built); else the
     warnings: images scaled down to the frame (found while the story is built), then the short
@@ -63,9 +64,13 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
     split over two pages keeps the lines it was broken into, so these are the lines of the PDF.
     Tables, notes, figures and the table of contents hold no such paragraph and are not laid out.
     ``icons`` is accepted for the signature of :func:`render_rulebook` (icons are drawn, never measured
-    here: their widths are in the markup)."""
-    import io
+    here: their widths are in the markup).
 
+    ``memo`` (:class:`cardgen.steps.rulebook_check_cache.BlockMemo`, or None): what each top-level
+    block found before, by the block itself (:func:`_check_by_block`): a block found there is
+    neither built nor laid out again."""
+    if memo is not None:
+        return _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo)
     _x, _y, w, h = frame_box(design, page_mm)
     builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
     try:
@@ -74,11 +79,69 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
         return exc.problems
     if builder.problems:
         return builder.problems
-    canv = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)(
-        io.BytesIO(), pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1)
+    canv = _measuring_canvas(design, fonts, page_mm, icons)
     for flowable in builder.reported:
         flowable.wrapOn(canv, w, h)
     return builder.findings
+
+
+def _measuring_canvas(design: PageDesign, fonts: FontSet, page_mm: tuple[float, float], icons):
+    """The canvas the reported flowables are wrapped on (nothing is drawn on it)."""
+    import io
+
+    return canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)(
+        io.BytesIO(), pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1)
+
+
+def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo) -> list[Problem]:
+    """:func:`check_story`, one top-level block at a time, with what ``memo`` holds for a block
+    taken instead of building and laying it out. The same problems, in the same order: what
+    building raises or finds as errors (no block holding one is ever kept, so those are always
+    found again); else every block's findings while it is built, in block order, then every
+    block's short last lines, in block order, each once. A block's findings depend only on the
+    block (its text, numbers, source file:line) and on what ``memo`` is keyed by — the page
+    design, the paper, the book info, the fonts and cardgen's code; a block that asks for a card
+    face or an image file (a figure) is built every time, and ``memo.keep`` is told so."""
+    _x, _y, w, h = frame_box(design, page_mm)
+    builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
+    parts = []  # per block: (block, flows to lay out, findings while built, asked) or (None, kept findings)
+    for b in blocks:
+        kept = memo.get(b)
+        if kept is not None:
+            parts.append((None, kept))
+            continue
+        asked, found, before = memo.asked(), len(builder.findings), builder._with_where
+        try:
+            flows = builder.block(b, info)
+        except CardgenError as exc:  # what building the story raises (as the build would)
+            return exc.problems
+        parts.append((b, (flows if builder._with_where > before else [], builder.findings[found:],
+                          memo.asked() != asked)))
+    if builder.problems:
+        return builder.problems
+    canv = None
+    built, short = [], []
+    for b, part in parts:
+        if b is None:
+            built += part[0]
+            short += part[1]
+            continue
+        flows, found_built, asked = part
+        n = len(builder.findings)
+        for flowable in flows:
+            canv = canv or _measuring_canvas(design, fonts, page_mm, icons)
+            flowable.wrapOn(canv, w, h)
+        found_short = builder.findings[n:]
+        memo.keep(b, found_built, found_short, asked)
+        built += found_built
+        short += found_short
+    seen: set = set()
+    once = []
+    for p in short:  # a paragraph's short last line is reported once (StoryBuilder.short_last_line)
+        if (p.file, p.line, p.message) not in seen:
+            seen.add((p.file, p.line, p.message))
+            once.append(p)
+    return built + once
 
 
 def frame_box(design: PageDesign, page_mm: tuple[float, float]) -> tuple[float, float, float, float]:

@@ -92,15 +92,17 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
     figures reuse ``plans`` (those already laid out by the check), as the build does. The laid-out
     part is kept on disk by what it reads (:mod:`cardgen.steps.rulebook_check_cache`): an edit
     that leaves the rules text, the page design, the fonts, the figures' card sizes and the
-    images as they were does not lay the rules out again."""
-    from cardgen.steps.rulebook_check_cache import cached_check, check_key
+    images as they were does not lay the rules out again, and an edit to the rules text lays out
+    only the blocks it changed (:class:`cardgen.steps.rulebook_check_cache.BlockMemo`)."""
+    from cardgen.steps.rulebook_check_cache import book_key, cached_check, check_key
 
     blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, plans)
 
-    def check(card_plan, resolve_image) -> list[Problem]:
+    def check(card_plan, resolve_image, memo=None) -> list[Problem]:
         from cardgen.render.images import ImageCache
         from cardgen.rulebook.pdf import check_story
         return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
-                           icons=icon_specs(game))
+                           icons=icon_specs(game), memo=memo)
 
-    return cached_check(lambda: check_key(blocks, design, page, info, fonts), card_plan, resolve_image, check)
+    return cached_check(lambda: check_key(blocks, design, page, info, fonts), card_plan, resolve_image, check,
+                        blocks_key=lambda: book_key(design, page, info, fonts))

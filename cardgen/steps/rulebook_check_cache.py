@@ -103,13 +103,81 @@ def blocks_shape(blocks: list) -> str:
 
 def check_key(blocks: list, design, page_mm, info, fonts) -> bytes:
     """The key of the check's fixed inputs (see the module docstring)."""
+    return _key(KIND, blocks_shape(blocks), design, page_mm, info, fonts)
+
+
+def book_key(design, page_mm, info, fonts) -> bytes:
+    """The key of what every block's findings depend on besides the block (:class:`BlockMemo`):
+    :func:`check_key` without the blocks."""
+    return _key(BLOCKS_KIND, "", design, page_mm, info, fonts)
+
+
+def _key(kind: str, blocks: str, design, page_mm, info, fonts) -> bytes:
     from cardgen.steps.check_cache import code_digest
 
     h = hashlib.sha256()
-    for part in (KIND, blocks_shape(blocks), design.model_dump_json(), repr(tuple(page_mm)), repr(info),
+    for part in (kind, blocks, design.model_dump_json(), repr(tuple(page_mm)), repr(info),
                  json.dumps(_font_stamps(fonts)), code_digest()):
         h.update(part.encode("utf-8", "surrogateescape") + b"\n")
     return h.digest()
+
+
+#: Cache sub-folder of the findings per block (one entry per book key; the digit is the entry version).
+BLOCKS_KIND = "rulebook-blocks-1"
+
+
+class BlockMemo:
+    """What each top-level block of the rules text found when it was last built and laid out
+    (:func:`cardgen.rulebook.pdf.check_story`), kept on disk under :func:`book_key` as one entry:
+    block → its findings while built and its short last lines. A block is found by its ``repr``
+    (a dataclass: every field — text, runs, numbers, source file and line — nested blocks
+    included), so an edit to one paragraph lays out that paragraph only; a block that asked for a
+    card face or an image file while it was built (a figure: those answers are not keyed), or
+    whose findings carry a card, a detail or a field, is never kept. ``asked`` counts those
+    requests (the recorder of :func:`cached_check`). The entry written holds the blocks of this
+    run only."""
+
+    def __init__(self, key: bytes, recorder: "_Recorder"):
+        self._key, self._rec = key, recorder
+        payload = disk_cache.read(BLOCKS_KIND, key)
+        try:
+            old = json.loads(payload.decode("utf-8")) if payload is not None else {}
+        except ValueError:
+            old = {}
+        self._old = old if isinstance(old, dict) else {}
+        self._new: dict[str, list] = {}
+
+    @staticmethod
+    def _id(block) -> str:
+        return hashlib.sha256(repr(block).encode("utf-8", "surrogateescape")).hexdigest()
+
+    def get(self, block) -> tuple[list[Problem], list[Problem]] | None:
+        """``(findings while built, short last lines)`` kept for ``block``, or None."""
+        bid = self._id(block)
+        entry = self._old.get(bid)
+        if not (isinstance(entry, list) and len(entry) == 2):
+            return None
+        built, short = _problems({"problems": entry[0]}), _problems({"problems": entry[1]})
+        if built is None or short is None:
+            return None
+        self._new[bid] = entry
+        return built, short
+
+    def asked(self) -> int:
+        """How many card faces and image files the check has asked for so far."""
+        return self._rec.calls
+
+    def keep(self, block, built: list[Problem], short: list[Problem], asked: bool) -> None:
+        """Keep what ``block`` found (unless it ``asked`` for a face or an image, or a finding names a card)."""
+        if asked or not all(p.card is None and p.detail is None and not p.field for p in built + short):
+            return
+        self._new[self._id(block)] = [[[getattr(p, f) for f in _FIELDS] for p in built],
+                                      [[getattr(p, f) for f in _FIELDS] for p in short]]
+
+    def save(self) -> None:
+        """Write the entry (the blocks of this run), unless it is what was read."""
+        if self._new != self._old:
+            disk_cache.write(BLOCKS_KIND, self._key, json.dumps(self._new, ensure_ascii=False).encode("utf-8"))
 
 
 class _Recorder:
@@ -120,8 +188,10 @@ class _Recorder:
         self.faces: dict[str, list] = {}
         self.images: dict[str, list] = {}
         self.failed = False  #: one of them raised (its answer is not recorded: the result is not kept)
+        self.calls = 0  #: faces and images asked for so far
 
     def card_plan(self, component: str, card_id: str | None = None, side: str = "front"):
+        self.calls += 1
         try:
             plan = self._card_plan(component, card_id, side)
         except BaseException:
@@ -131,6 +201,7 @@ class _Recorder:
         return plan
 
     def resolve_image(self, src: str):
+        self.calls += 1
         try:
             path = self._resolve_image(src)
         except BaseException:
@@ -168,11 +239,13 @@ def _problems(entry: dict) -> list[Problem] | None:
 
 
 def cached_check(key: Callable[[], bytes], card_plan: Callable, resolve_image: Callable,
-                 check: Callable[[Callable, Callable], list[Problem]]) -> list[Problem]:
+                 check: Callable[..., list[Problem]], blocks_key: Callable[[], bytes] | None = None) -> list[Problem]:
     """``check(card_plan, resolve_image)`` (the rulebook check, :func:`cardgen.rulebook.pdf.check_story`),
     or its stored result for ``key()`` (:func:`check_key`, not taken when the cache is off) when the
     faces and images it asked for are unchanged. A result is stored unless asking for a face or an
-    image raised (the check reports that as a problem; it runs again next time)."""
+    image raised (the check reports that as a problem; it runs again next time). With
+    ``blocks_key`` (:func:`book_key`), a check that runs is given a :class:`BlockMemo` under that
+    key as its third argument (``check(card_plan, resolve_image, memo)``)."""
     if not disk_cache.enabled():
         return check(card_plan, resolve_image)
     key = key()
@@ -187,7 +260,13 @@ def cached_check(key: Callable[[], bytes], card_plan: Callable, resolve_image: C
             if found is not None:
                 return found
     rec = _Recorder(card_plan, resolve_image)
-    found = check(rec.card_plan, rec.resolve_image)
+    if blocks_key is None:
+        found = check(rec.card_plan, rec.resolve_image)
+    else:  # the blocks an edit left as they were are not laid out again (BlockMemo)
+        memo = BlockMemo(blocks_key(), rec)
+        found = check(rec.card_plan, rec.resolve_image, memo)
+        if not rec.failed:
+            memo.save()
     if not rec.failed and all(p.card is None and p.detail is None and not p.field for p in found):
         entry = {"faces": rec.faces, "images": rec.images,
                  "problems": [[getattr(p, f) for f in _FIELDS] for p in found]}

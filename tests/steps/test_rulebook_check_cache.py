@@ -200,3 +200,72 @@ def test_a_font_replaced_after_registration_is_keyed_as_it_was_measured(tmp_path
     assert rulebook_check_cache._font_stamps(fonts) == first
     st = font.stat()
     assert first[0][-1] != [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+class Breaks:
+    """The texts the check breaks into lines (kinsoku_split), from now on."""
+
+    def __init__(self, monkeypatch):
+        from cardgen.rulebook import kinsoku
+
+        self.texts: list[str] = []
+        real = kinsoku.kinsoku_split
+        monkeypatch.setattr(kinsoku, "kinsoku_split",
+                            lambda frags, *a: self.texts.append("".join(f.text for f in frags)) or real(frags, *a))
+
+
+def _drop_book_entries() -> None:
+    """Forget the whole-book findings (the per-block ones stay): the next check builds the story."""
+    import shutil
+    shutil.rmtree(Path(disk_cache.cache_dir(), rulebook_check_cache.KIND), ignore_errors=True)
+
+
+def test_an_edit_to_one_paragraph_lays_out_that_paragraph_only(game, monkeypatch):
+    run = Runs(monkeypatch)
+    first = run(game)
+    replace_in(game / "rules" / "01.md", "ああああああああああああああPneumono", "あああああああああああああああPneumono")
+    breaks = Breaks(monkeypatch)
+    after = run(game)
+    assert run.laid_out == 2
+    assert breaks.texts and all(t.startswith("あ" * 15) for t in breaks.texts)  # that paragraph, nothing else
+    assert after == _fresh(game, monkeypatch) and after != first
+    _drop_book_entries()
+    breaks.texts.clear()
+    assert run(game) == after and breaks.texts == []  # every block kept: nothing laid out
+
+
+def test_a_moved_paragraph_is_laid_out_and_reported_at_its_new_line(game, monkeypatch):
+    run = Runs(monkeypatch)
+    first = run(game)
+    replace_in(game / "rules" / "01.md", "本文です。\n", "本文です。\n\n足した段落です。\n")
+    after = run(game)
+    assert after == _fresh(game, monkeypatch)
+    assert [p.split(":")[1] for p in after] == [str(int(p.split(":")[1]) + 2) for p in first]
+
+
+@pytest.mark.parametrize("what", ["design", "paper", "font", "code"])
+def test_what_every_block_depends_on_lays_out_every_block(game, monkeypatch, tmp_path, what):
+    run = Runs(monkeypatch)
+    run(game)
+    _edit(game, what, monkeypatch, tmp_path)
+    breaks = Breaks(monkeypatch)
+    after = run(game)
+    laid_out = len(breaks.texts)
+    assert after == _fresh(game, monkeypatch)
+    assert laid_out == len(breaks.texts) - laid_out  # as many as a check with no cache at all
+
+
+@pytest.mark.parametrize("name", ["tenjanpai", "yajanki", "majan", "nko_mahjong"])
+def test_bundled_games_by_block_find_what_the_whole_check_finds(name, tmp_path, monkeypatch):
+    from tests.conftest import copy_game
+
+    monkeypatch.delenv("CARDGEN_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    game = copy_game(tmp_path, name)
+    run = Runs(monkeypatch)
+    fresh = _fresh(game, monkeypatch)
+    assert run(game) == fresh
+    _drop_book_entries()
+    breaks = Breaks(monkeypatch)
+    assert run(game) == fresh
+    assert breaks.texts == []
