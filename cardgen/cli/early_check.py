@@ -10,9 +10,11 @@ options give (:func:`cardgen.core.budget.start_limited`): it loads what the chec
 (:mod:`cardgen.cli.report_text`); meanwhile the command line loads and parses the same
 arguments, and the ``validate`` command takes the child's answer (:func:`take`) when it was
 started for the same folder, cache setting and budget — else it stops it and checks as always.
-The command process no longer loads the models at all; a second core (when free) loads click
-meanwhile. What is printed, stored and exited with is unchanged: the child computes exactly what
-the command computed from the report.
+When the child answers (no error), the console entry stores and prints that answer itself, as
+the stored-result fast path prints (:func:`cardgen.cli.entry.finish_check`), and click is never
+loaded; an error it raised goes to the command line as before, which reports it. The command
+process loads neither the models nor (mostly) click. What is printed, stored and exited with is
+unchanged: the child computes exactly what the command computed from the report.
 """
 from __future__ import annotations
 
@@ -67,7 +69,18 @@ def take(game_dir: Path, no_cache: bool, budget):
     return None
 
 
+def peek(game_dir: str | os.PathLike, no_cache: bool, budget):
+    """The started check when it is of ``game_dir`` with ``no_cache`` and ``budget``, left in place
+    (:func:`take` still finds it); else None."""
+    if not _STARTED:
+        return None
+    typed, started_no_cache, started_budget, limited = _STARTED[0]
+    same = (typed, started_no_cache, started_budget) == (os.fspath(PurePath(game_dir)), no_cache, budget)
+    return limited if same else None
+
+
 def stop() -> None:
-    """Stop a started check that was not taken (its answer is not wanted)."""
+    """Stop a started check that was not taken (its answer is not wanted; one whose answer was
+    collected is only forgotten)."""
     while _STARTED:
         _STARTED.pop()[3].stop()

@@ -41,8 +41,8 @@ def validate_args(argv: list[str]) -> tuple[str, str] | None:
     return fmt, game
 
 
-def check_args(argv: list[str]) -> tuple[str, bool, int, int] | None:
-    """``(game_dir, no_cache, memory MB, CPU s)`` when ``argv`` (without the program name) is
+def check_args(argv: list[str]) -> tuple[str, bool, int, int, str] | None:
+    """``(game_dir, no_cache, memory MB, CPU s, format)`` when ``argv`` (without the program name) is
     ``validate GAME_DIR`` with only options of validate's that take no other value (``--format
     text|json``, ``--no-cache``, ``--memory-limit MB``, ``--cpu-limit SECONDS``; in any order,
     ``--opt=value`` too) and an existing folder; else None (click answers as always)."""
@@ -50,7 +50,7 @@ def check_args(argv: list[str]) -> tuple[str, bool, int, int] | None:
 
     if not argv or argv[0] != "validate":
         return None
-    game, no_cache, limits = None, False, {"--memory-limit": DEFAULT_MEMORY_MB, "--cpu-limit": DEFAULT_CPU_S}
+    game, no_cache, fmt, limits = None, False, "text", {"--memory-limit": DEFAULT_MEMORY_MB, "--cpu-limit": DEFAULT_CPU_S}
     rest, i = argv[1:], 0
     while i < len(rest):
         arg, value = rest[i], None
@@ -65,6 +65,7 @@ def check_args(argv: list[str]) -> tuple[str, bool, int, int] | None:
             if name == "--format":
                 if value not in ("text", "json"):
                     return None
+                fmt = value  # the last one given, as click takes it
                 continue
             if not value.isdigit():
                 return None
@@ -80,7 +81,7 @@ def check_args(argv: list[str]) -> tuple[str, bool, int, int] | None:
         return None
     if limits["--memory-limit"] < MIN_MEMORY_MB or limits["--cpu-limit"] < MIN_CPU_S:
         return None
-    return game, no_cache, limits["--memory-limit"], limits["--cpu-limit"]
+    return game, no_cache, limits["--memory-limit"], limits["--cpu-limit"], fmt
 
 
 def start_check(argv: list[str]) -> None:
@@ -98,13 +99,53 @@ def start_check(argv: list[str]) -> None:
     from cardgen.fonts import helper
     from cardgen.steps.check_cache import keep_state
 
-    game, no_cache, memory_mb, cpu_s = args
+    game, no_cache, memory_mb, cpu_s, _fmt = args
     budget = Budget(memory_mb, cpu_s)
     if not no_cache:
         keep_state(game)
     if not os.environ.get("CARDGEN_NO_FONT_HELPER") and helper.worth_it(no_cache):
         helper.start(game, budget, no_cache=no_cache)
     early_check.start(game, no_cache, budget)
+
+
+def finish_check(argv: list[str]) -> int | None:
+    """When :func:`start_check` started the check: wait for it, and when it answered, store its
+    result (:func:`cardgen.steps.check_cache.store`, unless ``--no-cache``) and print it as the
+    ``validate`` command prints it (the fast path's way, :func:`_write_or_report`) without loading
+    click; → its exit code. None, with nothing printed, when no check was started, when it raised
+    (a budget stop, a folder it cannot read: the click command line then takes the same answer and
+    reports it as always) or when standard output or error does not write UTF-8 (click answers).
+    Ctrl-C while waiting stops the check's process group and goes on as KeyboardInterrupt."""
+    from cardgen.cli import early_check
+    from cardgen.cli.help_fast import utf8_stream
+
+    args = check_args(argv)
+    if args is None or not (utf8_stream(sys.stdout) and utf8_stream(sys.stderr)):
+        return None
+    from cardgen.core.budget import Budget
+
+    game, no_cache, memory_mb, cpu_s, fmt = args
+    started = early_check.peek(game, no_cache, Budget(memory_mb, cpu_s))
+    if started is None:
+        return None
+    try:
+        lines, json_text, code = started.result()
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 - left to the command line, which gets the same answer
+        return None
+    early_check.stop()  # taken: nothing left to stop but the record of it
+    from cardgen.fonts import prefetch
+
+    prefetch.stop()
+    if not no_cache:
+        from cardgen.core import disk_cache
+        from cardgen.steps import check_cache
+
+        if disk_cache.enabled():
+            check_cache.store(game, check_cache.state_before(game), lines, json_text, code)
+    failed = _write_or_report([(False, json_text)] if fmt == "json" else lines)
+    return code if failed is None else failed
 
 
 def _lines(entry: dict, fmt: str) -> list[tuple[bool, str]]:
@@ -209,6 +250,8 @@ def main() -> None:
             code = fast_validate(sys.argv[1:], keep_state=True)
         if code is None:
             start_check(sys.argv[1:])
+            code = finish_check(sys.argv[1:])
+        if code is None:
             from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:
         sys.stderr.write("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n")
@@ -216,6 +259,8 @@ def main() -> None:
     if code is not None:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a Ctrl-C during shutdown prints nothing
+        if sys.argv[1:2] == ["validate"]:
+            sys.exit(_leave_after(lambda: sys.exit(code)))
         sys.exit(code)
     if sys.argv[1:2] == ["validate"]:
         sys.exit(_leave_after(command_line))

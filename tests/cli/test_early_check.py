@@ -90,3 +90,44 @@ def test_the_inputs_state_is_taken_before_the_check_starts(tmp_path, monkeypatch
     check_cache._MISSED.clear()
     entry.start_check(["validate", "--no-cache", str(game)])  # nothing is stored: no state
     assert seen == [{}]
+
+
+_PROBE = r"""
+import atexit, json, os, sys
+out = sys.argv[1]
+def seen(code):
+    with open(out, "w") as fh:
+        json.dump({"code": code, "click": "click" in sys.modules, "pydantic": "pydantic" in sys.modules}, fh)
+real_exit = os._exit
+os._exit = lambda code: (seen(code), real_exit(code))
+sys.argv = ["cardgen", *sys.argv[2:]]
+from cardgen.cli.entry import main
+try:
+    main()
+except SystemExit as exc:
+    seen(exc.code)
+    raise
+"""
+
+
+def test_a_miss_is_printed_without_loading_click_or_the_models(tmp_path):
+    """The check child answers; the console stores and prints its answer itself."""
+    out = tmp_path / "seen.json"
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("CARDGEN_NO_CACHE", None)
+    game = ROOT / "card_data" / "tenjanpai"
+    run = subprocess.run([sys.executable, "-c", _PROBE, str(out), "validate", str(game)], capture_output=True,
+                         text=True, env=env)
+    import json
+    seen = json.loads(out.read_text())
+    assert seen == {"code": 0, "click": False, "pydantic": False}
+    assert run.stdout.endswith("tenjanpai: 0 error(s), 1 warning(s)\n")
+    again = subprocess.run([str(CARDGEN), "validate", str(game)], capture_output=True, text=True, env=env)
+    assert (again.returncode, again.stdout, again.stderr) == (0, run.stdout, run.stderr)  # stored, then replayed
+
+
+def test_a_raised_answer_goes_to_the_command_line(tmp_path, monkeypatch):
+    """A check that raised (a path leaving the game folder) is reported by click's handler, as before."""
+    game, _spec = _prepare("file-rules-symlink-out", tmp_path)
+    code, out, err = _console(".", cwd=game)
+    assert code == 1 and "leads outside the game folder" in err and "Traceback" not in err

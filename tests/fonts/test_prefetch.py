@@ -135,10 +135,10 @@ def test_stop_ends_and_reaps_the_helper(own_font_game):
 
 
 @pytest.mark.parametrize("argv, want", [
-    (["validate", "G"], ("G", False, 4096, 120)),
-    (["validate", "--no-cache", "G", "--format", "json"], ("G", True, 4096, 120)),
-    (["validate", "--cpu-limit=600", "--memory-limit", "512", "G"], ("G", False, 512, 600)),
-    (["validate", "--format=text", "--no-cache", "G"], ("G", True, 4096, 120)),
+    (["validate", "G"], ("G", False, 4096, 120, "text")),
+    (["validate", "--no-cache", "G", "--format", "json"], ("G", True, 4096, 120, "json")),
+    (["validate", "--cpu-limit=600", "--memory-limit", "512", "G"], ("G", False, 512, 600, "text")),
+    (["validate", "--format=json", "--no-cache", "G", "--format", "text"], ("G", True, 4096, 120, "text")),
     (["validate", "--memory-limit", "100", "G"], None),  # below click's minimum: click answers
     (["validate", "--cpu-limit", "x", "G"], None),
     (["validate", "--format", "yaml", "G"], None),
