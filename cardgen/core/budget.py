@@ -145,6 +145,38 @@ def at_exit(fn: Callable[..., Any], *args: Any) -> None:
         _CHILD_CLEANUPS.append((fn, args))
 
 
+def private_temp_dir(prefix: str) -> str:
+    """A new private temporary folder (``tempfile.mkdtemp``) removed when this process ends
+    (:func:`at_exit`), named ``{prefix}pg{PGID}-…`` after this process's group. A budgeted child
+    leads its own group (its workers join it), so when the parent kills that group (Ctrl-C, a
+    hard limit) — and no clean-up of the child can run — the parent removes the group's folders
+    itself (:func:`_remove_group_temps`). → the folder's path.
+
+    Raises:
+        OSError: the temporary folder cannot be made."""
+    import shutil
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix=f"{prefix}pg{os.getpgid(0)}-")
+    at_exit(shutil.rmtree, path, True)
+    return path
+
+
+def _remove_group_temps(pgid: int) -> None:
+    """Remove the folders :func:`private_temp_dir` made in process group ``pgid`` (a budgeted
+    child's, ended) that are still there: only ``cardgen-*`` folders owned by this user."""
+    import glob
+    import shutil
+    import tempfile
+
+    for path in glob.glob(os.path.join(glob.escape(tempfile.gettempdir()), f"cardgen-*pg{pgid}-*")):
+        try:
+            if os.lstat(path).st_uid == os.getuid() and os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
+
+
 def _run_cleanups() -> None:
     while _CHILD_CLEANUPS:
         fn, args = _CHILD_CLEANUPS.pop()
@@ -254,6 +286,7 @@ class Limited:
                     os.waitpid(pid, 0)
                 except ChildProcessError:
                     pass
+                _remove_group_temps(pid)
                 raise
             finally:
                 os.close(r)
@@ -262,6 +295,7 @@ class Limited:
             self._done = ("raise", exc)
             raise
         _stop_group(pid, reaped=True)  # workers the child left behind
+        _remove_group_temps(pid)  # a child killed (a hard limit) could not remove its folders
         where = current()
         if data:
             try:
@@ -283,6 +317,7 @@ class Limited:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
+        _remove_group_temps(self.pid)
         os.close(self._r)
         self._r = None
 

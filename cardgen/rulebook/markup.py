@@ -8,7 +8,6 @@ baseline.
 """
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -29,12 +28,11 @@ ICON_FILES: dict[str, str] = {}  #: placeholder file → icon name
 def _icon_dir() -> Path:
     global _ICON_DIR
     if _ICON_DIR is None:
-        import shutil
+        from cardgen.core.budget import private_temp_dir
 
-        from cardgen.core.budget import at_exit
-
-        _ICON_DIR = Path(tempfile.mkdtemp(prefix="cardgen-icons-"))
-        at_exit(shutil.rmtree, _ICON_DIR, True)  # also in a build's child, which ends without atexit
+        # removed at exit, also in a build's child (which ends without atexit), and by the parent
+        # when it kills that child (Ctrl-C)
+        _ICON_DIR = Path(private_temp_dir("cardgen-icons-"))
     return _ICON_DIR
 
 

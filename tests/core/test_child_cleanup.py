@@ -42,3 +42,69 @@ def test_the_rulebook_icon_placeholders_made_in_a_child_are_removed(monkeypatch)
     folder = run_limited(_icon_folder)
     assert Path(folder).name.startswith("cardgen-icons-")
     assert not Path(folder).exists()
+
+
+def _make_then_wait(report: str) -> None:
+    import time
+
+    from cardgen.core.budget import private_temp_dir
+    Path(report).write_text(private_temp_dir("cardgen-test-"), encoding="utf-8")
+    time.sleep(60)
+
+
+def _make_then_die(report: str) -> None:
+    import os
+    import signal
+
+    from cardgen.core.budget import private_temp_dir
+    Path(report).write_text(private_temp_dir("cardgen-test-"), encoding="utf-8")
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel ends a child past its hard limit
+
+
+def _wait_for(report: Path) -> str:
+    import time
+    for _ in range(500):
+        if report.exists() and report.read_text(encoding="utf-8"):
+            return report.read_text(encoding="utf-8")
+        time.sleep(0.01)
+    raise AssertionError("the child made no folder")
+
+
+def test_a_killed_childs_private_folders_are_removed_by_the_parent(tmp_path, monkeypatch):
+    # Ctrl-C during a build: the parent SIGKILLs the child's group, whose own clean-ups never run;
+    # the rulebook's cardgen-icons-* folder stayed in /tmp (tester, about half of the tries)
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    report = tmp_path / "made"
+    child = budget.start_limited(_make_then_wait, str(report))
+    folder = _wait_for(report)
+    assert Path(folder).is_dir() and Path(folder).parent == tmp_path
+    child.stop()
+    assert not Path(folder).exists()
+
+
+def test_a_child_killed_by_the_kernel_leaves_no_private_folder(tmp_path, monkeypatch):
+    import tempfile
+
+    import pytest
+
+    from cardgen.core.errors import CardgenError
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    report = tmp_path / "made"
+    with pytest.raises(CardgenError):
+        run_limited(_make_then_die, str(report))
+    folder = report.read_text(encoding="utf-8")
+    assert Path(folder).name.startswith("cardgen-test-pg")
+    assert not Path(folder).exists()
+
+
+def test_folders_of_other_process_groups_are_left_alone(tmp_path, monkeypatch):
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    other = tmp_path / "cardgen-icons-pg123456-abc"
+    other.mkdir()
+    budget._remove_group_temps(12345)
+    budget._remove_group_temps(23456)
+    assert other.is_dir()
+    budget._remove_group_temps(123456)
+    assert not other.exists()
