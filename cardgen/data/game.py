@@ -147,6 +147,14 @@ def load_game(game_dir: Path | str) -> Game:
     if not root.is_dir():
         raise CardgenError(Problem(str(root), None, "", "no such game folder",
                                    "name a folder holding a game.yaml, e.g. card_data/tenjanpai", code="no-game"))
+    if not manifest_path.is_file() and manifest_path.is_symlink() and not manifest_path.exists():
+        raise CardgenError(Problem(rel(manifest_path), None, "", "game.yaml is a link to a file that does not exist",
+                                   "point the link at the manifest, or replace it with the manifest itself",
+                                   code="manifest-not-file"))
+    if not manifest_path.is_file() and manifest_path.exists():  # a folder, a pipe, a device
+        raise CardgenError(Problem(rel(manifest_path), None, "", "game.yaml is not a regular file",
+                                   "the manifest must be a plain text file (start from `cardgen new`)",
+                                   code="manifest-not-file"))
     if not manifest_path.is_file():
         raise CardgenError(Problem(rel(manifest_path), None, "", "the game folder has no game.yaml",
                                    "create game.yaml (start from `cardgen new`)", code="no-manifest"))
