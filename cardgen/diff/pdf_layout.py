@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from cardgen.layout.ops import Icon, Line, Rect, Text
+from cardgen.layout.card_text import ASCENT, ruby_ops
 from cardgen.layout.text import fit_text, runs
+from cardgen.layout.text_atoms import ruby_size
 from cardgen.core.units import MM
 
 PAGE_W, PAGE_H = 210 * MM, 297 * MM
@@ -113,21 +115,28 @@ def _outline(page: DiffPage, x: float, y: float, s: float, boxes: list) -> None:
 
 def _notes(page: DiffPage, x: float, top: float, width: float, height: float, notes: list[str],
            measure: Callable[[str, str, float], float]) -> None:
-    """Note lines wrapped (kinsoku) to ``width``; lines that do not fit ``height`` are dropped
-    after an ellipsis line."""
+    """Note lines wrapped (kinsoku) to ``width``, inline icons and ruby (its reading above the
+    base, :func:`cardgen.layout.card_text.ruby_ops`) drawn as on the cards; lines that do not fit
+    ``height`` are dropped after an ellipsis line."""
     y = top - NOTE_SIZE
     lead = NOTE_SIZE * 1.3
     for note in notes:
         fitted = fit_text(note, width, 10_000, "body", NOTE_SIZE, NOTE_SIZE, measure, 1.3)
         for i, line in enumerate(fitted.lines):
+            if line.has_ruby:  # room for the reading above the line, as on the cards
+                y -= ruby_size(NOTE_SIZE)
             if y < top - height + NOTE_SIZE:
                 page.ops.append(Text(x, y, "…", "body", NOTE_SIZE, "#555555"))
                 return
             lx = x + (0 if i == 0 else 2 * MM)
-            for kind, v in runs(line):  # inline icons (:power:) as on the cards
+            for kind, v in runs(line):  # inline icons (:power:) and ruby as on the cards
                 if kind == "icon":
                     page.ops.append(Icon(v, lx + NOTE_SIZE * 0.025, y - NOTE_SIZE * 0.12, NOTE_SIZE))
                     lx += NOTE_SIZE * 1.05
+                elif kind == "ruby":
+                    ops, advance = ruby_ops(v, lx, y, "body", NOTE_SIZE, "#222222", measure, ASCENT)
+                    page.ops.extend(ops)
+                    lx += advance
                 else:
                     page.ops.append(Text(lx, y, v, "body", NOTE_SIZE, "#222222"))
                     lx += measure(v, "body", NOTE_SIZE)

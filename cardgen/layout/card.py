@@ -23,6 +23,7 @@ from cardgen.core.units import EPS
 from cardgen.data.template_checks import color_problem, is_color
 from cardgen.data.template_expr import eval_expr, render_text
 from cardgen.data.template_model import Element, Template
+from cardgen.layout.card_text import ASCENT
 from cardgen.layout.face import Face, Frame
 from cardgen.layout.icon_names import IconSpec
 from cardgen.layout.ops import CardPlan, Rect
@@ -84,7 +85,7 @@ def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
 
 
 def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, card: CardRef | str,
-              ascent: float = 0.88, resolve_file=None, exists=None, missing_chars=None, prepare=None,
+              ascent: float = ASCENT, resolve_file=None, exists=None, missing_chars=None, prepare=None,
               icons: Mapping[str, IconSpec] | None = None) -> LayoutResult:
     """Lay out one card face.
 

@@ -15,6 +15,8 @@ from cardgen.layout.print_checks import small_text_message
 from cardgen.layout.text import Fitted, Measure, fit_text, runs
 from cardgen.layout.text_atoms import ruby_size
 
+ASCENT = 0.88  #: font ascent as a fraction of the size, for the first baseline (plan_card's default)
+
 _FIT_CACHE: dict[tuple, Fitted] = {}
 _FIT_CACHE_MAX = 2048  # plans are kept per distinct face, so this only serves text shared between rows
 
@@ -113,14 +115,10 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
             if kind == "icon":
                 ops.append(face.icon(value, name, x + s * 0.025, base - s * 0.12, s * 1.0))
                 x += s * 1.05
-            elif kind == "ruby":  # group ruby: the reading centred over the base, both centred in the atom
-                text_, reading = value
-                rs = ruby_size(s)
-                bw, rw = measure(text_, el.font, s), measure(reading, el.font, rs)
-                aw = max(bw, rw - rs)  # the reading may overhang each neighbour by half a ruby em
-                ops.append(Text(x + (aw - bw) / 2, base, text_, el.font, s, el.color))
-                ops.append(Text(x + (aw - rw) / 2, base + s * ascent + rs * 0.12, reading, el.font, rs, el.color))  # em boxes touch
-                x += aw
+            elif kind == "ruby":
+                ruby, width = ruby_ops(value, x, base, el.font, s, el.color, measure, ascent)
+                ops.extend(ruby)
+                x += width
             else:
                 ops.append(Text(x, base, value, el.font, s, el.color))
                 x += measure(value, el.font, s)
@@ -128,6 +126,23 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
         ops[first:] = [_turned(op, X + W / 2, Y + H / 2) for op in ops[first:]]
     if not fitted.fits:  # a forced build prints the card: the proof shows where the text does not fit
         ops.extend(overflow_mark(X, Y, W, H))
+
+
+def ruby_ops(value: tuple[str, str], x: float, base: float, font: str, size: float, color: str,
+             measure: Measure, ascent: float) -> tuple[list[Text], float]:
+    """The two :class:`Text` ops of a ruby run ``value = (base_text, reading)`` (a ``"ruby"`` run of
+    :func:`cardgen.layout.text.runs`) whose atom starts at ``x`` on the baseline ``base`` (pt, y up),
+    and the atom's width (pt, the advance to the next run). Group ruby: the reading, at
+    :func:`ruby_size` of ``size`` pt, centred over the whole base, both centred in the atom; the
+    reading may overhang each neighbour by half a ruby em; its em box sits on the base's (the
+    line's ascent, ``ascent`` × ``size``). The caller leaves ``ruby_size(size)`` of room above a line
+    holding ruby (:attr:`cardgen.layout.text.LaidLine.has_ruby`)."""
+    text, reading = value
+    rs = ruby_size(size)
+    bw, rw = measure(text, font, size), measure(reading, font, rs)
+    aw = max(bw, rw - rs)
+    return [Text(x + (aw - bw) / 2, base, text, font, size, color),
+            Text(x + (aw - rw) / 2, base + size * ascent + rs * 0.12, reading, font, rs, color)], aw
 
 
 def _turned(op, cx: float, cy: float):

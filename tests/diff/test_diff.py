@@ -301,3 +301,70 @@ def test_layout_findings_count_as_validation_like_cardgen_validate(pair):
     assert {f["code"] for f in appeared} == {"text-overflow"}
     assert [f["path"] for f in appeared] == [f"cards n{i} → corner" for i in range(1, 7)] and data["validation"]["errors"] == {"old": 0, "new": 6}
     assert data["components"][0]["faces"]["appearance_only"] == [f"n{i}" for i in range(1, 7)]
+
+
+def _ruby_in_notes(page, notes_x0: float) -> list[tuple[dict, dict]]:
+    """(base run, reading run) pairs of the notes column right of ``notes_x0`` (pt): a run is the
+    chars of one line of one size, as a dict with text, x0, x1, top, bottom."""
+    lines: dict[tuple, list] = {}
+    for c in page.chars:
+        if c["x0"] > notes_x0:
+            lines.setdefault((round(c["top"], 1), round(c["size"], 1)), []).append(c)
+    def run(cs):
+        return {"text": "".join(c["text"] for c in cs), "x0": cs[0]["x0"], "x1": cs[-1]["x1"],
+                "top": min(c["top"] for c in cs), "bottom": max(c["bottom"] for c in cs), "chars": cs}
+    out = []
+    for (top, size), cs in lines.items():
+        if size == 6.0:  # ruby_size(7 pt notes): the 6 pt floor
+            reading = run(cs)
+            below = [c for (t, s), line in lines.items() if s == 7.0 and 0 < t - top < 12 for c in line]
+            base = [c for c in below if c["text"].strip() and reading["x0"] < (c["x0"] + c["x1"]) / 2 < reading["x1"]]
+            out.append((run(base), reading))
+    return out
+
+
+def test_diff_pdf_draws_ruby_in_the_notes_as_the_cards_do(tmp_path, monkeypatch):
+    """A changed card text holding ruby (｜聴牌《テンパイ》) ended diff in an internal error (the
+    notes drew a ruby run's (base, reading) tuple as text); the note now sets the base in its line
+    and the reading, at the ruby size, centred above it, without the notation's marks."""
+    import pdfplumber
+
+    monkeypatch.chdir(tmp_path)
+    base = ROOT / "tests" / "fixtures" / "bad" / "_base"
+    shutil.copytree(base, tmp_path / "dA")
+    shutil.copytree(base, tmp_path / "dB")
+    replace_in(tmp_path / "dB" / "cards.csv", "チーを1個得る。", "｜聴牌《テンパイ》を得る。")
+    res = CliRunner().invoke(cli, ["diff", "dA", "dB", "--out", "out"])
+    assert res.exit_code == 0, res.output
+    with pdfplumber.open(tmp_path / "out" / "g" / "diff.pdf") as pdf:
+        page = pdf.pages[0]
+        text = page.extract_text()
+        assert "《" not in text and "｜" not in text
+        new_trim = max((r for r in page.rects if abs(r["width"] * 25.4 / 72 - 63) < 0.1), key=lambda r: r["x0"])
+        pairs = _ruby_in_notes(page, new_trim["x1"])
+        assert [(b["text"], r["text"]) for b, r in pairs] == [("聴牌", "テンパイ")]
+        b, r = pairs[0]
+        assert abs((b["x0"] + b["x1"]) / 2 - (r["x0"] + r["x1"]) / 2) < 0.2  # centred over its base
+        assert r["bottom"] <= b["top"] + 0.5 and r["top"] < b["top"]  # above it, not overlapping
+        line = "".join(c["text"] for c in sorted((c for c in page.chars if c["x0"] > new_trim["x1"]
+                                                    and abs(c["top"] - b["chars"][0]["top"]) < 1), key=lambda c: c["x0"]))
+        assert line.endswith("→ 聴牌を得る。")  # the base in the line, the text after it measured from its end
+        after = next(c for c in page.chars if c["text"] == "を" and c["x0"] > b["x1"] and abs(c["top"] - b["top"]) < 1)
+        assert after["x0"] >= b["x1"] - 0.1
+
+
+def test_readme_example_writes_diff_pdf(tmp_path):
+    """README's own example, `cardgen diff card_data/yajanki card_data/tenjanpai`, with its PDF: it
+    ended in an internal error (exit 3) at 翠嵐's note, whose new text holds 聴牌《テンパイ》."""
+    import pdfplumber
+
+    res = CliRunner().invoke(cli, ["diff", str(ROOT / "card_data" / "yajanki"), str(ROOT / "card_data" / "tenjanpai"),
+                                   "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    with pdfplumber.open(tmp_path / "tenjanpai" / "diff.pdf") as pdf:
+        assert len(pdf.pages) == 20
+        texts = [p.extract_text() for p in pdf.pages]
+        assert not any("《" in t for t in texts)
+        page = next(p for p, t in zip(pdf.pages, texts) if "skill_name: 黒霧 → 翠嵐" in t)
+        pairs = _ruby_in_notes(page, 150 * 72 / 25.4)
+        assert [(b["text"], r["text"]) for b, r in pairs] == [("聴牌", "テンパイ")]
