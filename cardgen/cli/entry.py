@@ -21,24 +21,10 @@ import sys
 def validate_args(argv: list[str]) -> tuple[str, str] | None:
     """``(format, game_dir)`` when ``argv`` (without the program name) is exactly
     ``validate [--format text|json] GAME_DIR`` in any order with an existing folder; else None."""
-    if not argv or argv[0] != "validate":
+    parsed = _parse_validate(argv)
+    if parsed is None or parsed[1] or parsed[5]:  # --no-cache, or a budget given: not the fast path's
         return None
-    fmt, game, rest = "text", None, argv[1:]
-    i = 0
-    while i < len(rest):
-        arg = rest[i]
-        if arg == "--format" and i + 1 < len(rest) and rest[i + 1] in ("text", "json"):
-            fmt, i = rest[i + 1], i + 2
-            continue
-        if arg in ("--format=text", "--format=json"):
-            fmt, i = arg.partition("=")[2], i + 1
-            continue
-        if arg.startswith("-") or game is not None:
-            return None
-        game, i = arg, i + 1
-    if game is None or not os.path.isdir(game):
-        return None
-    return fmt, game
+    return parsed[4], parsed[0]
 
 
 def check_args(argv: list[str]) -> tuple[str, bool, int, int, str] | None:
@@ -46,11 +32,17 @@ def check_args(argv: list[str]) -> tuple[str, bool, int, int, str] | None:
     ``validate GAME_DIR`` with only options of validate's that take no other value (``--format
     text|json``, ``--no-cache``, ``--memory-limit MB``, ``--cpu-limit SECONDS``; in any order,
     ``--opt=value`` too) and an existing folder; else None (click answers as always)."""
+    parsed = _parse_validate(argv)
+    return None if parsed is None else parsed[:5]
+
+
+def _parse_validate(argv: list[str]) -> tuple[str, bool, int, int, str, bool] | None:
+    """:func:`check_args`' tuple and whether a budget option was given."""
     from cardgen.core.budget_limits import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MIN_CPU_S, MIN_MEMORY_MB
 
     if not argv or argv[0] != "validate":
         return None
-    game, no_cache, fmt, limits = None, False, "text", {"--memory-limit": DEFAULT_MEMORY_MB, "--cpu-limit": DEFAULT_CPU_S}
+    game, no_cache, fmt, limits = None, False, "text", {}
     rest, i = argv[1:], 0
     while i < len(rest):
         arg, value = rest[i], None
@@ -79,9 +71,10 @@ def check_args(argv: list[str]) -> tuple[str, bool, int, int, str] | None:
         game, i = arg, i + 1
     if game is None or not os.path.isdir(game):
         return None
-    if limits["--memory-limit"] < MIN_MEMORY_MB or limits["--cpu-limit"] < MIN_CPU_S:
+    memory, cpu = limits.get("--memory-limit", DEFAULT_MEMORY_MB), limits.get("--cpu-limit", DEFAULT_CPU_S)
+    if memory < MIN_MEMORY_MB or cpu < MIN_CPU_S:
         return None
-    return game, no_cache, limits["--memory-limit"], limits["--cpu-limit"], fmt
+    return game, no_cache, memory, cpu, fmt, bool(limits)
 
 
 def start_check(argv: list[str]) -> None:

@@ -128,17 +128,10 @@ def _serve(fn, args, init, w: int) -> None:
     """In the forked process: die with the creator, leave Ctrl-C to it, run, send, end."""
     status = 0
     try:
-        from cardgen.core.budget import worker_init
+        from cardgen.core.budget import send_result, worker_init
 
         worker_init()
-        out = _call(fn, args, init)
-        try:
-            data = pickle.dumps(out)
-        except Exception:  # noqa: BLE001 - an unpicklable value or exception: keep its words
-            data = pickle.dumps(("raise", RuntimeError(f"{type(out[1]).__name__}: {out[1]}")))
-        view = memoryview(data)
-        while view:
-            view = view[os.write(w, view):]
+        send_result(w, _call(fn, args, init))
     except BaseException:  # noqa: BLE001 - nothing may escape into the creator's code
         status = 70
     finally:

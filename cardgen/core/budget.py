@@ -206,14 +206,7 @@ def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int) -> None
             out = ("cpu", None)
         except BaseException as exc:  # noqa: BLE001 - handed to the parent as it was
             out = ("raise", exc)
-        try:
-            data = pickle.dumps(out)
-        except Exception as exc:  # noqa: BLE001 - an unpicklable exception: keep its words
-            data = pickle.dumps(("raise", RuntimeError(f"{type(out[1]).__name__}: {out[1]}")))
-            del exc
-        view = memoryview(data)
-        while view:
-            view = view[os.write(w, view):]
+        send_result(w, out)
     except BaseException:  # noqa: BLE001 - nothing may escape into the parent's code
         status = 70
     finally:
@@ -221,6 +214,19 @@ def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int) -> None
             _run_cleanups()
         finally:
             os._exit(status)
+
+
+def send_result(w: int, out: tuple) -> None:
+    """Write ``out`` (``(kind, value)``) pickled to the pipe ``w``, whole; an exception that cannot
+    be pickled goes as a ``RuntimeError`` keeping its words (the forked side of :func:`run_limited`
+    and of :class:`cardgen.core.beside.Beside`)."""
+    try:
+        data = pickle.dumps(out)
+    except Exception:  # noqa: BLE001 - an unpicklable value or exception: keep its words
+        data = pickle.dumps(("raise", RuntimeError(f"{type(out[1]).__name__}: {out[1]}")))
+    view = memoryview(data)
+    while view:
+        view = view[os.write(w, view):]
 
 
 def _read_all(r: int) -> bytes:
