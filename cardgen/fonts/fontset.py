@@ -130,9 +130,9 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
     base = Path(base_dir) if base_dir is not None else project_root
     man_label = str(manifest) if manifest is not None else rel(base / "game.yaml", project_root)
 
-    roles, lines = read_config(cfg, cfg_label)
-    where = {r: Where(cfg_label, lines.get(r), r) for r in roles}
     config_contain = None if trusted_config else project_root
+    roles, lines = read_config(cfg, cfg_label, config_contain)
+    where = {r: Where(cfg_label, lines.get(r), r) for r in roles}
     sources = {r: (v, fonts_dir, config_contain) for r, v in roles.items()}
     for r, v in (overrides or {}).items():
         r = str(r)

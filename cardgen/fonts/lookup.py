@@ -32,11 +32,25 @@ class Where:
     path: str
 
 
-def read_config(cfg: Path, label: str) -> tuple[dict, dict[str, int]]:
+def read_config(cfg: Path, label: str, contain: Path | None = None) -> tuple[dict, dict[str, int]]:
     """fonts.yaml → (role → value, role → line). Missing file → built-in defaults. Read with the
-    one capped YAML loader (:func:`cardgen.load.load_yaml`: size cap, no aliases or tags)."""
+    one capped YAML loader (:func:`cardgen.load.load_yaml`: size cap, no aliases or tags).
+
+    ``contain``: the game folder when ``cfg`` is the game's own (a game that is its own project):
+    the file, links followed, must then lie inside it (:func:`cardgen.core.boundary.confine`).
+
+    Raises:
+        CardgenError: ``path-escape`` (leads outside ``contain``; its content is never shown),
+            ``not-a-file`` (a folder, pipe or device named fonts.yaml), or invalid YAML.
+    """
+    from cardgen.core.boundary import confine
     from cardgen.data.yaml_source import load_yaml
 
+    if contain is not None or cfg.exists():  # (exists: stat only, never opens a pipe)
+        if contain is not None:  # named as in messages (``label``: relative to the working folder)
+            cfg = confine(Path(label), [contain], label, None, "", what="the font settings file")
+        else:  # the user's own file may link anywhere, but must be a file
+            cfg = confine(cfg, [cfg.resolve().parent], label, None, "", what="the font settings file")
     if not cfg.is_file():
         return dict(DEFAULT_ROLES), {}
     loaded = load_yaml(cfg, label)

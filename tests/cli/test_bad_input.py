@@ -64,6 +64,20 @@ def _template_symlink_out(game: Path, tmp: Path) -> None:
     (game / "templates" / "cards" / "card.yaml").symlink_to(outside)
 
 
+def _fonts_config_symlink_out(game: Path, tmp: Path) -> None:
+    """fonts/fonts.yaml (the game is its own project) is a symlink to a YAML file outside the game folder."""
+    outside = tmp / "secret.yaml"
+    outside.write_text("password: hunter2-SECRET\n", encoding="utf-8")
+    (game / "fonts" / "fonts.yaml").unlink()
+    (game / "fonts" / "fonts.yaml").symlink_to(outside)
+
+
+def _fonts_config_fifo(game: Path, tmp: Path) -> None:
+    """fonts/fonts.yaml is a named pipe (reading it would block; it must not be skipped either)."""
+    (game / "fonts" / "fonts.yaml").unlink()
+    os.mkfifo(game / "fonts" / "fonts.yaml")
+
+
 def _rules_symlink_out(game: Path, tmp: Path) -> None:
     """rules/02.md is a symlink to a Markdown file outside the game folder."""
     outside = tmp / "outside.md"
@@ -167,6 +181,7 @@ def _ods_named_csv(game: Path, tmp: Path) -> None:
 
 
 GENERATORS = {"xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
+              "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,
               "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
 
 

@@ -293,6 +293,36 @@ def test_fonts_yaml_errors_name_the_file_and_line(tmp_path):
     assert p.format().startswith("fonts/fonts.yaml:3: error: serif → font 'Nope Nope Font'")
 
 
+def test_game_fonts_yaml_linked_outside_is_refused_without_its_content(tmp_path):
+    """A game that is its own project: its fonts/fonts.yaml, links followed, must stay inside it
+    (the user's own project fonts.yaml may link anywhere)."""
+    (tmp_path / "secret.yaml").write_text("password: hunter2-SECRET\n")
+    game = tmp_path / "game"
+    (game / "fonts").mkdir(parents=True)
+    (game / "fonts" / "fonts.yaml").symlink_to(tmp_path / "secret.yaml")
+    with pytest.raises(CardgenError) as exc:
+        load_fontset(game, None, game, trusted_config=False)
+    (p,) = exc.value.problems
+    assert p.code == "path-escape" and "leads outside the game folder" in p.format()
+    assert "SECRET" not in p.format() and "password" not in p.format()
+    with pytest.raises(CardgenError) as exc:  # trusted: read (and its unknown role reported)
+        load_fontset(game, None, game, trusted_config=True)
+    assert "password" in exc.value.problems[0].format()
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_fonts_yaml_not_a_regular_file_is_refused(tmp_path, kind, trusted):
+    """A folder or named pipe named fonts/fonts.yaml is refused, not taken as 'no settings'."""
+    (tmp_path / "fonts").mkdir()
+    cfg = tmp_path / "fonts" / "fonts.yaml"
+    cfg.mkdir() if kind == "folder" else os.mkfifo(cfg)
+    with pytest.raises(CardgenError) as exc:
+        load_fontset(tmp_path, None, tmp_path, trusted_config=trusted)
+    (p,) = exc.value.problems
+    assert p.code == "not-a-file" and "fonts.yaml' is not a regular file" in p.format()
+
+
 def test_project_fonts_folder_is_searched_before_system(tmp_path):
     (tmp_path / "fonts").mkdir()
     make_ttf(tmp_path / "fonts" / "house.ttf", "House Font", {ord("A"): "A", 0x3042: "a_kana"})
