@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.fonts.folders import FONT_SUFFIXES, system_font_dirs  # noqa: F401 - re-exported
+from cardgen.fonts.folders import FONT_SUFFIXES, is_regular, open_regular, system_font_dirs  # noqa: F401 - re-exported
 
 
 def norm(name: str) -> str:
@@ -39,8 +39,9 @@ _REGULAR = {"regular", "book", "normal", "roman", "標準", "レギュラー"}
 
 
 def collection_size(path: Path) -> int:
-    """Number of faces in a .ttc/.otc (1 for a single font). Raises OSError/ValueError."""
-    with open(path, "rb") as fh:
+    """Number of faces in a .ttc/.otc (1 for a single font). Raises OSError/ValueError (also for
+    a named pipe, device or folder: never blocks, :func:`cardgen.fonts.folders.open_regular`)."""
+    with open_regular(path) as fh:
         head = fh.read(12)
     if head[:4] != b"ttcf":
         return 1
@@ -53,7 +54,8 @@ def _face_names(path: Path, index: int) -> dict[int, list[str]]:
     """name-table strings by name ID (1, 2, 4, 6, 16, 17), every language; reads only `name`."""
     from fontTools.ttLib import TTFont
 
-    font = TTFont(str(path), fontNumber=index, lazy=True)
+    fh = open_regular(path)  # never blocks on a pipe swapped in after the scan
+    font = TTFont(fh, fontNumber=index, lazy=True)
     try:
         out: dict[int, list[str]] = {}
         for rec in font["name"].names:
@@ -65,6 +67,7 @@ def _face_names(path: Path, index: int) -> dict[int, list[str]]:
         return out
     finally:
         font.close()
+        fh.close()
 
 
 #: The names read from each font file, kept on disk between runs (JSON, in the cache folder of
@@ -187,13 +190,15 @@ def index_files(files: list[Path]) -> dict[str, list[Hit]]:
 
 
 def font_files(folder: Path) -> list[Path]:
-    """Every font file (by suffix) below ``folder``, following links, sorted; ``[]`` if no folder."""
+    """Every font file (by suffix) below ``folder``, following links, sorted; ``[]`` if no folder.
+    Only regular files: a named pipe, device or folder with a font's name is skipped (opening a
+    pipe would block for ever)."""
     if not folder.is_dir():
         return []
     out = []
     for root, _dirs, names in os.walk(folder, followlinks=True):
         out += [Path(root) / n for n in names if Path(n).suffix.lower() in FONT_SUFFIXES]
-    return sorted(out)
+    return sorted(p for p in out if is_regular(p))
 
 
 _SYSTEM_INDEX: dict[tuple[str, ...], tuple[dict[str, list[Hit]], int]] = {}

@@ -102,6 +102,9 @@ def lookup(role: str, value: Any, where: Where, base: Path, contain: Path | None
                        f"put the font inside {contain} (or in the project's fonts/ folder and "
                        "name it by family name)", "font-path-escape")
         searched.append(str(cand))
+        if cand.exists() and not cand.is_file():  # a pipe would block the font scan for ever
+            return err(f"font file for role '{role}' is not a regular file: {name}",
+                       "name a font file (not a folder, pipe or device)", "not-a-file")
         if cand.is_file():
             found = (cand, 0)
         elif "/" in name or "\\" in name:

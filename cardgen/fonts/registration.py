@@ -18,6 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from cardgen.core import disk_cache
 from cardgen.fonts.convert import cff_to_truetype
+from cardgen.fonts.folders import open_regular
 from cardgen.fonts.parsed_cache import load_ttfont
 
 
@@ -44,7 +45,8 @@ if hasattr(os, "register_at_fork"):
 
 
 def _sfnt_tag(path: Path, index: int) -> bytes:
-    with open(path, "rb") as fh:
+    """The sfnt tag of face ``index``. Raises ValueError for a pipe, device or folder (never blocks)."""
+    with open_regular(path) as fh:
         tag = fh.read(4)
         if tag == b"ttcf":
             fh.seek(12 + 4 * index)

@@ -323,6 +323,40 @@ def test_fonts_yaml_not_a_regular_file_is_refused(tmp_path, kind, trusted):
     assert p.code == "not-a-file" and "fonts.yaml' is not a regular file" in p.format()
 
 
+def test_font_scan_skips_what_is_not_a_regular_file(tmp_path):
+    """A named pipe, or a folder, with a font's name lying in a scanned folder is skipped (opening
+    a pipe would block the scan for ever)."""
+    from cardgen.fonts.index import folder_index, font_files
+
+    make_ttf(tmp_path / "real.ttf", "Real Font", {ord("A"): "A"})
+    os.mkfifo(tmp_path / "pipe.ttf")
+    (tmp_path / "folder.otf").mkdir()
+    assert font_files(tmp_path) == [tmp_path / "real.ttf"]
+    index, count, _folder = folder_index(tmp_path, tmp_path)
+    assert count == 1 and "realfont" in index and "pipe" not in index
+
+
+def test_font_files_are_opened_without_blocking_and_only_when_regular(tmp_path):
+    """collection_size and the name reader open with O_NONBLOCK and check the open handle: a pipe
+    (here one with a writer, so a plain open would read it) is refused, not read."""
+    from cardgen.fonts.folders import open_regular
+    from cardgen.fonts.index import collection_size
+
+    pipe = tmp_path / "pipe.ttc"
+    os.mkfifo(pipe)
+    writer = os.open(pipe, os.O_RDWR)  # a FIFO opened read-write never blocks (Linux)
+    try:
+        os.write(writer, b"ttcf\0\1\0\0\0\0\0\2")
+        with pytest.raises(ValueError, match="not a regular file"):
+            collection_size(pipe)
+        with pytest.raises(ValueError, match="not a regular file"):
+            open_regular(tmp_path)
+    finally:
+        os.close(writer)
+    make_ttf(tmp_path / "real.ttf", "Real Font", {ord("A"): "A"})
+    assert collection_size(tmp_path / "real.ttf") == 1
+
+
 def test_project_fonts_folder_is_searched_before_system(tmp_path):
     (tmp_path / "fonts").mkdir()
     make_ttf(tmp_path / "fonts" / "house.ttf", "House Font", {ord("A"): "A", 0x3042: "a_kana"})
