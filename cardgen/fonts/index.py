@@ -98,20 +98,28 @@ def _read_cache(path: Path) -> dict:
 
 
 def _write_cache(path: Path, data: dict) -> None:
-    """Store the name cache (written whole, then renamed); an unwritable cache folder is ignored;
-    nothing is written when the cache is off (``CARDGEN_NO_CACHE``)."""
+    """Store the name cache (written whole, then renamed); an unwritable cache folder is ignored
+    (no temporary file is left); nothing is written when the cache is off (``CARDGEN_NO_CACHE``).
+
+    Written as ASCII JSON: a font path whose name is not valid UTF-8 (a byte Python keeps as a lone
+    surrogate, ``caf\udce9.ttf``) is stored as a ``\udce9`` escape, which reads back as the same
+    path (lossless), where UTF-8 text cannot hold it."""
     import json
 
     from cardgen.core.disk_cache import enabled
     if not enabled():
         return
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
+        text = json.dumps(data, ensure_ascii=True)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        tmp.write_bytes(text.encode("ascii"))
         os.replace(tmp, path)
-    except OSError:
-        pass
+    except (OSError, ValueError):
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[str]]] | None:

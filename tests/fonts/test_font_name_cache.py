@@ -105,3 +105,25 @@ def test_a_cache_file_that_is_no_plain_file_is_not_read(fonts, tmp_path, kind):
     else:
         os.mkfifo(cache)
     assert index.norm("IPAexGothic") in index.folder_index(fonts)[0]
+
+
+def test_a_font_name_that_is_not_utf8_is_cached_losslessly(fonts, monkeypatch, tmp_path):
+    """A font file whose name is not valid UTF-8 (Latin-1 é: Python holds it as a lone surrogate)
+    is indexed and stored in the cache (ASCII JSON escapes it), and the next run finds it there."""
+    odd = os.fsdecode(bytes(fonts) + b"/caf\xe9.ttf")
+    shutil.copy(IPAEX, odd)
+    first = index.folder_index(fonts)[0]
+    assert any(h.path.name == "caf\udce9.ttf" for h in first[index.norm("caf\udce9")])
+    cache_folder = tmp_path / "cache" / "cardgen"
+    assert [p.name for p in cache_folder.iterdir()] == [index.NAME_CACHE]  # no .tmp left
+    assert odd in index._read_cache(cache_folder / index.NAME_CACHE)
+    _no_reading(monkeypatch)
+    assert index.folder_index(fonts)[0] == first
+
+
+def test_a_failed_cache_write_leaves_no_temporary_file(fonts, monkeypatch, tmp_path):
+    def fail(src, dst):
+        raise OSError("disk full")
+    monkeypatch.setattr(index.os, "replace", fail)
+    assert index.norm("IPAexゴシック") in index.folder_index(fonts)[0]
+    assert list((tmp_path / "cache" / "cardgen").iterdir()) == []
