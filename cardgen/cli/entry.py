@@ -59,7 +59,7 @@ def _parse_validate(argv: list[str]) -> tuple[str, bool, int, int, str, bool] | 
                     return None
                 fmt = value  # the last one given, as click takes it
                 continue
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit()):  # '²', '①' pass isdigit() but not int(): click says
                 return None
             limits[name] = int(value)
             continue
