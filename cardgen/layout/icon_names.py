@@ -23,6 +23,10 @@ class IconSpec:
     label_colour: str = "#000000"
 
 
+#: How to fix an unknown icon name, wherever it is typed (card text, a template, the rules text).
+UNKNOWN_ICON_HINT = "use one of the known icon names (`:power:` in text, `icon: power` in a template)"
+
+
 def unknown_icon(name: str, known: tuple[str, ...] = BUILTIN_ICONS) -> str | None:
     """None for a known icon name (``known``: the built-in names, plus the game's own); else the message naming the closest known name and listing
     them all, e.g. ``unknown icon 'powr' (did you mean 'power'?); known icons: power, …``."""

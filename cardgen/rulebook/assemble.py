@@ -8,9 +8,12 @@ from pathlib import Path
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.core.unicode_text import plain
 from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
+from cardgen.check.icons import icon_specs
 from cardgen.check.open_questions import open_choices
+from cardgen.layout.icon_names import BUILTIN_ICONS
 from cardgen.rulebook.blocks import Heading, ListBlock, OpenQuestion, OpenQuestionIndex, Quote, Span, Toc
-from cardgen.rulebook.checks import figure_problems, glyph_problems, html_problems, locate_tables, table_problems
+from cardgen.rulebook.checks import (figure_problems, glyph_problems, html_problems, icon_problems, locate_tables,
+                                    table_problems)
 from cardgen.rulebook.context import build_context, read_rulebook_source, render_rulebook_source
 from cardgen.rulebook.glossary import glossary_blocks
 from cardgen.rulebook.markdown import parse_blocks
@@ -32,7 +35,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
     Raises:
         CardgenError: no rules folder, and every problem of every rules file at once: template
             errors, images outside the rules folder or missing, raw HTML, oversized tables,
-            characters the fonts lack
+            unknown icon names (neither built in nor the game's own), characters the fonts lack
             (``file:line``; see :mod:`cardgen.rulebook.checks`).
     """
     if image_ok is None:
@@ -54,6 +57,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
                                    f"write the rules as Markdown in {rel(rules_dir)}/, e.g. `# 遊び方` and a paragraph",
                                    code="no-rules"))
     ctx = build_context(game, report)
+    known_icons = BUILTIN_ICONS + tuple(icon_specs(game))
     numberer = Numberer(settings)
     blocks: list = []
     problems: list = [game.problem(("rulebook", "tables", name), f"no generated table {name!r} takes words",
@@ -68,7 +72,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
         source = read_rulebook_source(f)
         parsed = parse_blocks(text, numberer)
         problems += html_problems(text, f, source) + figure_problems(parsed, f, source, game, image_ok) \
-            + table_problems(parsed, f, source)
+            + table_problems(parsed, f, source) + icon_problems(parsed, f, source, known_icons)
         if missing_chars is not None:
             problems += glyph_problems(parsed, f, source, missing_chars)
         locate_tables(parsed, f, source)

@@ -7,6 +7,7 @@ problem of every rules file.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -171,6 +172,31 @@ def locate_tables(blocks: list, path: Path, source: str) -> None:
                 f.where = (rel(path), source_line(source, f"({f.src}") or source_line(source, f.src))
         if isinstance(b, Table):
             b.where = (rel(path), table_line(source, b))
+
+
+def icon_problems(blocks: list, path: Path, source: str, known: tuple[str, ...]) -> list[Problem]:
+    """Inline icons (``:name:``) of the rendered rules text whose name is not in ``known`` (the
+    built-in icons and the game's own, :data:`cardgen.layout.icon_names.BUILTIN_ICONS` and
+    :func:`cardgen.check.icons.icon_specs`): one error per name and source line holding
+    ``:name:`` (as many lines as the text uses it; no line when the name came from the game's data
+    through a template expression), in line order,
+    with card text's message (:func:`cardgen.layout.icon_names.unknown_icon`: the closest known
+    name and every known one) and code ``unknown-icon``. Without it the rulebook drew a grey square."""
+    from cardgen.layout.icon_names import UNKNOWN_ICON_HINT, unknown_icon
+    from cardgen.rulebook.blocks import Heading, IconRun, Para, Table
+
+    names: list[str] = []
+    for b in _walk(blocks):
+        cells = [b.runs] if isinstance(b, (Heading, Para)) else \
+            [*b.head, *(c for row in b.rows for c in row)] if isinstance(b, Table) else []
+        names += [r.name for rs in cells for r in rs if isinstance(r, IconRun) and r.name not in known]
+    found: dict[tuple[str, int | None], None] = {}
+    for name in dict.fromkeys(names):
+        lines = [source.count("\n", 0, m.start()) + 1 for m in re.finditer(re.escape(f":{name}:"), source)]
+        for line in lines[:names.count(name)] or [None]:  # the n-th use at the n-th place typed
+            found[(name, line)] = None
+    return [Problem(rel(path), line, "rulebook → text", unknown_icon(name, known), UNKNOWN_ICON_HINT,
+                    code="unknown-icon") for name, line in sorted(found, key=lambda k: (k[1] is None, k[1] or 0))]
 
 
 def _text_roles(blocks: list, design) -> Iterable[tuple[str, str]]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from cardgen.core.errors import Problem
 from cardgen.data.game import Game
+from cardgen.layout.icon_names import UNKNOWN_ICON_HINT
 from cardgen.steps.component_plans import ComponentPlans
 
 
@@ -39,7 +40,7 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
 
 
 _HINTS = {
-    "unknown-icon": "use one of the known icon names (`:power:` in text, `icon: power` in a template)",
+    "unknown-icon": UNKNOWN_ICON_HINT,
     "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
     "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
     "outside-safe": "keep text at least the safe distance inside the trim",

@@ -87,7 +87,7 @@ def write_rulebook(game: Game, report: Report, fonts: FontSet, path: Path, paper
 def check_rulebook(game: Game, report: Report, fonts: FontSet,
                    plans: Sequence[ComponentPlans] = ()) -> list[Problem]:
     """Every problem :func:`write_rulebook` would meet (``cardgen validate``): its errors raised as
-    :class:`CardgenError` (rules text, glyphs), then those of laying the book out in memory
+    :class:`CardgenError` (rules text, unknown icon names, glyphs), then those of laying the book out in memory
     returned (words too wide for a table column, images scaled down, short last lines). Card
     figures reuse ``plans`` (those already laid out by the check), as the build does. The laid-out
     part is kept on disk by what it reads (:mod:`cardgen.steps.rulebook_check_cache`): an edit
@@ -97,12 +97,13 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
     from cardgen.steps.rulebook_check_cache import book_key, cached_check, check_key
 
     blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, plans)
+    icons = icon_specs(game)
 
     def check(card_plan, resolve_image, memo=None) -> list[Problem]:
         from cardgen.render.images import ImageCache
         from cardgen.rulebook.pdf import check_story
         return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
-                           icons=icon_specs(game), memo=memo)
+                           icons=icons, memo=memo)
 
-    return cached_check(lambda: check_key(blocks, design, page, info, fonts), card_plan, resolve_image, check,
-                        blocks_key=lambda: book_key(design, page, info, fonts))
+    return cached_check(lambda: check_key(blocks, design, page, info, fonts, icons), card_plan, resolve_image, check,
+                        blocks_key=lambda: book_key(design, page, info, fonts, icons))

@@ -13,6 +13,10 @@ table column, images scaled down to the frame) depends only on what :func:`cache
 - the page design, the paper (mm) and the book's title block (:class:`~cardgen.rulebook.story.BookInfo`);
 - every font role: its registered name, the file registered and that file's size, modification
   time and inode (the widths lines break by come from it);
+- the game's own icons (name, file, label, label colour; the built-in ones are cardgen's code):
+  the check's canvas is given them. An icon name the rules text uses that is none of these is an
+  error of :func:`cardgen.rulebook.assemble.rulebook_blocks`, found on every run before this
+  cache is asked (the check that is kept never runs on such text);
 - cardgen's own code, the installed distributions and the Python version
   (:func:`cardgen.steps.check_cache.code_digest`);
 - what the check asked for while it ran, recorded with the entry and asked again before the entry
@@ -101,23 +105,25 @@ def blocks_shape(blocks: list) -> str:
     return "[" + ", ".join(out) + "]"
 
 
-def check_key(blocks: list, design, page_mm, info, fonts) -> bytes:
-    """The key of the check's fixed inputs (see the module docstring)."""
-    return _key(KIND, blocks_shape(blocks), design, page_mm, info, fonts)
+def check_key(blocks: list, design, page_mm, info, fonts, icons: dict | None = None) -> bytes:
+    """The key of the check's fixed inputs (see the module docstring). ``icons``: the game's own,
+    name → :class:`cardgen.layout.icon_names.IconSpec`."""
+    return _key(KIND, blocks_shape(blocks), design, page_mm, info, fonts, icons)
 
 
-def book_key(design, page_mm, info, fonts) -> bytes:
+def book_key(design, page_mm, info, fonts, icons: dict | None = None) -> bytes:
     """The key of what every block's findings depend on besides the block (:class:`BlockMemo`):
     :func:`check_key` without the blocks."""
-    return _key(BLOCKS_KIND, "", design, page_mm, info, fonts)
+    return _key(BLOCKS_KIND, "", design, page_mm, info, fonts, icons)
 
 
-def _key(kind: str, blocks: str, design, page_mm, info, fonts) -> bytes:
+def _key(kind: str, blocks: str, design, page_mm, info, fonts, icons: dict | None) -> bytes:
     from cardgen.steps.check_cache import code_digest
 
+    own = [[name, spec.file, spec.label, spec.label_colour] for name, spec in sorted((icons or {}).items())]
     h = hashlib.sha256()
     for part in (kind, blocks, design.model_dump_json(), repr(tuple(page_mm)), repr(info),
-                 json.dumps(_font_stamps(fonts)), code_digest()):
+                 json.dumps(_font_stamps(fonts)), json.dumps(own, ensure_ascii=False), code_digest()):
         h.update(part.encode("utf-8", "surrogateescape") + b"\n")
     return h.digest()
 

@@ -161,3 +161,31 @@ def test_a_stored_result_is_not_printed_through_a_lossy_encoding(tmp_path):
     env = {"PYTHONIOENCODING": "ascii:replace"}
     first, second = (_console(tmp_path, game, env_extra=env) for _ in range(2))
     assert first.stdout == second.stdout and "天雀牌".encode() in second.stdout
+
+
+def test_an_icon_renamed_in_game_yaml_is_checked_again_in_the_rules_text(tmp_path, monkeypatch, capsys):
+    """The rules text names the game's own icon `:coin:`; renaming the icon `coins` in game.yaml is
+    an error at the rules line (validate's stored result is not replayed), stored and replayed
+    in turn; named back, validate passes again."""
+    game = copy_game(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (game / "icons").mkdir()
+    (game / "icons" / "coin.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                             '<circle cx="5" cy="5" r="4" fill="#d4a017"/></svg>', encoding="utf-8")
+    with (game / "game.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("icons:\n  coin: {file: icons/coin.svg}\n")
+    replace_in(game / "rules" / "01_intro.md", "：:power: を表します。", "：:power: を表します。:coin: は使いません。")
+    line = next(n for n, t in enumerate((game / "rules" / "01_intro.md").read_text(encoding="utf-8").splitlines(), 1)
+                if ":coin:" in t)
+    first = CliRunner().invoke(cli, ["validate", str(game)])
+    assert first.exit_code == 0, first.output
+    assert _hit(capsys, str(game))[0] == 0
+    replace_in(game / "game.yaml", "  coin: {file", "  coins: {file")
+    assert _hit(capsys, str(game)) == (None, "", "")
+    renamed = CliRunner().invoke(cli, ["validate", str(game)])
+    assert renamed.exit_code == 1
+    assert (f"rules/01_intro.md:{line}: error: rulebook → text → unknown icon 'coin' (did you mean 'coins'?); "
+            "known icons: power, ") in renamed.stderr
+    assert _hit(capsys, str(game)) == (1, renamed.stdout, renamed.stderr)
+    replace_in(game / "game.yaml", "  coins: {file", "  coin: {file")
+    assert _hit(capsys, str(game)) == (0, first.stdout, first.stderr)

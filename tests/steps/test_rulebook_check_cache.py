@@ -98,6 +98,9 @@ def _edit(game: Path, what: str, monkeypatch, tmp_path: Path) -> None:
         _png(300)(game / "rules" / "big.png")
     elif what == "card-size":  # the figure's card is another size
         replace_in(game / "game.yaml", "card_size: poker", "card_size: bridge")
+    elif what == "icons":  # one of the game's own icons declared (the check's canvas is given them)
+        with (game / "game.yaml").open("a", encoding="utf-8") as fh:
+            fh.write("icons:\n  coin: {file: rules/big.png}\n")
     elif what == "code":
         pkg = tmp_path / "pkg"
         pkg.mkdir()
@@ -105,7 +108,7 @@ def _edit(game: Path, what: str, monkeypatch, tmp_path: Path) -> None:
         monkeypatch.setattr(check_cache, "_PKG", str(pkg))
 
 
-@pytest.mark.parametrize("what", ["rules-text", "design", "paper", "font", "image", "card-size", "code"])
+@pytest.mark.parametrize("what", ["rules-text", "design", "paper", "font", "image", "card-size", "icons", "code"])
 def test_an_edit_to_what_the_check_reads_lays_the_rules_out_again(game, monkeypatch, tmp_path, what):
     run = Runs(monkeypatch)
     before = run(game)
@@ -269,3 +272,26 @@ def test_bundled_games_by_block_find_what_the_whole_check_finds(name, tmp_path, 
     breaks = Breaks(monkeypatch)
     assert run(game) == fresh
     assert breaks.texts == []
+
+
+def test_an_icon_the_rules_name_renamed_in_game_yaml_is_an_error_not_a_stored_finding(game, monkeypatch):
+    """The rules text uses the game's own icon `:coin:`: checked and stored. The icon renamed
+    `coins` in game.yaml: the check raises the unknown-icon error at the rules line (nothing stored
+    is replayed in its place); named back, the stored findings come back, as a fresh check gives."""
+    from cardgen.core.errors import CardgenError
+
+    with (game / "game.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("icons:\n  coin: {file: rules/big.png}\n")
+    replace_in(game / "rules" / "01.md", "ああああああああああああああPneumono", ":coin:ああああああああああああPneumono")
+    run = Runs(monkeypatch)
+    first = run(game)
+    assert run.laid_out == 1 and first == _fresh(game, monkeypatch)
+    replace_in(game / "game.yaml", "  coin: {file", "  coins: {file")
+    with pytest.raises(CardgenError) as exc:
+        run(game)
+    line = next(n for n, t in enumerate((game / "rules" / "01.md").read_text(encoding="utf-8").splitlines(), 1)
+                if ":coin:" in t)
+    assert [(p.file.endswith("rules/01.md"), p.line, p.code) for p in exc.value.problems] == [(True, line, "unknown-icon")]
+    assert exc.value.problems[0].message.startswith("unknown icon 'coin' (did you mean 'coins'?); known icons: power, ")
+    replace_in(game / "game.yaml", "  coins: {file", "  coin: {file")
+    assert run(game) == first
