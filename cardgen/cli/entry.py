@@ -38,7 +38,8 @@ def check_args(argv: list[str]) -> tuple[str, bool, int, int, str] | None:
 
 def _parse_validate(argv: list[str]) -> tuple[str, bool, int, int, str, bool] | None:
     """:func:`check_args`' tuple and whether a budget option was given."""
-    from cardgen.core.budget_limits import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MIN_CPU_S, MIN_MEMORY_MB
+    from cardgen.core.budget_limits import (DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MAX_CPU_S, MAX_MEMORY_MB,
+                                            MIN_CPU_S, MIN_MEMORY_MB)
 
     if not argv or argv[0] != "validate":
         return None
@@ -72,7 +73,7 @@ def _parse_validate(argv: list[str]) -> tuple[str, bool, int, int, str, bool] | 
     if game is None or not os.path.isdir(game):
         return None
     memory, cpu = limits.get("--memory-limit", DEFAULT_MEMORY_MB), limits.get("--cpu-limit", DEFAULT_CPU_S)
-    if memory < MIN_MEMORY_MB or cpu < MIN_CPU_S:
+    if not (MIN_MEMORY_MB <= memory <= MAX_MEMORY_MB and MIN_CPU_S <= cpu <= MAX_CPU_S):  # out of click's range: click answers
         return None
     return game, no_cache, memory, cpu, fmt, bool(limits)
 

@@ -148,16 +148,17 @@ def quiet_option(f):
 def budget_options(f):
     """``--memory-limit MB`` and ``--cpu-limit SECONDS``: the operating-system budget of each
     game's build (:mod:`cardgen.core.budget`), kept in the click context for :func:`budget_of`."""
-    from cardgen.core.budget_limits import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MIN_CPU_S, MIN_MEMORY_MB
+    from cardgen.core.budget_limits import (DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MAX_CPU_S, MAX_MEMORY_MB,
+                                            MIN_CPU_S, MIN_MEMORY_MB)
 
     def store(key):
         def cb(ctx, _param, value):
             ctx.meta[key] = value
         return cb
-    f = click.option("--memory-limit", type=click.IntRange(min=MIN_MEMORY_MB), default=DEFAULT_MEMORY_MB,
+    f = click.option("--memory-limit", type=click.IntRange(min=MIN_MEMORY_MB, max=MAX_MEMORY_MB), default=DEFAULT_MEMORY_MB,
                      show_default=True, metavar="MB", expose_value=False, callback=store("cardgen.memory"),
                      help="Memory (address space) one game's build may use; past it the build stops cleanly.")(f)
-    f = click.option("--cpu-limit", type=click.IntRange(min=MIN_CPU_S), default=DEFAULT_CPU_S, show_default=True,
+    f = click.option("--cpu-limit", type=click.IntRange(min=MIN_CPU_S, max=MAX_CPU_S), default=DEFAULT_CPU_S, show_default=True,
                      metavar="SECONDS", expose_value=False, callback=store("cardgen.cpu"),
                      help="CPU time one game's build may use; past it the build stops cleanly.")(f)
     return f

@@ -11,3 +11,7 @@ HARD_GRACE_S = 5
 #: Smallest budgets the flags accept (below them Python and the fonts do not even load).
 MIN_MEMORY_MB = 256
 MIN_CPU_S = 1
+#: Largest budgets the flags accept: 1 TiB of address space and a week of CPU time (more is no
+#: budget; a number past what ``setrlimit`` takes would stop the build process itself).
+MAX_MEMORY_MB = 1024 * 1024
+MAX_CPU_S = 7 * 24 * 3600
