@@ -225,6 +225,22 @@ def escape_unencodable(stream) -> None:
         pass
 
 
+def _here_exists() -> bool:
+    """Whether the current folder still exists; when it does not (deleted or moved away while a
+    shell stood in it), say so on standard error — one message, before anything that asks for it
+    (the validate fast path's key, reportlab's start-up, relative paths) fails with a traceback or
+    a bare 'No such file or directory'."""
+    try:
+        os.getcwd()
+        return True
+    except OSError as exc:
+        where = os.environ.get("PWD")
+        sys.stderr.write(f"cardgen: error: the current folder no longer exists ({exc.strerror or exc}"
+                         + (f": {where!r}" if where else "") + ")\n"
+                         "    hint: cd to a folder that exists (it was deleted or moved) and run the command again\n")
+        return False
+
+
 def main() -> None:
     """Console entry point (``cardgen``): the help and validate fast paths, else the click command line.
 
@@ -237,6 +253,8 @@ def main() -> None:
         if getattr(sys, name) is None:  # `cardgen … >&-`: what would be printed there goes nowhere
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (for the whole run)
     escape_unencodable(sys.stdout)
+    if not _here_exists():
+        sys.exit(1)
     try:
         from cardgen.cli.help_fast import serve as help_page  # `cardgen --help`: click's page, stored
         code = help_page(sys.argv[1:])
