@@ -157,6 +157,19 @@ def test_fifo_and_link_loop_are_keyed_without_reading_them(game):
     assert key(game) != done[0]
 
 
+def test_a_project_fonts_yaml_that_is_a_pipe_is_not_read(game):
+    """The project's fonts.yaml (a trusted one, read for the font paths it names) as a named pipe:
+    keyed without opening it for good (the check then refuses it as not a regular file)."""
+    cfg = game.parents[1] / "fonts" / "fonts.yaml"
+    cfg.unlink()
+    os.mkfifo(cfg)
+    done: list[bytes | None] = []
+    t = threading.Thread(target=lambda: done.append(check_cache.inputs_key(game)), daemon=True)
+    t.start()
+    t.join(10)
+    assert done and done[0] is not None
+
+
 def test_too_many_files_is_not_cached(game, monkeypatch):
     monkeypatch.setattr(check_cache, "MAX_FILES", 5)
     assert check_cache.inputs_key(game) is None
