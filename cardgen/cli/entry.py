@@ -70,7 +70,7 @@ def _parse_validate(argv: list[str]) -> tuple[str, bool, int, int, str, bool] | 
         if arg.startswith("-") or game is not None:
             return None
         game, i = arg, i + 1
-    if game is None or not os.path.isdir(game):
+    if game is None or not os.path.isdir(game) or not os.access(game, os.R_OK):  # click: "is not readable"
         return None
     memory, cpu = limits.get("--memory-limit", DEFAULT_MEMORY_MB), limits.get("--cpu-limit", DEFAULT_CPU_S)
     if not (MIN_MEMORY_MB <= memory <= MAX_MEMORY_MB and MIN_CPU_S <= cpu <= MAX_CPU_S):  # out of click's range: click answers
@@ -97,9 +97,20 @@ def start_check(argv: list[str]) -> None:
     budget = Budget(memory_mb, cpu_s)
     if not no_cache:
         keep_state(game)
-    if not os.environ.get("CARDGEN_NO_FONT_HELPER") and helper.worth_it(no_cache):
-        helper.start(game, budget, no_cache=no_cache)
-    early_check.start(game, no_cache, budget)
+    try:
+        if not os.environ.get("CARDGEN_NO_FONT_HELPER") and helper.worth_it(no_cache):
+            helper.start(game, budget, no_cache=no_cache)
+        early_check.start(game, no_cache, budget)
+    except OSError:  # no pipe or process left (ulimit -n, -u): only the head start is lost, the
+        _stop_started()  # command line checks as it always did
+
+
+def _stop_started() -> None:
+    """Stop the font helper and the early check if :func:`start_check` started them (imports nothing new)."""
+    for name in ("cardgen.cli.early_check", "cardgen.fonts.prefetch"):
+        module = sys.modules.get(name)
+        if module is not None:
+            module.stop()
 
 
 def finish_check(argv: list[str]) -> int | None:
@@ -266,6 +277,7 @@ def main() -> None:
         if code is None:
             from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:
+        _stop_started()  # killed and reaped now, not left to die with this process
         sys.stderr.write("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n")
         sys.exit(130)
     if code is not None:

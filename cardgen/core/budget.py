@@ -332,7 +332,10 @@ def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, g
     """Start ``fn(*args, **kwargs)`` in a forked child under ``budget`` now; :meth:`Limited.result`
     gives what :func:`run_limited` would (``run_limited`` is ``start_limited(...).result()``), and
     :meth:`Limited.stop` ends a child whose value is not wanted. Without ``os.fork`` the call runs
-    here, at once."""
+    here, at once.
+
+    Raises:
+        OSError: no pipe or process can be made (``ulimit -n``, ``ulimit -u``)."""
     budget = budget or Budget()
     if not hasattr(os, "fork"):  # pragma: no cover - not POSIX: no OS budget, run here
         try:

@@ -143,6 +143,8 @@ def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[s
             return [{int(k): v for k, v in f.items()} for f in faces]
     try:
         faces = [_face_names(path, i) for i in range(collection_size(path))]
+    except (OSError, MemoryError):  # this run's trouble (no file descriptor left, a memory limit), not
+        return None  # the font's: not recorded, so neither the cache nor the font helper keeps it
     except Exception:  # an unreadable font only loses its names here; loading it reports
         faces = None
     cache[str(path)] = [stamp, faces]

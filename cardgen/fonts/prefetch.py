@@ -70,8 +70,8 @@ def take() -> dict:
             from cardgen.core.beside import BesideFailed
             try:
                 got = _HELPER[0].result(WAIT_S)
-            except (BesideFailed, BaseException):  # noqa: BLE001 - the helper's budget stop too: the check does it all itself
-                got = None
+            except (BesideFailed, Exception):  # noqa: BLE001 - the check does it all itself
+                got = None  # (the check's own budget stop, memory error or Ctrl-C go on: not the helper's)
             if isinstance(got, dict) and isinstance(got.get("names"), dict) and isinstance(got.get("parsed"), dict):
                 _TAKEN = got
     return _TAKEN

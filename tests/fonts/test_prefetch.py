@@ -202,3 +202,60 @@ def test_the_corpus_font_cases_report_the_same_with_the_helper(name, tmp_path, m
     assert prefetch._HELPER == []  # the command ended it
     assert (helped.exit_code, helped.stdout, helped.stderr) == (alone.exit_code, alone.stdout, alone.stderr)
     assert alone.exit_code == 1
+
+
+# Review findings: a failure of the run (not of the font) is never recorded; the helper's own
+# budget stop is not raised in the check; the early start fails soft; an unreadable folder is click's
+
+
+def test_a_read_failure_of_the_run_is_not_recorded_as_a_font_without_names(tmp_path, monkeypatch):
+    # `ulimit -n 6`: the helper ran out of descriptors reading IPAexGothic's names; recorded as
+    # "no names", the check (and the name cache, on a first run) said "font 'IPAexGothic' not found"
+    font = tmp_path / "f.ttf"
+    shutil.copy(DEJAVU, font)
+
+    def no_descriptor(*_a, **_k):
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(index, "_face_names", no_descriptor)
+    cache, changed = {}, []
+    assert index._file_faces(font, cache, changed) is None
+    assert cache == {} and changed == []
+    monkeypatch.setattr(index, "_face_names", lambda *_a: (_ for _ in ()).throw(ValueError("bad table")))
+    assert index._file_faces(font, cache, changed) is None  # the font's own fault: recorded
+    assert list(cache) == [str(font)] and cache[str(font)][1] is None
+
+
+def test_the_helpers_budget_stop_is_not_raised_in_the_check(monkeypatch):
+    from cardgen.core.budget import BudgetStop
+
+    def out_of_cpu(_game):
+        raise BudgetStop
+
+    monkeypatch.setattr(helper, "_set_up", out_of_cpu)
+    record = helper._helper("anywhere")
+    assert record == {"names": {}, "parsed": {}}  # what it read so far, sent as a value
+
+
+def test_an_unreadable_folder_is_left_to_click(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "G").mkdir()
+    assert check_args(["validate", "G"]) is not None
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, m, *a, **k: False if str(p) == "G" else real(p, m, *a, **k))
+    assert check_args(["validate", "G"]) is None  # click: "Directory 'G' is not readable", exit 2
+
+
+def test_no_pipe_or_process_left_for_the_early_start_only_loses_the_head_start(tmp_path, monkeypatch):
+    from cardgen.cli import early_check, entry
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "G").mkdir()
+    monkeypatch.setenv("CARDGEN_NO_FONT_HELPER", "1")
+
+    def no_pipe(*_a, **_k):
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(early_check, "start", no_pipe)
+    entry.start_check(["validate", "--no-cache", "G"])  # no traceback: click checks as always
+    assert early_check._STARTED == []
