@@ -168,15 +168,9 @@ def _write_or_report(lines: list[tuple[bool, str]]) -> int | None:
             stream.write(text + "\n")
             stream.flush()
     except OSError as exc:
-        from cardgen.cli.help_fast import discard_stdout
+        from cardgen.cli.help_fast import report_output_error
 
-        try:
-            discard_stdout()
-            sys.stderr.write(f"cardgen: error: {exc.strerror or exc}\n    hint: CARDGEN_DEBUG=1 shows where it happened\n")
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
-        return 1
+        return report_output_error(exc)
     return None
 
 

@@ -79,15 +79,22 @@ def serve(argv: list[str]) -> int | None:
     except BrokenPipeError:  # `cardgen --help | head -1`: exit 1 quietly, as click does
         discard_stdout()
         return 1
-    except OSError as exc:  # a full disk: the one-line report click's command line gives (exit 1)
-        try:
-            discard_stdout()
-            sys.stderr.write(f"cardgen: error: {exc.strerror or exc}\n")
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
-        return 1
+    except OSError as exc:  # a full disk
+        return report_output_error(exc)
     return 0
+
+
+def report_output_error(exc: OSError) -> int:
+    """Report a failed write to standard output (a closed pipe, a full disk) as the click command
+    line reports it (:class:`cardgen.cli.commands._Group`), with standard output sent nowhere
+    afterwards so the interpreter's last flush raises nothing; → the exit code, 1."""
+    try:
+        discard_stdout()
+        sys.stderr.write(f"cardgen: error: {exc.strerror or exc}\n    hint: CARDGEN_DEBUG=1 shows where it happened\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return 1
 
 
 def render() -> str:

@@ -98,7 +98,7 @@ def test_help_to_a_full_disk_is_one_line_and_exit_1():
                              env={**os.environ, "COLUMNS": "80"}, check=False)
     err = res.stderr.decode()
     assert "Traceback" not in err
-    assert err.startswith("cardgen: error: No space left on device\n")
+    assert err.startswith("cardgen: error: No space left on device\n    hint: CARDGEN_DEBUG=1")
     assert err.endswith("CLICK-LOADED=False CODE=1")
 
 
