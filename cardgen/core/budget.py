@@ -157,24 +157,60 @@ def private_temp_dir(prefix: str) -> str:
     import shutil
     import tempfile
 
+    _remove_orphan_temps(prefix)
     path = tempfile.mkdtemp(prefix=f"{prefix}pg{os.getpgid(0)}-")
     at_exit(shutil.rmtree, path, True)
     return path
+
+
+def _remove_orphan_temps(prefix: str) -> None:
+    """Remove this user's ``{prefix}pg{PGID}-…`` folders whose process group has no process left:
+    what a run killed as a whole (``kill -9``, the out-of-memory killer) left, since neither it nor
+    its parent could clean up. The folders of running groups are kept."""
+    import re
+    import tempfile
+
+    pattern = re.compile(re.escape(prefix) + r"pg(\d+)-[A-Za-z0-9_]+")
+    base = tempfile.gettempdir()
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None:
+            continue
+        try:
+            os.killpg(int(match.group(1)), 0)
+            continue  # the group still has a process
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OverflowError, ValueError):  # another user's group, a bad number
+            continue
+        _remove_own_folder(os.path.join(base, name))
 
 
 def _remove_group_temps(pgid: int) -> None:
     """Remove the folders :func:`private_temp_dir` made in process group ``pgid`` (a budgeted
     child's, ended) that are still there: only ``cardgen-*`` folders owned by this user."""
     import glob
-    import shutil
     import tempfile
 
     for path in glob.glob(os.path.join(glob.escape(tempfile.gettempdir()), f"cardgen-*pg{pgid}-*")):
-        try:
-            if os.lstat(path).st_uid == os.getuid() and os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-        except OSError:
-            pass
+        _remove_own_folder(path)
+
+
+def _remove_own_folder(path: str) -> None:
+    """Remove ``path`` when it is a folder (not a link) owned by this user."""
+    import shutil
+    import stat
+
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if st.st_uid == os.getuid() and stat.S_ISDIR(st.st_mode):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _run_cleanups() -> None:

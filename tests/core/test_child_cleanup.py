@@ -108,3 +108,28 @@ def test_folders_of_other_process_groups_are_left_alone(tmp_path, monkeypatch):
     assert other.is_dir()
     budget._remove_group_temps(123456)
     assert not other.exists()
+
+
+def test_a_new_private_folder_first_removes_those_of_groups_that_are_gone(tmp_path, monkeypatch):
+    # `kill -9` of a whole build (the out-of-memory killer, tests/core/test_output_safety) leaves the
+    # group's folder with nobody to remove it: the next run that makes one removes it
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True, start_new_session=True)
+    dead_group = int(gone.stdout)  # led its own group, now ended
+    orphan = tmp_path / f"cardgen-icons-pg{dead_group}-abc123"
+    orphan.mkdir()
+    (orphan / "pon.png").write_bytes(b"x")
+    alive = tmp_path / f"cardgen-icons-pg{os.getpgid(0)}-def456"  # this test's own group: running
+    alive.mkdir()
+    other = tmp_path / "cardgen-icons-k3j2h1"  # not one of ours by name: left alone
+    other.mkdir()
+    made = budget.private_temp_dir("cardgen-icons-")
+    assert Path(made).is_dir()
+    assert not orphan.exists()
+    assert alive.is_dir() and other.is_dir()
