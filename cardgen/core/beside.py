@@ -37,7 +37,10 @@ class Beside:
             self.pid, self._fd = None, None
             self._done = _call(fn, args, init)
             return
+        from cardgen.core.budget import before_fork
+
         r, w = os.pipe()
+        before_fork()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs beside (measured by its effects)
             os.close(r)

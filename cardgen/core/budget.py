@@ -82,15 +82,43 @@ def evaluating(where: str) -> Iterator[None]:
 
 # --- the child ----------------------------------------------------------------------------
 
-def _die_with_parent() -> None:
-    """Ask Linux to SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG); a no-op elsewhere."""
-    import ctypes  # only the build's child needs it (``cardgen --help`` does not load it)
+_LIBC: list = []  # the C library (ctypes), once loaded: [CDLL] or [None] where it cannot be
+_FORKER: int | None = None  # the pid of the process that last called before_fork (inherited by its children)
 
+
+def _libc():
+    if not _LIBC:
+        import ctypes  # only processes that fork need it (``cardgen --help`` does not load it)
+        try:
+            _LIBC.append(ctypes.CDLL(None, use_errno=True))
+        except OSError:  # pragma: no cover - no C library to load
+            _LIBC.append(None)
+    return _LIBC[0]
+
+
+def before_fork() -> None:
+    """Call in a process just before it forks a child that will call :func:`_die_with_parent`
+    (a budgeted child, a helper, a pool of workers): records this process as the parent the child
+    must die with, and loads the C library, so the child's request takes microseconds."""
+    global _FORKER
+    _FORKER = os.getpid()
+    _libc()
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG); a no-op
+    elsewhere. A parent that died between the fork and the request (:func:`before_fork` recorded
+    it) is not seen by the kernel: the child then ends itself at once, rather than run on as an
+    orphan holding the command's output pipes until its CPU budget is spent."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = _libc()
+        if libc is None:  # pragma: no cover - not Linux
+            return
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
+    except AttributeError:  # pragma: no cover - not Linux
+        return
+    if _FORKER is not None and os.getppid() != _FORKER:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def worker_init() -> None:
@@ -382,6 +410,7 @@ def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, g
     sys.stdout.flush()
     sys.stderr.flush()
     r, w = os.pipe()
+    before_fork()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child (measured by its effects)
         os.close(r)

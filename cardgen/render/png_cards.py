@@ -142,8 +142,9 @@ def _pool(jobs: int, n: int, fonts: FontSet, game_dir: Path) -> ProcessPoolExecu
 
     if mp.get_start_method() == "fork":
         from cardgen.render.images import ImageCache
-        from cardgen.core.budget import worker_init
+        from cardgen.core.budget import before_fork, worker_init
         _WORKER.update(fonts=fonts, images=ImageCache())
+        before_fork()  # the workers are forked from this process (as they start, inheriting this mark)
         return ProcessPoolExecutor(max_workers=min(jobs, n), initializer=worker_init)
     return ProcessPoolExecutor(max_workers=min(jobs, n), initializer=_init_worker, initargs=(str(game_dir),))
 

@@ -133,3 +133,29 @@ def test_a_new_private_folder_first_removes_those_of_groups_that_are_gone(tmp_pa
     assert Path(made).is_dir()
     assert not orphan.exists()
     assert alive.is_dir() and other.is_dir()
+
+
+_ORPHAN = """
+import os, sys, time
+from cardgen.core import budget
+budget.before_fork()
+if os.fork() == 0:
+    time.sleep(0.3)  # the parent has ended by now: its death happened before the request below
+    budget._die_with_parent()
+    open(sys.argv[1], "w").write("ran on as an orphan")
+    os._exit(0)
+os._exit(0)
+"""
+
+
+def test_a_child_whose_parent_died_before_it_asked_to_die_with_it_ends(tmp_path):
+    # CI: a build SIGKILLed between forking its child and the child's prctl left the child running,
+    # holding the command's output pipes (tests/core/test_interrupt: "did not stop within 60 s")
+    import subprocess
+    import sys
+    import time
+
+    marker = tmp_path / "survived"
+    subprocess.run([sys.executable, "-c", _ORPHAN, str(marker)], check=True, timeout=30)
+    time.sleep(1.0)
+    assert not marker.exists()
