@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 
 #: First bytes of every entry; the digit is the entry format's version.
 MAGIC = b"cardgen-c01\n"
@@ -59,20 +58,15 @@ def entry_path(kind: str, key: bytes) -> str:
 def read_regular(path: str | os.PathLike) -> bytes | None:
     """The bytes of the cache file ``path``, or None when it is missing, unreadable, not a regular
     file (a link, a pipe or a device is never followed or read) or over :data:`MAX_ENTRY` bytes."""
+    from cardgen.core.regular_file import open_regular
+
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as fh:
+        with open_regular(path, follow_links=False) as fh:
+            if os.fstat(fh.fileno()).st_size > MAX_ENTRY:
+                return None
             data = fh.read(MAX_ENTRY + 1)
-    except OSError:
+    except (OSError, ValueError):
         return None
-    finally:
-        os.close(fd)
     return data if len(data) <= MAX_ENTRY else None
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
+
+from cardgen.core.regular_file import open_regular  # noqa: F401 - re-exported (the font scan's opens)
 
 #: File suffixes read as fonts (any case).
 FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}
@@ -25,23 +26,3 @@ def is_regular(path: str | os.PathLike) -> bool:
         return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
-
-
-def open_regular(path: str | os.PathLike) -> BinaryIO:
-    """``path`` opened for reading in binary, never blocking: opened with ``O_NONBLOCK`` (a named
-    pipe with no writer opens at once instead of waiting for ever) and the handle itself checked
-    (``fstat``: no race with a file swapped after a stat). Links are followed (fonts are often
-    linked); the caller confines the path.
-
-    Raises:
-        ValueError: not a regular file (a named pipe, a device, a folder).
-        OSError: cannot be opened.
-    """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError("not a regular file (a folder, pipe or device)")
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise

@@ -78,6 +78,12 @@ def _fonts_config_fifo(game: Path, tmp: Path) -> None:
     os.mkfifo(game / "fonts" / "fonts.yaml")
 
 
+def _manifest_fifo(game: Path, tmp: Path) -> None:
+    """game.yaml is a named pipe (it is there, but is no file to read)."""
+    (game / "game.yaml").unlink()
+    os.mkfifo(game / "game.yaml")
+
+
 def _font_fifo(game: Path, tmp: Path) -> None:
     """Named pipes with a font's name: fonts/pipe.ttf, named by game.yaml's fonts: (refused), and
     art/other.otf in the game folder the fonts: section makes cardgen scan (skipped). Opening
@@ -193,7 +199,7 @@ def _ods_named_csv(game: Path, tmp: Path) -> None:
 
 GENERATORS = {"xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,
-              "font-fifo": _font_fifo,
+              "font-fifo": _font_fifo, "manifest-fifo": _manifest_fifo,
               "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
 
 
