@@ -67,10 +67,9 @@ def take() -> dict:
     if _TAKEN is None:
         _TAKEN = {}
         if _HELPER:
-            from cardgen.core.beside import BesideFailed
             try:
                 got = _HELPER[0].result(WAIT_S)
-            except (BesideFailed, Exception):  # noqa: BLE001 - the check does it all itself
+            except Exception:  # noqa: BLE001 - the helper failed (BesideFailed among them): the check does it all itself
                 got = None  # (the check's own budget stop, memory error or Ctrl-C go on: not the helper's)
             if isinstance(got, dict) and isinstance(got.get("names"), dict) and isinstance(got.get("parsed"), dict):
                 _TAKEN = got
