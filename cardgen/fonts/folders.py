@@ -6,7 +6,6 @@ import os
 import stat
 from pathlib import Path
 
-from cardgen.core.regular_file import open_regular  # noqa: F401 - re-exported (the font scan's opens)
 
 #: File suffixes read as fonts (any case).
 FONT_SUFFIXES = {".ttf", ".otf", ".ttc", ".otc"}

@@ -16,7 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.fonts.folders import FONT_SUFFIXES, is_regular, open_regular, system_font_dirs  # noqa: F401 - re-exported
+from cardgen.core.regular_file import open_regular
+from cardgen.fonts.folders import FONT_SUFFIXES, is_regular, system_font_dirs  # noqa: F401 - re-exported
 
 
 def norm(name: str) -> str:

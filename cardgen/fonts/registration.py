@@ -18,7 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from cardgen.core import disk_cache
 from cardgen.fonts.convert import cff_to_truetype
-from cardgen.fonts.folders import open_regular
+from cardgen.core.regular_file import open_regular
 from cardgen.fonts.parsed_cache import load_ttfont
 
 

@@ -239,7 +239,7 @@ def _configured_fonts(w: _Walk, config: str) -> None:
     """Font files a trusted ``fonts.yaml`` names by path (they may lie anywhere, by any name), by
     stamp: every text value of the file (:func:`_yaml_values`) that names a file, resolved as the
     font lookup resolves a path; family names name no file and are keyed as such."""
-    from cardgen.fonts.folders import open_regular
+    from cardgen.core.regular_file import open_regular
 
     try:
         with open_regular(config) as fh:  # a pipe named fonts.yaml would block: refused here, reported by the check

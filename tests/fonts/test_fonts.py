@@ -339,7 +339,7 @@ def test_font_scan_skips_what_is_not_a_regular_file(tmp_path):
 def test_font_files_are_opened_without_blocking_and_only_when_regular(tmp_path):
     """collection_size and the name reader open with O_NONBLOCK and check the open handle: a pipe
     (here one with a writer, so a plain open would read it) is refused, not read."""
-    from cardgen.fonts.folders import open_regular
+    from cardgen.core.regular_file import open_regular
     from cardgen.fonts.index import collection_size
 
     pipe = tmp_path / "pipe.ttc"
