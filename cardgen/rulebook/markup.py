@@ -8,8 +8,8 @@ baseline.
 """
 from __future__ import annotations
 
+from html import escape as _html_escape
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -76,6 +76,13 @@ def canvas_class(icon_font: str, initial_font: str | None = None, icons: dict | 
             return super().drawImage(image, x, y, width, height, mask, *a, **kw)
 
     return RulebookCanvas
+
+
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as the entities reportlab's Paragraph markup reads (quotes left as
+    they are: text is never inside an attribute here); what ``xml.sax.saxutils.escape`` does,
+    without its import of ``urllib.request``, ``http.client`` and ``ssl``."""
+    return _html_escape(text, quote=False)
 
 
 def markup(runs: list, design: PageDesign, fonts, size: float) -> str:

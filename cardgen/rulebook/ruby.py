@@ -10,7 +10,7 @@ its baseline 0.1 em above the base's em box (JLREQ: ruby is set touching the bas
 """
 from __future__ import annotations
 
-from xml.sax.saxutils import quoteattr
+from html import escape
 
 #: Ruby size as a fraction of the base size (JLREQ §3.3.2).
 RUBY_SCALE = 0.5
@@ -19,6 +19,19 @@ RUBY_SCALE = 0.5
 RUBY_RISE = 0.94
 
 BEGIN, END = "ruby", "rubyend"
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a quoted XML attribute value, exactly as ``xml.sax.saxutils.quoteattr`` writes
+    it (``&``, ``<``, ``>``, newline, carriage return and tab as entities; in double quotes, or in
+    single quotes when the text holds a double quote and no single one, else with ``&quot;``),
+    without that module's import of ``urllib.request``, ``http.client`` and ``ssl``."""
+    text = escape(text, quote=False).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    if "'" not in text:
+        return f"'{text}'"
+    return '"' + text.replace('"', "&quot;") + '"'
 
 
 def ruby_markup(base_markup: str, reading: str) -> str:
