@@ -94,7 +94,7 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
     that leaves the rules text, the page design, the fonts, the figures' card sizes and the
     images as they were does not lay the rules out again, and an edit to the rules text lays out
     only the blocks it changed (:class:`cardgen.steps.rulebook_check_cache.BlockMemo`)."""
-    from cardgen.steps.rulebook_check_cache import book_key, cached_check, check_key
+    from cardgen.steps.rulebook_check_cache import book_key, cached_check, check_key, key_parts
 
     blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, plans)
     icons = icon_specs(game)
@@ -105,5 +105,12 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
         return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
                            icons=icons, memo=memo)
 
-    return cached_check(lambda: check_key(blocks, design, page, info, fonts, icons), card_plan, resolve_image, check,
-                        blocks_key=lambda: book_key(design, page, info, fonts, icons))
+    parts: list = []  # key_parts, computed once for both keys (cardgen's code is read once)
+
+    def fixed() -> list[str]:
+        if not parts:
+            parts.append(key_parts(design, page, info, fonts, icons))
+        return parts[0]
+
+    return cached_check(lambda: check_key(blocks, design, page, info, fonts, parts=fixed()), card_plan, resolve_image,
+                        check, blocks_key=lambda: book_key(design, page, info, fonts, parts=fixed()))

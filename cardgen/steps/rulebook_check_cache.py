@@ -105,25 +105,35 @@ def blocks_shape(blocks: list) -> str:
     return "[" + ", ".join(out) + "]"
 
 
-def check_key(blocks: list, design, page_mm, info, fonts, icons: dict | None = None) -> bytes:
+def check_key(blocks: list, design, page_mm, info, fonts, icons: dict | None = None,
+              parts: list[str] | None = None) -> bytes:
     """The key of the check's fixed inputs (see the module docstring). ``icons``: the game's own,
-    name → :class:`cardgen.layout.icon_names.IconSpec`."""
-    return _key(KIND, blocks_shape(blocks), design, page_mm, info, fonts, icons)
+    name → :class:`cardgen.layout.icon_names.IconSpec`; ``parts``: :func:`key_parts` of the same
+    inputs when the caller has them (they are computed here otherwise)."""
+    return _key(KIND, blocks_shape(blocks), parts if parts is not None else key_parts(design, page_mm, info, fonts, icons))
 
 
-def book_key(design, page_mm, info, fonts, icons: dict | None = None) -> bytes:
+def book_key(design, page_mm, info, fonts, icons: dict | None = None, parts: list[str] | None = None) -> bytes:
     """The key of what every block's findings depend on besides the block (:class:`BlockMemo`):
-    :func:`check_key` without the blocks."""
-    return _key(BLOCKS_KIND, "", design, page_mm, info, fonts, icons)
+    :func:`check_key` without the blocks. ``parts``: as in :func:`check_key`."""
+    return _key(BLOCKS_KIND, "", parts if parts is not None else key_parts(design, page_mm, info, fonts, icons))
 
 
-def _key(kind: str, blocks: str, design, page_mm, info, fonts, icons: dict | None) -> bytes:
+def key_parts(design, page_mm, info, fonts, icons: dict | None = None) -> list[str]:
+    """What :func:`check_key` and :func:`book_key` both hash after the blocks: the page design, the
+    paper (mm), the book info, the font roles' files and stamps, the game's own icons and
+    cardgen's code (:func:`cardgen.steps.check_cache.code_digest`) — as they are now, so a caller
+    that needs both keys reads the code and the fonts once."""
     from cardgen.steps.check_cache import code_digest
 
     own = [[name, spec.file, spec.label, spec.label_colour] for name, spec in sorted((icons or {}).items())]
+    return [design.model_dump_json(), repr(tuple(page_mm)), repr(info), json.dumps(_font_stamps(fonts)),
+            json.dumps(own, ensure_ascii=False), code_digest()]
+
+
+def _key(kind: str, blocks: str, parts: list[str]) -> bytes:
     h = hashlib.sha256()
-    for part in (kind, blocks, design.model_dump_json(), repr(tuple(page_mm)), repr(info),
-                 json.dumps(_font_stamps(fonts)), json.dumps(own, ensure_ascii=False), code_digest()):
+    for part in (kind, blocks, *parts):
         h.update(part.encode("utf-8", "surrogateescape") + b"\n")
     return h.digest()
 
