@@ -7,7 +7,8 @@ YAML is read with PyYAML's safe machinery and a YAML 1.2 "core schema" resolver:
 field declared as text gets exactly what the designer typed (``1.10`` stays ``"1.10"``).
 Tags such as ``!!python/object`` are refused. Duplicate keys and tab indentation are errors.
 Nodes are composed by libyaml (PyYAML's C loader) when present, else — and for any document
-with an alias or an error, so messages stay the same — by PyYAML's Python composer.
+with an alias or an error, so messages stay the same — by PyYAML's Python composer (a ``*``
+in a comment or a text is no alias: such a document stays with libyaml).
 
 Card tables (CSV) are read by :mod:`cardgen.data.card_tables` into the same :class:`Loaded` shape.
 """
@@ -79,8 +80,9 @@ _Composer.yaml_implicit_resolvers = {}
 
 if getattr(yaml, "__with_libyaml__", False):
     class _CComposer(yaml.CSafeLoader):  # type: ignore[name-defined,misc]
-        """libyaml's composer (about 15× faster), used for a document with no ``*`` (so no alias)
-        and no error: anything else goes to :class:`_Composer`, whose messages are the ones
+        """libyaml's composer (about 15× faster), used for a document with no alias (no ``*``, or no
+        node met twice in what libyaml composed: :func:`_shares_nodes`) and no error: anything
+        else goes to :class:`_Composer`, whose messages are the ones
         cardgen documents. Tags, merge keys, duplicates and surrogates are checked on the
         composed nodes by :func:`_build` either way."""
 
@@ -91,10 +93,12 @@ else:  # pragma: no cover - PyYAML built without libyaml
 
 def _compose(text: str) -> tuple[Any, list[int]]:
     """The node tree of ``text`` and the lines of its aliases (libyaml first, see :class:`_CComposer`)."""
-    if _CComposer is not None and "*" not in text:
+    if _CComposer is not None:
         loader = _CComposer(text)
         try:
-            return loader.get_single_node(), []
+            node = loader.get_single_node()
+            if "*" not in text or not _shares_nodes(node):  # an alias needs a '*' (one in a comment or text is none)
+                return node, []
         except yaml.YAMLError:
             pass  # said again, in PyYAML's words, below (libyaml also stops at 1,000 levels)
         finally:
@@ -105,6 +109,26 @@ def _compose(text: str) -> tuple[Any, list[int]]:
         return loader.get_single_node(), loader.alias_lines
     finally:
         loader.dispose()
+
+
+def _shares_nodes(root) -> bool:
+    """Whether a node of a tree libyaml composed is met twice: an alias (``*name``), which libyaml
+    composes as the anchored node itself (a self-reference as a cycle). Each node is visited once,
+    so the walk is linear even for a "billion laughs" document."""
+    seen: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node, SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, MappingNode):
+            for key, value in node.value:
+                stack.append(key)
+                stack.append(value)
+    return False
 
 
 def _show_tag(tag: str) -> str:
