@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import build_commands, insight, output_commands, project_commands, review_commands
+from cardgen.cli import build_commands, daemon_commands, insight, output_commands, project_commands, review_commands
 from cardgen.cli.output import echo, fail
 
 
@@ -102,7 +102,7 @@ def cli(project: Path | None) -> None:
     set_project(project)
 
 
-for _commands in (review_commands, output_commands, build_commands, project_commands, insight):
+for _commands in (review_commands, output_commands, build_commands, project_commands, insight, daemon_commands):
     _commands.register(cli)  # `cardgen --help` lists the commands by name, whatever the order here
 
 

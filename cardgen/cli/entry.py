@@ -252,7 +252,13 @@ def main() -> None:
     pydantic's plugins are off for the command (``PYDANTIC_DISABLE_PLUGINS=__all__`` unless the
     variable is set): cardgen uses none, and looking for them made pydantic read the entry points
     of every installed distribution on its first model (``importlib.metadata``, ≈ 3 ms of each
-    command that validates a manifest). Set ``PYDANTIC_DISABLE_PLUGINS=`` (empty) to load them."""
+    command that validates a manifest). Set ``PYDANTIC_DISABLE_PLUGINS=`` (empty) to load them.
+
+    First of all, when ``cardgen daemon start`` left a daemon for this environment, the command
+    runs in a child it forks and this process ends with its status
+    (:func:`cardgen.cli.daemon_client.run_elsewhere`; stdlib only, returns otherwise)."""
+    from cardgen.cli.daemon_client import run_elsewhere
+    run_elsewhere(sys.argv, main)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # `cardgen … >&-`: what would be printed there goes nowhere

@@ -24,6 +24,7 @@ PAGE = (
     'Commands:\n'
     '  build        Validate and build every output (all games by default).\n'
     '  calibration  Duplex test sheet: measure how far the backs shift.\n'
+    '  daemon       Keep a preloaded cardgen process for faster commands (opt-in).\n'
     '  diff         What changed between two drafts: cards, faces, rules.\n'
     '  docs         Regenerate the manifest and template references in docs/.\n'
     '  new          Start a new game folder that builds as it stands.\n'

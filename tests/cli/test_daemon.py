@@ -1,0 +1,355 @@
+"""``cardgen daemon`` (the opt-in preloaded fork server, cardgen/cli/fork_server.py, and its
+client at the top of the console entry, cardgen/cli/daemon_client.py): a command served by the
+daemon prints, writes and exits exactly as without it; Ctrl-C, a killed client, a killed or stale
+daemon, an unsafe socket folder, idle exit and ``daemon stop`` behave as documented.
+
+Each test runs the console script in subprocesses with its own ``XDG_RUNTIME_DIR`` (a daemon of
+one test is never met by another) and stops its daemon in the fixture's finalizer. Every
+comparison also checks the daemon's count of served requests, so a test cannot pass because the
+daemon was silently not used. No timings: waits are on conditions (a process gone, a status).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from cardgen.cli import fork_server
+from tests.attack_game import attack_game
+from tests.minigame import write_game
+
+CARDGEN = str(Path(sys.executable).parent / "cardgen")
+LOOP = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+INTERRUPTED = "cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n"
+
+
+def _wait(condition, what: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _group_alive(pgid: int) -> bool:
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                return True
+    return False
+
+
+class Daemon:
+    """A daemon of one test: its environment, and the console script run with it."""
+
+    def __init__(self, env: dict[str, str]):
+        self.env = env
+        self.folder = Path(env["XDG_RUNTIME_DIR"]) / "cardgen"
+
+    def run(self, *args: str, cwd: Path | None = None, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
+        return subprocess.run([CARDGEN, *args], cwd=cwd, env=env or self.env, capture_output=True, timeout=300, **kw)
+
+    def both(self, *args: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
+        """The command with the daemon, then without (``CARDGEN_NO_DAEMON=1``); asserts the daemon served the first."""
+        before = self.served()
+        served = self.run(*args, cwd=cwd)
+        assert self.served() == before + 1, "the daemon did not serve the command"
+        alone = self.run(*args, cwd=cwd, env={**self.env, "CARDGEN_NO_DAEMON": "1"})
+        assert self.served() == before + 1
+        return served, alone
+
+    def status(self) -> dict | None:
+        socks = list(self.folder.glob("*.sock")) if self.folder.is_dir() else []
+        answers = [fork_server.parse_status(fork_server.ask(str(s), b"status")) for s in socks]
+        answers = [a for a in answers if a is not None]
+        return answers[0] if answers else None
+
+    def served(self) -> int:
+        info = self.status()
+        assert info is not None, "no daemon running"
+        return int(info["served"])
+
+    def start(self, *extra: str) -> dict:
+        res = self.run("daemon", "start", *extra)
+        assert res.returncode == 0, res.stderr.decode()
+        info = self.status()
+        assert info is not None
+        return info
+
+    def stop(self) -> None:
+        info = self.status()
+        self.run("daemon", "stop")
+        if info is not None:
+            pid = int(info["pid"])
+            try:
+                _wait(lambda: not _alive(pid), "the daemon to end", 30)
+            finally:
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def daemon():
+    runtime = tempfile.mkdtemp(prefix="d", dir=os.environ["XDG_RUNTIME_DIR"])
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDGEN_DEBUG", "CARDGEN_NO_DAEMON")}
+    env["XDG_RUNTIME_DIR"] = runtime
+    d = Daemon(env)
+    d.start("--idle", "10")
+    yield d
+    d.stop()
+    shutil.rmtree(runtime, True)
+
+
+def _same(a: subprocess.CompletedProcess, b: subprocess.CompletedProcess) -> None:
+    assert (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr)
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_sheets_validate_and_help_are_byte_identical(daemon, tmp_path):
+    game = write_game(tmp_path / "g")
+    served, alone = daemon.both("sheets", str(game), "--out", str(tmp_path / "o1"))
+    assert served.returncode == 0, served.stderr.decode()
+    assert served.stdout.replace(b"/o1/", b"/o2/") == alone.stdout.replace(b"/o1/", b"/o2/")
+    assert served.stderr == alone.stderr
+    served2 = daemon.run("sheets", str(game), "--out", str(tmp_path / "o2"))
+    assert _tree(tmp_path / "o1") == _tree(tmp_path / "o2")  # the files written by the daemon's child
+    assert b"wrote" in served2.stdout
+    for args in (["validate", str(game)], ["validate", "--format", "json", str(game)], ["--help"], ["sheets", "--help"],
+                 ["sheets"], ["no-such-command"], ["--version"]):
+        served, alone = daemon.both(*args)
+        _same(served, alone)
+    assert daemon.both("--help")[0].stdout.startswith(b"Usage: cardgen [OPTIONS] COMMAND")
+    assert daemon.both("sheets")[0].returncode == 2  # usage error
+
+
+def test_a_failing_validate_and_a_budget_stop_are_identical(daemon, tmp_path):
+    game = write_game(tmp_path / "g", manifest={"game": {"players": "three"}})
+    served, alone = daemon.both("validate", str(game), cwd=tmp_path)
+    _same(served, alone)
+    assert served.returncode == 1 and b"error" in served.stderr
+    loop = attack_game(tmp_path, text=LOOP)  # the build's child runs under --cpu-limit in the daemon's child too
+    served, alone = daemon.both("build", str(loop), "--out", str(tmp_path / "out"), "--cpu-limit", "1", cwd=tmp_path)
+    _same(served, alone)
+    assert served.returncode == 1
+    assert b"the build used more than 1 seconds of CPU time and was stopped" in served.stderr
+    assert not (tmp_path / "out" / "g").exists()
+
+
+def test_bad_input_corpus_sample_is_reported_the_same(daemon, tmp_path):
+    """Every eighth case of tests/fixtures/bad/ (and its generated inputs), run from inside the game
+    folder as test_bad_input runs it: the same stdout, stderr and exit code both ways, and the
+    stderr is the case's pinned message."""
+    from tests.cli.test_bad_input import CASES, CORPUS, _prepare
+
+    sample = [c for i, c in enumerate(CASES) if i % 8 == 0]
+    assert len(sample) >= 15
+    for name in sample:
+        case_tmp = tmp_path / name
+        case_tmp.mkdir()
+        game, spec = _prepare(name, case_tmp)
+        if "budget" in spec:  # lowers a limit in-process: not a subprocess case
+            continue
+        command = spec.get("command", "build")
+        out = ["--out", str(case_tmp / "output")] if command not in ("validate",) else []
+        served, alone = daemon.both(command, ".", *spec.get("args", []), *out, cwd=game)
+        _same(served, alone)
+        expected = (CORPUS / name / "expected.txt").read_text(encoding="utf-8")
+        assert served.stderr.decode().replace(str(case_tmp), "<tmp>") == expected, name
+        assert served.returncode == spec.get("exit", 1), name
+
+
+def test_streams_closed_or_a_terminal_are_as_without(daemon, tmp_path):
+    """Standard output closed (``>&-``) and a terminal as standard output (line buffering, the
+    terminal's width for click's help)."""
+    import pty
+
+    closed = subprocess.run(f"{CARDGEN} --version >&-; echo rc=$?", shell=True, env=daemon.env, capture_output=True)
+    closed_alone = subprocess.run(f"{CARDGEN} --version >&-; echo rc=$?", shell=True,
+                                  env={**daemon.env, "CARDGEN_NO_DAEMON": "1"}, capture_output=True)
+    _same(closed, closed_alone)
+
+    def on_tty(env) -> bytes:
+        pid, fd = pty.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.execve(CARDGEN, [CARDGEN, "sheets", "--help"], env)
+        chunks = []
+        while True:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            chunks.append(data)
+        os.waitpid(pid, 0)
+        os.close(fd)
+        return b"".join(chunks)
+
+    before = daemon.served()
+    tty = on_tty(daemon.env)
+    assert daemon.served() == before + 1
+    assert tty == on_tty({**daemon.env, "CARDGEN_NO_DAEMON": "1"})
+    assert b"Usage: cardgen sheets" in tty
+
+
+def _children(info: dict) -> list[int]:
+    return [int(p) for p in info["children"].split(",") if p != "-"]
+
+
+def _start_loop_build(daemon, tmp_path) -> tuple[subprocess.Popen, int, Path]:
+    """A build that runs until stopped (a template loop, --cpu-limit 120), started through the
+    daemon; returns once its budgeted child runs. → (client, command's pid, output folder)."""
+    game = attack_game(tmp_path, text=LOOP)
+    out = tmp_path / "out"
+    (out / "g").mkdir(parents=True)
+    (out / "g" / "print-sheets.pdf").write_bytes(b"%PDF- the previous build\n")
+    client = subprocess.Popen([CARDGEN, "build", str(game), "--out", str(out), "--cpu-limit", "120"], cwd=tmp_path,
+                              env=daemon.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    _wait(lambda: _children(daemon.status() or {"children": "-"}), "the daemon to fork the command")
+    pid = _children(daemon.status())[0]
+
+    def budget_child_runs() -> bool:
+        try:
+            return bool(Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
+        except OSError:
+            return False
+    _wait(budget_child_runs, "the build's budgeted child")
+    return client, pid, out
+
+
+def test_ctrl_c_is_forwarded_and_leaves_the_previous_output(daemon, tmp_path):
+    client, pid, out = _start_loop_build(daemon, tmp_path)
+    client.send_signal(signal.SIGINT)
+    stdout, stderr = client.communicate(timeout=60)
+    assert client.returncode == 130, stderr
+    assert stderr.decode().endswith(INTERRUPTED)
+    assert b"Traceback" not in stderr
+    assert (out / "g" / "print-sheets.pdf").read_bytes() == b"%PDF- the previous build\n"
+    _wait(lambda: not _group_alive(pid), "the command's process group to end")
+
+
+def test_a_killed_client_takes_the_command_and_its_children_with_it(daemon, tmp_path):
+    client, pid, out = _start_loop_build(daemon, tmp_path)
+    grandchildren = [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    client.kill()
+    client.communicate(timeout=60)
+    _wait(lambda: not _group_alive(pid), "the command's process group to end")
+    _wait(lambda: not any(_alive(p) for p in grandchildren), "the budgeted build child to end")
+    _wait(lambda: daemon.status()["running"] == "0", "the daemon to see its command end")
+    assert (out / "g" / "print-sheets.pdf").read_bytes() == b"%PDF- the previous build\n"
+
+
+def test_a_killed_daemon_leaves_a_socket_the_client_removes(daemon, tmp_path):
+    info = daemon.status()
+    os.kill(int(info["pid"]), signal.SIGKILL)
+    _wait(lambda: not _alive(int(info["pid"])), "the daemon to die")
+    socks = list(daemon.folder.glob("*.sock"))
+    assert len(socks) == 1
+    res = daemon.run("validate", str(write_game(tmp_path / "g")))
+    assert res.returncode == 0, res.stderr
+    assert not socks[0].exists()
+    assert daemon.run("daemon", "status").returncode == 1
+
+
+def test_a_stale_daemon_says_so_and_ends_and_the_command_runs_here(daemon, tmp_path):
+    """A daemon reached under another key (its socket renamed to the key of an environment with one
+    more variable) answers "stale" and ends; the client runs the command itself."""
+    info = daemon.status()
+    other_env = {**daemon.env, "CARDGEN_TEST_OTHER": "1"}
+    status = daemon.run("daemon", "status", env=other_env)  # not running for that environment; names its socket
+    assert status.returncode == 1
+    wanted = Path(next(line.split(": ", 1)[1] for line in status.stdout.decode().splitlines() if "socket:" in line))
+    sock = next(daemon.folder.glob("*.sock"))
+    sock.rename(wanted)
+    game = write_game(tmp_path / "g")
+    res = daemon.run("validate", str(game), env=other_env)
+    alone = daemon.run("validate", str(game), env={**other_env, "CARDGEN_NO_DAEMON": "1"})
+    _same(res, alone)
+    _wait(lambda: not _alive(int(info["pid"])), "the stale daemon to end")
+    assert not wanted.exists()
+
+
+@pytest.mark.parametrize("how", ["mode", "owner", "link"])
+def test_an_unsafe_socket_folder_is_refused(tmp_path, how):
+    runtime = Path(tempfile.mkdtemp(prefix="u", dir=os.environ["XDG_RUNTIME_DIR"]))
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime)}
+    folder = runtime / "cardgen"
+    if how == "link":
+        (runtime / "elsewhere").mkdir(mode=0o700)
+        folder.symlink_to(runtime / "elsewhere")
+    else:
+        folder.mkdir(mode=0o700)
+        if how == "mode":
+            folder.chmod(0o755)
+        else:
+            if os.getuid() != 0:
+                pytest.skip("giving a folder to another user needs root")
+            os.chown(folder, 12345, 12345)
+    try:
+        res = subprocess.run([CARDGEN, "daemon", "start"], env=env, capture_output=True, text=True, timeout=60)
+        assert res.returncode == 1
+        assert res.stderr.startswith(f"{folder}: error: refused: the daemon's socket folder ")
+        assert {"mode": "mode 0755", "owner": "belongs to user id 12345", "link": "symbolic link"}[how] in res.stderr
+        assert "Traceback" not in res.stderr
+        assert not list(runtime.rglob("*.sock"))
+        res = subprocess.run([CARDGEN, "--version"], env=env, capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0  # commands run as usual, without a daemon
+    finally:
+        shutil.rmtree(runtime, True)
+
+
+def test_idle_exit_and_stop(tmp_path):
+    runtime = tempfile.mkdtemp(prefix="i", dir=os.environ["XDG_RUNTIME_DIR"])
+    d = Daemon({**os.environ, "XDG_RUNTIME_DIR": runtime})
+    try:
+        info = d.start("--idle", "0.02")  # 1.2 s
+        assert d.served() == 0
+        _wait(lambda: not _alive(int(info["pid"])), "the idle daemon to end")
+        assert not list(d.folder.glob("*.sock"))
+        info = d.start()
+        again = d.run("daemon", "start")
+        assert again.returncode == 0 and b"already running" in again.stdout
+        status = d.run("daemon", "status")
+        assert status.returncode == 0 and f"pid: {info['pid']}".encode() in status.stdout
+        res = d.run("daemon", "stop")
+        assert res.returncode == 0 and f"stopped (pid {info['pid']})".encode() in res.stdout
+        assert not _alive(int(info["pid"]))
+        assert not list(d.folder.glob("*.sock"))
+        status = d.run("daemon", "status")
+        assert status.returncode == 1 and b"not running" in status.stdout
+        assert b"none running" in d.run("daemon", "stop").stdout
+    finally:
+        d.stop()
+        shutil.rmtree(runtime, True)
+
+
+def test_no_daemon_variable_and_another_environment_are_not_served(daemon, tmp_path):
+    before = daemon.served()
+    assert daemon.run("--version", env={**daemon.env, "CARDGEN_NO_DAEMON": "1"}).returncode == 0
+    assert daemon.run("--version", env={**daemon.env, "SOME_OTHER_VARIABLE": "x"}).returncode == 0
+    assert daemon.served() == before
+    assert daemon.run("--version", env={**daemon.env, "PWD": "/somewhere", "SHLVL": "7"}).returncode == 0
+    assert daemon.served() == before + 1  # volatile variables are not in the key
