@@ -12,7 +12,7 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.core.sandbox import SafeSandbox, time_budget
-from cardgen.data.expr_cache import compile_source
+from cardgen.data.expr_cache import compile_expression, compile_source
 
 
 @lru_cache(maxsize=1)
@@ -40,7 +40,7 @@ def compile_text(source: str):
 def compile_expr(source: str):
     """An expression (an element's ``if:``) compiled in :func:`sandbox`, cached by source;
     undefined names raise instead of giving None. Raises TemplateSyntaxError."""
-    return sandbox().compile_expression(source, undefined_to_none=False)
+    return compile_expression(sandbox(), source, undefined_to_none=False)
 
 
 

@@ -108,3 +108,69 @@ def test_no_cache_reads_and_writes_nothing(cache, monkeypatch):
     monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
     assert _fresh(SOURCE).render(**CTX) == "李紅蓮は12,000点（ポン）"
     assert _entries(cache) == []
+
+
+# --- expressions (compile_expression): if:, design rules, setup.derive, rulebook values ---------
+
+EXPRESSIONS = [
+    ("card.power == card.pon + card.chi", {"card": {"power": 3, "pon": 1, "chi": 2}}),
+    ("players - 1", {"players": 4}),
+    ("cards | map('string') | join(',') if cards else 'none'", {"cards": [1, 2]}),
+    ("(a, b)", {"a": 1, "b": "二"}),
+    ("card.name ~ '（' ~ card.title ~ '）'", {"card": {"name": "李紅蓮", "title": "炎掌"}}),
+    ("missing_name", {}),
+]
+
+
+def _env(kind: str):
+    from cardgen.check.design_rules import rule_env
+    return sandbox() if kind == "sandbox" else rule_env()
+
+
+def _value(call):
+    from jinja2 import Undefined
+    try:
+        value = call()
+        return ("undefined",) if isinstance(value, Undefined) else ("ok", value)
+    except Exception as exc:  # noqa: BLE001 - the error itself is compared
+        return ("raise", type(exc).__name__, str(exc))
+
+
+@pytest.mark.parametrize("kind", ["sandbox", "rules"])
+def test_a_cached_expression_answers_as_jinja2s_own_stored_or_not(cache, monkeypatch, kind):
+    env = _env(kind)
+    want = {(source, u): _value(lambda: env.compile_expression(source, u)(**ctx))
+            for source, ctx in EXPRESSIONS for u in (False, True)}
+    assert want[("missing_name", True)] == ("ok", None) and want[("missing_name", False)] == ("undefined",)
+    for source, ctx in EXPRESSIONS:  # compiled and stored
+        for u in (False, True):
+            assert _value(lambda: expr_cache.compile_expression(env, source, u)(**ctx)) == want[(source, u)]
+    assert len(_entries(cache)) == len(EXPRESSIONS)  # one per source: undefined_to_none acts at the call
+    monkeypatch.setattr(type(env), "compile", lambda *a, **k: pytest.fail("compiled again instead of read"))
+    for source, ctx in EXPRESSIONS:  # read back from the entries
+        for u in (False, True):
+            assert _value(lambda: expr_cache.compile_expression(env, source, u)(**ctx)) == want[(source, u)]
+    assert len(_entries(cache)) == len(EXPRESSIONS)
+
+
+@pytest.mark.parametrize("source", ["card.power ==", "a b", "1" * 5000, "{{ x }}", ""])
+def test_an_expression_that_cannot_be_read_raises_as_jinja2_does_and_is_not_stored(cache, source):
+    env = sandbox()
+    with pytest.raises(TemplateSyntaxError) as theirs:
+        env.compile_expression(source, False)
+    with pytest.raises(TemplateSyntaxError) as ours:
+        expr_cache.compile_expression(env, source, False)
+    assert (ours.value.message, ours.value.lineno) == (theirs.value.message, theirs.value.lineno)
+    assert _entries(cache) == []
+
+
+def test_an_expression_and_a_card_text_of_the_same_words_are_two_entries(cache):
+    assert _fresh("card.name").render(**CTX) == "card.name"
+    assert expr_cache.compile_expression(sandbox(), "card.name", False)(**CTX) == "李紅蓮"
+    assert len(_entries(cache)) == 2
+
+
+def test_no_cache_compiles_expressions_without_entries(cache, monkeypatch):
+    monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
+    assert expr_cache.compile_expression(sandbox(), "card.power * 2", False)(**CTX) == 24000
+    assert _entries(cache) == []
