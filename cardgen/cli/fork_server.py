@@ -300,6 +300,9 @@ class _Server:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         preload()
+        from cardgen.steps import check_cache
+
+        check_cache.fix_code()  # the daemon's key covers these files: hashed once, not on each validate
         self._leave_click()
         from cardgen.core import budget
 
@@ -377,6 +380,8 @@ class _Server:
             timeout = min(next_check - now, max(0.0, self.last + self.idle_s - now)) if not self.running else None
             for selected, _ in self.sel.select(timeout):
                 what, pid = selected.data
+                if what in ("conn", "child") and pid not in self.running:
+                    continue  # ended earlier in this batch (the client left as its command ended)
                 if what == "accept" and self.listener is not None:
                     self._accept()
                 elif what == "wake":

@@ -353,3 +353,43 @@ def test_no_daemon_variable_and_another_environment_are_not_served(daemon, tmp_p
     assert daemon.served() == before
     assert daemon.run("--version", env={**daemon.env, "PWD": "/somewhere", "SHLVL": "7"}).returncode == 0
     assert daemon.served() == before + 1  # volatile variables are not in the key
+
+
+def test_fixed_code_hashes_as_the_files_do(monkeypatch):
+    """The daemon hashes cardgen's code once (check_cache.fix_code): the same digest as hashing the files."""
+    from cardgen.steps import check_cache
+
+    monkeypatch.setattr(check_cache, "_FIXED_CODE", None)
+    before = check_cache.code_digest()
+    check_cache.fix_code()
+    assert check_cache._FIXED_CODE
+    assert check_cache.code_digest() == before
+
+
+def test_a_result_stored_by_the_daemon_is_the_one_a_plain_run_finds(tmp_path):
+    """With the validate cache on: a check run by the daemon's child stores its result under the
+    key a run without the daemon computes (it prints it from the fast path), and the other way round."""
+    runtime = tempfile.mkdtemp(prefix="c", dir=os.environ["XDG_RUNTIME_DIR"])
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDGEN_NO_CACHE", "CARDGEN_DEBUG")}
+    d = Daemon({**env, "XDG_RUNTIME_DIR": runtime, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    kind = tmp_path / "cache" / "cardgen"
+    game = write_game(tmp_path / "g")
+    try:
+        d.start()
+        served = d.run("validate", str(game))
+        entries = sorted(p for p in kind.rglob("*") if p.is_file() and "validate" in str(p.parent.name))
+        assert len(entries) == 1, entries
+        stamp = entries[0].stat().st_mtime_ns
+        alone = d.run("validate", str(game), env={**d.env, "CARDGEN_NO_DAEMON": "1"})
+        _same(served, alone)
+        assert entries[0].stat().st_mtime_ns == stamp  # read, not stored again
+        (game / "cards.csv").write_text((game / "cards.csv").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        alone = d.run("validate", str(game), env={**d.env, "CARDGEN_NO_DAEMON": "1"})
+        before = d.served()
+        served = d.run("validate", str(game))
+        assert d.served() == before + 1
+        _same(served, alone)
+        assert len([p for p in kind.rglob("*") if p.is_file() and "validate" in str(p.parent.name)]) == 2
+    finally:
+        d.stop()
+        shutil.rmtree(runtime, True)
