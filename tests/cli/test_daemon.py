@@ -393,3 +393,12 @@ def test_a_result_stored_by_the_daemon_is_the_one_a_plain_run_finds(tmp_path):
     finally:
         d.stop()
         shutil.rmtree(runtime, True)
+
+
+def test_sigterm_is_forwarded_and_the_client_dies_of_it_as_the_command_did(daemon, tmp_path):
+    client, pid, out = _start_loop_build(daemon, tmp_path)
+    client.send_signal(signal.SIGTERM)
+    client.communicate(timeout=60)
+    assert client.returncode == -signal.SIGTERM  # as a cardgen run without the daemon ends on SIGTERM
+    _wait(lambda: not _group_alive(pid), "the command's process group to end")
+    assert (out / "g" / "print-sheets.pdf").read_bytes() == b"%PDF- the previous build\n"
