@@ -16,7 +16,7 @@ from cardgen.rulebook.checks import (figure_problems, glyph_problems, html_probl
                                     table_problems)
 from cardgen.rulebook.context import build_context, read_rulebook_source, render_rulebook_source
 from cardgen.rulebook.glossary import glossary_blocks
-from cardgen.rulebook.markdown import parse_blocks
+from cardgen.rulebook.markdown import keep_indent, parse_blocks, parse_tokens
 from cardgen.rulebook.numbering import Numberer
 from cardgen.rulebook.tables import TABLE_WORDS
 
@@ -70,8 +70,11 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
             problems += exc.problems
             continue
         source = read_rulebook_source(f)
-        parsed = parse_blocks(text, numberer)
-        problems += html_problems(text, f, source) + figure_problems(parsed, f, source, game, image_ok) \
+        tokens = parse_tokens(text)
+        parsed = parse_blocks(text, numberer, tokens)
+        # the text is parsed once: the blocks' tokens are those of the text as written when no
+        # line starts with an ideographic space (keep_indent left it as it was)
+        problems += html_problems(text, f, source, tokens if keep_indent(text) == text else None) + figure_problems(parsed, f, source, game, image_ok) \
             + table_problems(parsed, f, source) + icon_problems(parsed, f, source, known_icons)
         if missing_chars is not None:
             problems += glyph_problems(parsed, f, source, missing_chars)

@@ -107,14 +107,17 @@ def figure_problems(blocks: list, path: Path, source: str, game,
     return out
 
 
-def html_problems(markdown: str, path: Path, source: str) -> list[Problem]:
+def html_problems(markdown: str, path: Path, source: str, tokens: list | None = None) -> list[Problem]:
     """Raw HTML is not drawn (the rulebook is not a web page): every tag other than a comment
-    (``<!-- pagebreak -->``, ``<!-- a note -->``) is an error, so nothing vanishes silently."""
+    (``<!-- pagebreak -->``, ``<!-- a note -->``) is an error, so nothing vanishes silently.
+    ``tokens``: markdown-it's tokens of ``markdown`` as written, when the caller has them (else
+    parsed here)."""
     from cardgen.rulebook.markdown import parser
 
     out: list[Problem] = []
     seen: set[str] = set()
-    tokens = parser().parse(markdown)
+    if tokens is None:
+        tokens = parser().parse(markdown)
     found = []
     for t in tokens:
         if t.type == "html_block":

@@ -49,9 +49,17 @@ def _inline_blocks(tok) -> list:
     return out
 
 
-def parse_blocks(markdown: str, numberer: Numberer | None = None) -> list:
-    """Markdown text → blocks (headings numbered by ``numberer``, when given)."""
-    tokens = parser().parse(keep_indent(markdown))
+def parse_tokens(markdown: str) -> list:
+    """markdown-it's tokens of ``markdown`` as :func:`parse_blocks` reads it (indents kept:
+    :func:`keep_indent`)."""
+    return parser().parse(keep_indent(markdown))
+
+
+def parse_blocks(markdown: str, numberer: Numberer | None = None, tokens: list | None = None) -> list:
+    """Markdown text → blocks (headings numbered by ``numberer``, when given). ``tokens``:
+    :func:`parse_tokens` of ``markdown`` when the caller has them (else parsed here)."""
+    if tokens is None:
+        tokens = parse_tokens(markdown)
     pos = 0
 
     def walk(end_type: str | None) -> list:

@@ -117,3 +117,20 @@ def test_a_number_in_a_narrow_column_shrinks_and_stays_whole(tmp_path):
         sizes = {round(c["size"], 2) for c in doc.pages[0].chars if round(c["top"], 1) in commas}
     assert table[1] == ["32,000"] * 10  # never 32,00 / 0
     assert sizes == {7.25}  # shrunk from 8 pt, above the 6 pt floor
+
+
+def test_the_blocks_tokens_give_the_same_html_problems():
+    """rulebook_blocks parses each rules file once: the tokens of parse_blocks find the same raw
+    HTML as a parse of the text as written (when no line starts with an ideographic space)."""
+    from pathlib import Path
+
+    from cardgen.rulebook.checks import html_problems
+    from cardgen.rulebook.markdown import keep_indent, parse_tokens
+
+    texts = ["# 見出し\n\n<div class=\"x\">囲み</div>\n\n本文<b>太字</b>と<!-- note -->。\n",
+             "| a | b |\n|---|---|\n| <i>x</i> | y |\n\n- <span>項目</span>\n",
+             "<!-- pagebreak -->\n\n本文\n\n<br>\n"]
+    for text in texts:
+        assert keep_indent(text) == text
+        found = html_problems(text, Path("rules.md"), text, parse_tokens(text))
+        assert found == html_problems(text, Path("rules.md"), text) and found
