@@ -210,6 +210,7 @@ def start(idle_s: float = DEFAULT_IDLE_S) -> tuple[bool, dict, str]:
     Raises:
         DaemonError: the folder is not private, the socket path is too long, or the daemon failed
             to start (its error in words)."""
+    _check_platform()
     folder = private_folder(create=True)
     env = daemon_client.START_ENV if daemon_client.START_ENV is not None else dict(os.environb)
     key = daemon_client.key(env)
@@ -252,6 +253,20 @@ def start(idle_s: float = DEFAULT_IDLE_S) -> tuple[bool, dict, str]:
         raise DaemonError(f"{path}: error: the daemon started but does not answer\n"
                           "    hint: cardgen daemon stop, then start it again")
     return True, answer, path
+
+
+def _check_platform() -> None:
+    """Raise :class:`DaemonError` unless this is Linux 5.3 or later: the daemon needs
+    ``SO_PEERCRED``, ``O_PATH`` and ``pidfd_open`` (without the last it could not tell a child's end
+    from its client's, and a command might run twice)."""
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+        ok = sys.platform.startswith("linux") and hasattr(os, "O_PATH")
+    except (AttributeError, OSError):
+        ok = False
+    if not ok:
+        raise DaemonError("cardgen: error: `cardgen daemon` needs Linux 5.3 or later (pidfd_open, SO_PEERCRED)\n"
+                          "    hint: commands run as usual without it")
 
 
 def _stdio_config() -> dict:
