@@ -407,3 +407,28 @@ def test_sigterm_is_forwarded_and_the_client_dies_of_it_as_the_command_did(daemo
     assert client.returncode == -signal.SIGTERM  # as a cardgen run without the daemon ends on SIGTERM
     _wait(lambda: not _group_alive(pid), "the command's process group to end")
     assert (out / "g" / "print-sheets.pdf").read_bytes() == b"%PDF- the previous build\n"
+
+
+def test_a_daemon_whose_key_went_stale_ends_after_its_command(tmp_path):
+    """A file in the key changes while a command runs (here ~/.reportlab_settings, which reportlab
+    reads at import): new commands no longer reach the daemon (they run as usual), and the daemon
+    ends once its running command has ended, its socket removed."""
+    runtime = tempfile.mkdtemp(prefix="s", dir=os.environ["XDG_RUNTIME_DIR"])
+    home = tmp_path / "home"
+    home.mkdir()
+    d = Daemon({**os.environ, "XDG_RUNTIME_DIR": runtime, "HOME": str(home)})
+    try:
+        info = d.start()
+        client, _pid, _out = _start_loop_build(d, tmp_path)
+        (home / ".reportlab_settings").write_text("# changed after the daemon started\n")
+        before = int(d.status()["served"])
+        assert d.run("--version").returncode == 0
+        assert int(d.status()["served"]) == before  # run as usual: the key differs now
+        client.send_signal(signal.SIGINT)
+        client.communicate(timeout=60)
+        assert client.returncode == 130
+        _wait(lambda: not _alive(int(info["pid"])), "the stale daemon to end")
+        assert not list(d.folder.glob("*.sock"))
+    finally:
+        d.stop()
+        shutil.rmtree(runtime, True)
