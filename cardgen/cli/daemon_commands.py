@@ -33,6 +33,7 @@ def _describe(info: dict, path: str) -> list[str]:
 
 @daemon.command("start")
 @click.option("--idle", "idle_min", type=click.FloatRange(min=0.01, max=7 * 24 * 60), default=30, show_default=True,
+              metavar="MINUTES",
               help="End after this many minutes without a request.")
 def start(idle_min: float) -> None:
     """Start the daemon for this environment (returns once it listens)."""
@@ -47,7 +48,7 @@ def start(idle_min: float) -> None:
         echo(line)
 
 
-@daemon.command("stop")
+@daemon.command("stop", short_help="Stop every cardgen daemon of yours.")
 def stop() -> None:
     """Stop every cardgen daemon of yours (each ends once its running commands have ended)."""
     from cardgen.cli.fork_server import DaemonError, stop_all
@@ -64,7 +65,7 @@ def stop() -> None:
              f"cardgen daemon: stopping (pid {info.get('pid')}; it ends when its {running} running command(s) end)")
 
 
-@daemon.command("status")
+@daemon.command("status", short_help="Say whether the daemon for this environment runs.")
 def status() -> None:
     """Say whether the daemon for this environment runs (exit 0) or not (exit 1)."""
     from cardgen.cli.fork_server import DaemonError, status as daemon_status
