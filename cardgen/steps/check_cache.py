@@ -16,7 +16,9 @@ The key (:func:`inputs_key`) is a SHA-256 over:
 - the font files a shared ``fonts.yaml`` names by path (anywhere on disk), by stamp;
 - every font file of the system font folders (:func:`cardgen.fonts.folders.system_font_dirs`) by
   name, size, modification time and inode, links followed;
-- cardgen's own code (every file of the ``cardgen`` package, by content), the installed
+- cardgen's own code (every file of the ``cardgen`` package by stamp — size, modification and
+  change times, inode: any write to a file changes its change time, so an edited file always
+  gives another key, and the ~190 files are not read on every run), the installed
   distributions (their ``.dist-info`` names, which carry the versions) and the Python version;
 - the working folder, the game folder as typed (as a path, as the command receives it: ``x/``
   and ``./x`` are ``x``) and as resolved (messages name files relative to them), ``HOME`` and
@@ -211,16 +213,16 @@ def _code(w: _Walk) -> None:
                 continue
             if entry.is_dir():
                 stack.append(entry.path)
-            elif entry.is_file():
-                with open(entry.path, "rb") as fh:  # the name relative to the package folder
-                    walk.put(entry.path[cut:], hashlib.sha256(fh.read()).hexdigest())
+            elif entry.is_file():  # the name relative to the package folder, and the file's stamp
+                walk.put(entry.path[cut:], *disk_cache.stamp(entry.stat()))
     w.put("code", walk.h.hexdigest())
 
 
 def code_digest() -> str:
     """SHA-256 (hex) of what :func:`inputs_key` keys cardgen's code by: every file of the
-    ``cardgen`` package by content, the installed distributions and the Python version (for
-    other caches whose entries hold what this code computed, :mod:`cardgen.steps.rulebook_check_cache`)."""
+    ``cardgen`` package by stamp (:func:`cardgen.core.disk_cache.stamp`), the installed
+    distributions and the Python version (for other caches whose entries hold what this code
+    computed, :mod:`cardgen.steps.rulebook_check_cache`)."""
     w = _Walk(hashlib.sha256())
     _code(w)
     return w.h.hexdigest()
