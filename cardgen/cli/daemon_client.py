@@ -27,9 +27,13 @@ import os
 import stat
 import sys
 
-#: Environment variables left out of the key: they change from shell to shell without changing
-#: what a command does (the child still gets them, with the rest of the client's environment).
-VOLATILE = frozenset({b"PWD", b"OLDPWD", b"_", b"SHLVL", b"CARDGEN_NO_DAEMON"})
+#: Environment variables left out of the key: they change from shell to shell or terminal to
+#: terminal (the same user in another window, tmux pane or ssh session) without changing what a
+#: command does, and no module reads them as it loads (the child still gets them, with the rest
+#: of the client's environment).
+VOLATILE = frozenset({b"PWD", b"OLDPWD", b"_", b"SHLVL", b"CARDGEN_NO_DAEMON", b"WINDOWID", b"TERM_SESSION_ID",
+                      b"ITERM_SESSION_ID", b"KITTY_WINDOW_ID", b"WEZTERM_PANE", b"TMUX_PANE", b"STY", b"SSH_TTY",
+                      b"SSH_CLIENT", b"SSH_CONNECTION", b"GPG_TTY"})
 #: Protocol tag, first field of every request.
 MAGIC = b"cardgen-daemon-1"
 #: The signals the client passes on to the command's process group.

@@ -356,8 +356,9 @@ def test_no_daemon_variable_and_another_environment_are_not_served(daemon, tmp_p
     assert daemon.run("--version", env={**daemon.env, "CARDGEN_NO_DAEMON": "1"}).returncode == 0
     assert daemon.run("--version", env={**daemon.env, "SOME_OTHER_VARIABLE": "x"}).returncode == 0
     assert daemon.served() == before
-    assert daemon.run("--version", env={**daemon.env, "PWD": "/somewhere", "SHLVL": "7"}).returncode == 0
-    assert daemon.served() == before + 1  # volatile variables are not in the key
+    assert daemon.run("--version", env={**daemon.env, "PWD": "/somewhere", "SHLVL": "7", "TMUX_PANE": "%3",
+                                        "SSH_TTY": "/dev/pts/9"}).returncode == 0
+    assert daemon.served() == before + 1  # volatile variables (another shell, window, pane) are not in the key
 
 
 def test_fixed_code_hashes_as_the_files_do(monkeypatch):
