@@ -584,6 +584,7 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int]) 
 
     os.setpgid(0, 0)
     budget.worker_init()  # die with the daemon (PR_SET_PDEATHSIG); the signals are set below
+    budget.own_page()  # not the page every child of the daemon inherited from its preload
     signal.set_wakeup_fd(-1)
     for fd in (server.wake_r, server.wake_w, server.sel.fileno()):
         os.close(fd)

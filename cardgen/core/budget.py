@@ -52,6 +52,16 @@ _PAGE_SIZE = 1024
 _PAGE = mmap.mmap(-1, _PAGE_SIZE)  # anonymous and shared: forked children write, the parent reads
 
 
+def own_page() -> None:
+    """Give this process a page of its own, for the budgeted children it forks from now on.
+
+    The page made at import is shared with every process forked after it: a preloaded process
+    (``cardgen daemon``) calls this in each command's child, so two commands running at once never
+    read each other's ``file:line``."""
+    global _PAGE
+    _PAGE = mmap.mmap(-1, _PAGE_SIZE)
+
+
 def _write(text: str) -> None:
     data = text.encode("utf-8", "replace")[: _PAGE_SIZE - 2]
     _PAGE[:2] = len(data).to_bytes(2, "big")
