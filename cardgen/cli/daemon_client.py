@@ -84,7 +84,8 @@ def _hasher():
 
 def key(environ: dict[bytes, bytes]) -> str:
     """The daemon key of this process with environment ``environ`` (20 hex digits): a digest of
-    cardgen's files (relative path, size, ``st_mtime_ns``; ``__pycache__`` left out), the Python
+    cardgen's files (relative path, size, modification and change times, inode — any write changes
+    the change time; ``__pycache__`` left out), the Python
     executable, version, ``sys.flags``, ``-W`` and ``-X`` options and ``sys.path``, the
     modification times of the ``sys.path`` folders (a ``pip install`` changes its
     site-packages folder's), ``~/.reportlab_settings`` (read by reportlab at import), the user
@@ -118,7 +119,8 @@ def _hash_tree(h, path: str, rel: str) -> None:
             if entry.name == "__pycache__":
                 continue
             st = entry.stat(follow_symlinks=False)
-            h.update(f"\0F{rel}{entry.name}:{st.st_size}:{st.st_mtime_ns}".encode("utf-8", "surrogateescape"))
+            h.update(f"\0F{rel}{entry.name}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+                     .encode("utf-8", "surrogateescape"))
             if entry.is_dir(follow_symlinks=False):
                 _hash_tree(h, entry.path, f"{rel}{entry.name}/")
 
