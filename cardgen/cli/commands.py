@@ -66,17 +66,7 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             _stop_interrupted()
         except OSError as exc:
-            if _interrupted:  # an error that came of the Ctrl-C (see _on_sigint)
-                _stop_interrupted()
-            if os.environ.get("CARDGEN_DEBUG") == "1":
-                raise
-            if exc.filename:
-                echo(f"{exc.filename}: error: {exc.strerror or exc}\n"
-                     "    hint: check that the folder exists, is writable and the disk is not full", err=True)
-            else:  # not a file cardgen writes: no guess about disks
-                echo(f"cardgen: error: {exc.strerror or exc}\n"
-                     "    hint: CARDGEN_DEBUG=1 shows where it happened", err=True)
-            sys.exit(1)
+            _os_error(exc)
         except Exception as exc:
             if _interrupted:
                 _stop_interrupted()
@@ -86,6 +76,22 @@ class _Group(click.Group):
                        "    hint: this is a bug in cardgen, please report it with the command you ran "
                        "(CARDGEN_DEBUG=1 shows the traceback)", err=True)
             sys.exit(3)
+
+
+def _os_error(exc: OSError) -> None:
+    """Report ``exc`` (disk full, permission denied, a closed standard output) as one block and
+    exit 1 (``CARDGEN_DEBUG=1``: raise it)."""
+    if _interrupted:  # an error that came of the Ctrl-C (see _on_sigint)
+        _stop_interrupted()
+    if os.environ.get("CARDGEN_DEBUG") == "1":
+        raise exc
+    if exc.filename:
+        echo(f"{exc.filename}: error: {exc.strerror or exc}\n"
+             "    hint: check that the folder exists, is writable and the disk is not full", err=True)
+    else:  # not a file cardgen writes: no guess about disks
+        echo(f"cardgen: error: {exc.strerror or exc}\n"
+             "    hint: CARDGEN_DEBUG=1 shows where it happened", err=True)
+    sys.exit(1)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -125,6 +131,8 @@ def main() -> None:
         except click.ClickException as exc:
             exc.show()
             sys.exit(exc.exit_code)
+        except OSError as exc:  # raised while the options were read: `--version` into a full disk
+            _os_error(exc)
     except KeyboardInterrupt:
         _stop_interrupted()
     finally:

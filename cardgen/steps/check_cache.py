@@ -352,7 +352,7 @@ def lookup(game_dir: str | os.PathLike, keep_state: bool = False) -> dict | None
             _MISSED[os.fspath(PurePath(game_dir))] = state
         return None
     try:
-        entry = json.loads(payload.decode("utf-8"))
+        entry = json.loads(payload.decode("utf-8", "surrogatepass"))
     except ValueError:
         return None
     ok = (isinstance(entry, dict) and isinstance(entry.get("json"), str) and entry.get("code") in (0, 1)
@@ -391,5 +391,5 @@ def store(game_dir: str | os.PathLike, state: tuple[bytes, bytes] | None, text: 
         return
     key = state[0]
     payload = json.dumps({"text": [[bool(e), s] for e, s in text], "json": json_text, "code": code},
-                         ensure_ascii=False).encode("utf-8")
+                         ensure_ascii=False).encode("utf-8", "surrogatepass")  # a folder named in bytes that are not UTF-8
     disk_cache.write(KIND, key, payload)

@@ -126,12 +126,13 @@ def test_forced_build_prints_layout_errors_with_their_place(game_copy, tmp_path)
 
 def test_commands_raise_and_only_the_handlers_exit():
     """A thin CLI: commands raise (CardgenError, or click's ``ctx.exit`` for a result code); only the
-    group's handler (``_Group.invoke`` and its ``_stop_interrupted`` for a Ctrl-C), ``fail`` and the console entry points (``main`` of commands.py,
+    group's handler (``_Group.invoke``, its ``_stop_interrupted`` for a Ctrl-C and ``_os_error`` for a
+    failed write, also one met while click reads the options), ``fail`` and the console entry points (``main`` of commands.py,
     and of entry.py, which exits with a stored validate result's code) call sys.exit."""
     import ast
 
     from tests.conftest import ROOT
-    allowed = {("commands.py", "invoke"), ("commands.py", "_stop_interrupted"), ("commands.py", "main"), ("entry.py", "main"), ("output.py", "fail")}
+    allowed = {("commands.py", "invoke"), ("commands.py", "_stop_interrupted"), ("commands.py", "_os_error"), ("commands.py", "main"), ("entry.py", "main"), ("output.py", "fail")}
     found = set()
     for path in sorted((ROOT / "cardgen" / "cli").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -102,6 +102,17 @@ def test_help_to_a_full_disk_is_one_line_and_exit_1():
     assert err.endswith("CLICK-LOADED=False CODE=1")
 
 
+@pytest.mark.parametrize("argv", [["--version"], ["sheets", "--help"]])
+def test_version_or_a_command_help_to_a_full_disk_is_one_message_and_exit_1(argv):
+    # `cardgen --version > /dev/full`: click writes it while it reads the options, before any
+    # command runs (outside the command group's own error report); it was a traceback
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "cardgen", *argv], stdout=full, stderr=subprocess.PIPE,
+                             env={**os.environ, "CARDGEN_NO_DAEMON": "1"}, check=False)
+    assert res.returncode == 1
+    assert res.stderr.decode() == "cardgen: error: No space left on device\n    hint: CARDGEN_DEBUG=1 shows where it happened\n"
+
+
 @pytest.mark.parametrize("encoding", ["latin-1", "cp932"])
 def test_help_on_a_narrow_encoding_escapes_what_it_lacks(encoding):
     # standard output redirected to a file on Windows is in the ANSI code page; click's page has

@@ -107,6 +107,20 @@ def test_console_hit_imports_nothing_heavy(tmp_path):
     assert got.stdout.splitlines()[-1] == "0 []", got.stderr
 
 
+def test_a_folder_named_in_bytes_that_are_not_utf8_is_stored_and_replayed(tmp_path):
+    """A game folder whose name is not UTF-8 (``bad\\xffname``: Python holds it as a lone surrogate)
+    is named in the report's lines; the stored result keeps them as they were, and the second run
+    (from it) prints what the first printed — no UnicodeEncodeError traceback."""
+    game = copy_game(tmp_path)
+    odd = game.parent / os.fsdecode(b"bad\xffname")
+    game.rename(odd)
+    first = _console(tmp_path, odd)
+    second = _console(tmp_path, odd)
+    assert first.returncode == second.returncode == 0, first.stderr.decode(errors="replace")
+    assert b"Traceback" not in first.stderr + second.stderr
+    assert (second.stdout, second.stderr) == (first.stdout, first.stderr) and b"bad\\udcffname" in first.stderr  # as stderr escapes it
+
+
 def test_stored_text_reaches_the_terminal_as_text(tmp_path, monkeypatch, capsys):
     """An entry altered on disk to hold an escape code prints it as U+001B, never as a command."""
     from cardgen.steps import check_cache
