@@ -310,14 +310,9 @@ class _Server:
         for fd in (0, 1, 2):
             os.dup2(null, fd)
         os.close(null)
-        os.environb.clear()
-        os.environb.update(self.env)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
-        preload()
-        from cardgen.steps import check_cache
-
-        check_cache.fix_code()  # the daemon's key covers these files: hashed once, not on each validate
+        self.prepare()
         self._leave_click()
         from cardgen.core import budget
 
@@ -349,6 +344,20 @@ class _Server:
         finally:
             self._unlink()
         os._exit(0)
+
+    def prepare(self) -> None:
+        """Load what the commands use as a command would load it: in the environment the daemon
+        was started in, with ``PYDANTIC_DISABLE_PLUGINS=__all__`` unless it is set there (the
+        console entry sets it before any model is built, :func:`cardgen.cli.entry.main`: the
+        preloaded models are built without pydantic's plugins, as in a command run alone); then
+        cardgen's code is hashed once (:func:`cardgen.steps.check_cache.fix_code`: the key covers it)."""
+        os.environb.clear()
+        os.environb.update(self.env)
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+        preload()
+        from cardgen.steps import check_cache
+
+        check_cache.fix_code()
 
     @staticmethod
     def _leave_click() -> None:

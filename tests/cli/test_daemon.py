@@ -433,3 +433,23 @@ def test_a_daemon_whose_key_went_stale_ends_after_its_command(tmp_path):
     finally:
         d.stop()
         shutil.rmtree(runtime, True)
+
+
+
+@pytest.mark.parametrize("setting, searched", [(None, False), ("", True)])
+def test_the_daemon_builds_its_models_as_a_command_does(setting, searched):
+    """pydantic's plugins are not searched while the daemon loads its models, as in a command run
+    alone (the console entry sets PYDANTIC_DISABLE_PLUGINS=__all__ before any model is built),
+    unless the user set the variable (empty: plugins on)."""
+    probe = ("import os\n"
+             "from cardgen.cli import fork_server\n"
+             "fork_server._Server('/nonexistent', 'k', dict(os.environb), 60, 2).prepare()\n"
+             "from pydantic.plugin import _loader\n"
+             "import cardgen.data.manifest\n"
+             "print(_loader._plugins is not None)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if setting is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = setting
+    res = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == [str(searched)]
