@@ -251,7 +251,7 @@ def _yaml_values(data: bytes) -> list[str]:
     text = data.decode("utf-8", "replace")
     try:
         found: set[str] = set()
-        stack = [yaml.safe_load(text)]
+        stack = [yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))]  # libyaml: same result
         while stack:
             node = stack.pop()
             if isinstance(node, str):
