@@ -242,14 +242,16 @@ def run_elsewhere(argv: list[str], entry) -> None:
         path = socket_path(where, own_key)
         sock = connect(path)
     except KeyboardInterrupt:
-        _interrupted()
+        interrupted()
     except (OSError, ValueError):
         return
     if sock is not None:
         _run(sock, argv, own_key, path)
 
 
-def _interrupted() -> None:
+def interrupted() -> None:
+    """End this process as the console entry ends on Ctrl-C before a command started: its one
+    line on standard error, exit 130."""
     sys.stderr.write("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n")
     sys.stderr.flush()
     os._exit(130)
@@ -306,7 +308,7 @@ def _run(sock, argv: list[str], own_key: str, path: str) -> None:
                 _signal.signal(signum, _signal.default_int_handler if signum == 2 else _signal.SIG_DFL)
         for signum in pending:
             if signum == 2:
-                _interrupted()
+                interrupted()
             os.kill(os.getpid(), signum)
         return
     child[0] = int(first[4:])

@@ -471,9 +471,13 @@ class _Server:
         from cardgen.core import budget
 
         budget.before_fork()
+        # Ctrl-C, SIGTERM, SIGHUP held back until the child has its own handlers (it inherits the
+        # daemon's: SIGINT ignored): one sent as soon as the client learns the pid is not lost
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the command's child (tested through the client)
-            self._child(conn, fields, fds)
+            self._child(conn, fields, fds, mask)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         try:
             os.setpgid(pid, pid)
         except OSError:
@@ -543,11 +547,12 @@ class _Server:
             self.stopping = True
 
     # the command's child
-    def _child(self, conn, fields: list[bytes], fds: list[int]) -> None:
-        """Become the command: never returns."""
+    def _child(self, conn, fields: list[bytes], fds: list[int], mask: set) -> None:
+        """Become the command (``mask``: the signal mask to go back to once its handlers are set);
+        never returns."""
         code = 70
         try:
-            code = _become_command(self, conn, fields, fds)
+            code = _become_command(self, conn, fields, fds, mask)
         finally:
             os._exit(code)
 
@@ -585,14 +590,16 @@ def _read_request(conn) -> tuple[list[bytes], list[int]]:
         raise
 
 
-def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int]) -> int:
+def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], sigmask: set) -> int:
     """In the forked child: take the client's state (``fields``: run, key, umask, fd mask, ignored
-    signals, argc, argv…, environment…; ``fds``: its folder and open standard streams), run the
-    console entry's normal path and → the exit code, as the interpreter would end with it."""
+    signals, argc, argv…, environment…; ``fds``: its folder and open standard streams; ``sigmask``:
+    the daemon's signal mask, restored once the handlers are set), run the console entry's normal
+    path and → the exit code, as the interpreter would end with it."""
     from cardgen.core import budget
 
     os.setpgid(0, 0)
-    budget.worker_init()  # die with the daemon (PR_SET_PDEATHSIG); the signals are set below
+    budget.die_with_parent()  # PR_SET_PDEATHSIG; the signals are set below (never SIG_IGN first: it
+    # would drop a Ctrl-C held back by the mask)
     budget.own_page()  # not the page every child of the daemon inherited from its preload
     signal.set_wakeup_fd(-1)
     for fd in (server.wake_r, server.wake_w, server.sel.fileno()):
@@ -637,7 +644,7 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int]) 
     sys.argv = argv
     _forget_warnings()
     daemon_client.IN_DAEMON = True
-    return _run_entry()
+    return _run_entry(sigmask)
 
 
 def _forget_warnings() -> None:
@@ -679,13 +686,19 @@ def _make_stdio(mask: int, config: dict) -> None:
         setattr(sys, f"__{name}__", stream)
 
 
-def _run_entry() -> int:
-    """Run the console entry (:data:`cardgen.cli.daemon_client.ENTRY`, :func:`cardgen.cli.entry.main`) and end as Python's own exit would: ``SystemExit``'s code
+def _run_entry(mask: set) -> int:
+    """Restore the signal ``mask`` (a Ctrl-C held back since the fork ends the command now, with the
+    console entry's line and exit 130), run the console entry (:data:`cardgen.cli.daemon_client.ENTRY`,
+    :func:`cardgen.cli.entry.main`) and end as Python's own exit would: ``SystemExit``'s code
     (None → 0; a message → printed on stderr, 1), an uncaught exception's traceback (1; a
     KeyboardInterrupt ends by SIGINT), then threads joined, ``atexit`` handlers run, standard output
     and error flushed (120 when stdout cannot be)."""
     import atexit
 
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal held back since the fork arrives now
+    except KeyboardInterrupt:  # Ctrl-C before the command started: as the client ends on it
+        daemon_client.interrupted()
     code = 0
     try:
         daemon_client.ENTRY()

@@ -131,6 +131,12 @@ def _die_with_parent() -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+def die_with_parent() -> None:
+    """Die with the parent (PR_SET_PDEATHSIG, :func:`_die_with_parent`), leaving this process's
+    signal handling as it is: a command's child of ``cardgen daemon``, which sets its own."""
+    _die_with_parent()
+
+
 def worker_init() -> None:
     """Initializer for worker processes of a build (PNG rendering): die with the build process,
     and leave Ctrl-C to the parent (no worker tracebacks)."""

@@ -237,10 +237,16 @@ def _start_loop_build(daemon, tmp_path) -> tuple[subprocess.Popen, int, Path]:
     pid = _children(daemon.status())[0]
 
     def budget_child_runs() -> bool:
+        """The budgeted child exists and the command waits for it (sleeping on its pipe): its
+        os.fork() has returned. A SIGINT while the command is still inside os.fork() lands in
+        logging's at-fork hook, which swallows the KeyboardInterrupt ("Exception ignored in:
+        _releaseLock"), with or without the daemon: not what these tests are about."""
         try:
-            return bool(Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             return False
+        return bool(children) and state == "S"
     _wait(budget_child_runs, "the build's budgeted child")
     return client, pid, out
 
@@ -453,3 +459,38 @@ def test_the_daemon_builds_its_models_as_a_command_does(setting, searched):
     res = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == [str(searched)]
+
+
+def test_a_ctrl_c_sent_as_soon_as_the_pid_is_known_is_not_lost(daemon, tmp_path):
+    """The client forwards Ctrl-C as soon as the daemon names the command's pid, which may be
+    before the child has set its handlers (it inherits the daemon's: SIGINT ignored). The signal
+    is held back until then: the command ends with exit 130 instead of running on. A raw client
+    here sends SIGINT the moment it reads the pid."""
+    from cardgen.cli import daemon_client
+
+    game = attack_game(tmp_path, text=LOOP)
+    sock_path = next(daemon.folder.glob("*.sock"))
+    sock = daemon_client.connect(str(sock_path))
+    here = os.open(tmp_path, os.O_PATH | os.O_DIRECTORY)
+    stdin = os.open(os.devnull, os.O_RDONLY)
+    r_out, w_out = os.pipe()
+    r_err, w_err = os.pipe()
+    argv = [CARDGEN, "build", str(game), "--out", str(tmp_path / "out"), "--cpu-limit", "120"]
+    env = [k.encode() + b"=" + v.encode() for k, v in daemon.env.items()]
+    fields = [daemon_client.MAGIC, b"run", sock_path.stem.encode(), b"18", b"7", b"", str(len(argv)).encode(),
+              *map(os.fsencode, argv), *env]
+    daemon_client.send_request(sock, fields, [here, stdin, w_out, w_err])
+    for fd in (here, stdin, w_out, w_err):
+        os.close(fd)
+    answers = daemon_client.Lines(sock)
+    first = answers.next()
+    assert first is not None and first.startswith("pid "), first
+    os.killpg(int(first[4:]), signal.SIGINT)
+    assert answers.next() == "exit 130"
+    sock.close()
+    err = b""
+    while chunk := os.read(r_err, 65536):
+        err += chunk
+    os.close(r_err)
+    os.close(r_out)
+    assert err.decode().endswith(INTERRUPTED)
