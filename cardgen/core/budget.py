@@ -274,8 +274,9 @@ def _run_cleanups() -> None:
             pass
 
 
-def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int) -> None:
-    """Run ``fn`` under ``budget`` and send ``(kind, value)`` through ``w``; never returns."""
+def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int, mask: set = frozenset()) -> None:
+    """Run ``fn`` under ``budget`` and send ``(kind, value)`` through ``w``; never returns.
+    ``mask``: the signal mask to restore once SIGINT is ignored (:func:`_fork_holding_ctrl_c`)."""
     global _IN_CHILD
     _IN_CHILD = True
     status = 0
@@ -283,6 +284,7 @@ def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int) -> None
         os.setpgid(0, 0)  # own process group: Ctrl-C goes to the parent, which stops us all
         _die_with_parent()
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _apply(budget)
         try:
             out: tuple = ("ok", fn(*args, **kwargs))
@@ -435,20 +437,36 @@ def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, g
     sys.stderr.flush()
     r, w = os.pipe()
     before_fork()
-    pid = os.fork()
+    pid, mask = _fork_holding_ctrl_c()
     if pid == 0:  # pragma: no cover - runs in the child (measured by its effects)
         os.close(r)
-        _child(fn, args, kwargs, budget, w)
+        _child(fn, args, kwargs, budget, w, mask)
     os.close(w)
     limited = Limited(pid, r, budget, game)
     try:
-        os.setpgid(pid, pid)  # also here: no race with a Ctrl-C before the child did it
-    except OSError:
-        pass
+        try:
+            os.setpgid(pid, pid)  # also here: no race with a Ctrl-C before the child did it
+        except OSError:
+            pass
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held back during the fork is raised here
     except BaseException:  # Ctrl-C right after the fork: the child goes too
         limited.stop()
         raise
     return limited
+
+
+def _fork_holding_ctrl_c() -> tuple[int, set]:
+    """``os.fork()`` with SIGINT blocked; → (pid, the signal mask to restore). A Ctrl-C during the
+    fork would otherwise be raised inside an at-fork hook (logging's ``_releaseLock``, run by
+    ``os.fork`` in the parent), which swallows it ("Exception ignored in: …") and the build ran on.
+    The parent restores the mask once it can stop the child (the held-back Ctrl-C is raised
+    there), the child once it ignores SIGINT."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return os.fork(), mask
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        raise
 
 
 def _stopped(kind: str, status: int, budget: Budget, game: str, where: str) -> Problem:
