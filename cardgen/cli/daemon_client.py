@@ -38,6 +38,9 @@ VOLATILE = frozenset({b"PWD", b"OLDPWD", b"_", b"SHLVL", b"CARDGEN_NO_DAEMON", b
 MAGIC = b"cardgen-daemon-1"
 #: The signals the client passes on to the command's process group.
 FORWARDED = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP (the same numbers on every Linux)
+#: How long the client waits for the daemon's child to say "pid" (seconds): a daemon that is busy,
+#: stopped (SIGSTOP) or stuck does not hold the command; it runs in the client instead.
+PID_TIMEOUT_S = 2.0
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: The environment as the console entry found it (:func:`run_elsewhere` takes it before
@@ -138,24 +141,36 @@ def peer_uid(sock) -> int:
     return int.from_bytes(cred[4:8], sys.byteorder)
 
 
-def connect(path: str):
+def unlink_if_same(path: str, stamp) -> None:
+    """Remove the socket file ``path`` if it is still the file ``stamp`` (its ``lstat`` before the
+    connection) names: a new daemon that renamed its socket there meanwhile keeps it."""
+    try:
+        now = os.lstat(path)
+        if stat.S_ISSOCK(now.st_mode) and (now.st_dev, now.st_ino) == (stamp.st_dev, stamp.st_ino):
+            os.unlink(path)
+    except OSError:
+        pass
+
+
+def connect(path: str, stamp=None):
     """A stream socket connected to the daemon at ``path`` and owned by this user, or None when
-    nothing listens there. A socket file nobody listens on (its daemon was killed) is removed.
+    nothing listens there. A socket file nobody listens on (its daemon was killed) is removed,
+    when it is still the file ``stamp`` names (``os.lstat(path)`` taken before; by default, now).
 
     Raises:
         OSError: ``path`` cannot be reached for another reason (the caller runs the command itself)."""
     import _socket
 
+    try:
+        stamp = stamp or os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.connect(path)
     except ConnectionRefusedError:
         sock.close()
-        try:
-            if stat.S_ISSOCK(os.lstat(path).st_mode):
-                os.unlink(path)
-        except OSError:
-            pass
+        unlink_if_same(path, stamp)
         return None
     except (FileNotFoundError, NotADirectoryError):
         sock.close()
@@ -240,13 +255,14 @@ def run_elsewhere(argv: list[str], entry) -> None:
             return
         own_key = key(START_ENV)
         path = socket_path(where, own_key)
-        sock = connect(path)
+        stamp = os.lstat(path)
+        sock = connect(path, stamp)
     except KeyboardInterrupt:
         interrupted()
     except (OSError, ValueError):
         return
     if sock is not None:
-        _run(sock, argv, own_key, path)
+        _run(sock, argv, own_key, path, stamp)
 
 
 def interrupted() -> None:
@@ -257,13 +273,12 @@ def interrupted() -> None:
     os._exit(130)
 
 
-def _run(sock, argv: list[str], own_key: str, path: str) -> None:
+def _run(sock, argv: list[str], own_key: str, path: str, stamp) -> None:
     """Hand the command to the daemon on ``sock`` and end with its status; return when the daemon
     declines (stale) or goes away before it started the command."""
     import _signal
 
     child = [0]
-    pending: list[int] = []
 
     def forward(signum, _frame):
         if child[0]:
@@ -271,8 +286,13 @@ def _run(sock, argv: list[str], own_key: str, path: str) -> None:
                 os.killpg(child[0], signum)
             except OSError:
                 pass
-        else:
-            pending.append(signum)
+            return
+        # No command yet: this process ends as a run without the daemon would (the daemon kills a
+        # child it forked for a client that went away).
+        if signum == 2:
+            interrupted()
+        _signal.signal(signum, _signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
 
     ignored = []
     for signum in FORWARDED:
@@ -288,6 +308,7 @@ def _run(sock, argv: list[str], own_key: str, path: str) -> None:
         fields = [MAGIC, b"run", own_key.encode(), str(umask).encode(), str(mask).encode(),
                   ",".join(map(str, ignored)).encode(), str(len(argv)).encode(), *map(os.fsencode, argv),
                   *(k + b"=" + v for k, v in os.environb.items())]
+        sock.settimeout(PID_TIMEOUT_S)  # for the request and the "pid" line
         try:
             send_request(sock, fields, [here, *fds])
         finally:
@@ -296,24 +317,18 @@ def _run(sock, argv: list[str], own_key: str, path: str) -> None:
         first = answers.next()
     except OSError:
         first = None
-    if first is None or not first.startswith("pid "):  # "stale", or the daemon went away: run here
+    if first is None or not first.startswith("pid "):
+        # "stale", "declined" (its child could not take this process's state), no answer within
+        # PID_TIMEOUT_S, or the daemon went away: run here
         sock.close()
-        if first == "stale":  # it ends; its socket goes now
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+        if first == "stale":  # it ends; its socket goes now, unless a new daemon's took its place
+            unlink_if_same(path, stamp)
         for signum in FORWARDED:
             if signum not in ignored:
                 _signal.signal(signum, _signal.default_int_handler if signum == 2 else _signal.SIG_DFL)
-        for signum in pending:
-            if signum == 2:
-                interrupted()
-            os.kill(os.getpid(), signum)
         return
     child[0] = int(first[4:])
-    for signum in pending:
-        forward(signum, None)
+    sock.settimeout(None)  # the command takes as long as it takes
     last = answers.next()
     if last is not None and last.startswith("exit "):
         os._exit(int(last[5:]))

@@ -489,11 +489,10 @@ class _Server:
         pidfd = os.pidfd_open(pid)
         self.running[pid] = (conn, pidfd)
         self.sel.register(pidfd, selectors.EVENT_READ, ("child", pid))
-        try:
+        try:  # the child itself sends "pid", once its signals are the command's (_become_command)
             conn.setblocking(True)
-            conn.sendall(f"pid {pid}\n".encode())
             self.sel.register(conn, selectors.EVENT_READ, ("conn", pid))
-        except OSError:  # the client is gone already
+        except (OSError, ValueError):  # the client is gone already
             self._client_spoke(pid, gone=True)
         self.last = time.monotonic()
 
@@ -548,11 +547,31 @@ class _Server:
 
     # the command's child
     def _child(self, conn, fields: list[bytes], fds: list[int], mask: set) -> None:
-        """Become the command (``mask``: the signal mask to go back to once its handlers are set);
-        never returns."""
+        """Become the command (``mask``: the signal mask to go back to once its handlers are set):
+        never returns. A child that cannot take the client's state (its standard streams cut off
+        by ``ulimit -n``, …) answers "declined" instead of "pid" and ends: the client runs the
+        command itself. One that fails after "pid" says why on the command's standard error and
+        ends with 70 (``EX_SOFTWARE``)."""
         code = 70
+        told = [False]
         try:
-            code = _become_command(self, conn, fields, fds, mask)
+            code = _become_command(self, conn, fields, fds, mask, told)
+        except BaseException:  # noqa: BLE001 - in a forked child: said below, then os._exit
+            if not told[0]:
+                try:
+                    conn.sendall(b"declined\n")
+                except OSError:
+                    pass
+            else:
+                try:
+                    import traceback
+
+                    sys.stderr.write("cardgen: error: the daemon's child could not run the command "
+                                     "(hint: CARDGEN_NO_DAEMON=1 runs it without the daemon)\n")
+                    traceback.print_exc()
+                    sys.stderr.flush()
+                except BaseException:  # noqa: BLE001 - nowhere to say it
+                    pass
         finally:
             os._exit(code)
 
@@ -590,11 +609,16 @@ def _read_request(conn) -> tuple[list[bytes], list[int]]:
         raise
 
 
-def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], sigmask: set) -> int:
+def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], sigmask: set, told: list) -> int:
     """In the forked child: take the client's state (``fields``: run, key, umask, fd mask, ignored
     signals, argc, argv…, environment…; ``fds``: its folder and open standard streams; ``sigmask``:
-    the daemon's signal mask, restored once the handlers are set), run the console entry's normal
-    path and → the exit code, as the interpreter would end with it."""
+    the daemon's signal mask, restored once the handlers are set), tell the client "pid <this
+    pid>" once its handlers are the command's (``told[0]`` set: from then on a failure is the
+    command's), run the console entry's normal path and → the exit code, as the interpreter would
+    end with it.
+
+    Raises:
+        OSError, ValueError: the client's state cannot be taken, or the client is gone."""
     from cardgen.core import budget
 
     os.setpgid(0, 0)
@@ -606,11 +630,10 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], 
         os.close(fd)
     if server.listener is not None:
         server.listener.close()
-    for other, pidfd in server.running.values():
+    for other, pidfd in server.running.values():  # the other commands' (this one's is not there yet)
         os.close(pidfd)
         if other is not None:
             other.close()
-    conn.close()
     umask, mask = int(fields[3]), int(fields[4])
     ignored = {int(s) for s in fields[5].split(b",") if s}
     argc = int(fields[6])
@@ -641,6 +664,10 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], 
             signal.signal(signum, signal.default_int_handler)
         else:
             signal.signal(signum, signal.SIG_DFL)
+    conn.setblocking(True)
+    conn.sendall(f"pid {os.getpid()}\n".encode())  # a client that gave up: EPIPE, the command never starts
+    told[0] = True
+    conn.close()
     sys.argv = argv
     _forget_warnings()
     daemon_client.IN_DAEMON = True

@@ -8,6 +8,8 @@ stopped by the test (or its fixture); waits are on conditions, never sleeps.
 """
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -54,3 +56,87 @@ def test_commands_at_once_each_name_their_own_file_on_a_budget_stop(daemon, tmp_
     assert f"stopped while evaluating {second}/templates/cards/card.yaml:".encode() in res.stderr, res.stderr
     assert client.returncode == 1
     assert f"stopped while evaluating {first}/templates/cards/card.yaml:".encode() in stderr, stderr
+
+
+def _stopped_daemon(daemon) -> int:
+    """SIGSTOP the daemon (the caller SIGCONTs it); → its pid."""
+    pid = int(daemon.status()["pid"])
+    os.kill(pid, signal.SIGSTOP)
+    base._wait(lambda: Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T", "the daemon to stop")
+    return pid
+
+
+def _to_files(tmp_path: Path, name: str) -> dict:
+    """Standard output and error to files: a stopped daemon holds the descriptors a client sent it
+    (in its socket's queue) until it runs again, so a pipe's reader would wait for it."""
+    return {"stdout": open(tmp_path / f"{name}.out", "wb"), "stderr": open(tmp_path / f"{name}.err", "wb")}
+
+
+def _read(streams: dict) -> tuple[bytes, bytes]:
+    for f in streams.values():
+        f.close()
+    return tuple(Path(streams[k].name).read_bytes() for k in ("stdout", "stderr"))
+
+
+def test_a_stopped_daemon_does_not_hold_the_command(daemon, tmp_path):
+    """A daemon that does not answer (stopped here): the client gives up after a short wait and
+    runs the command itself, with the same output."""
+    pid = _stopped_daemon(daemon)
+    streams = _to_files(tmp_path, "served")
+    try:
+        res = subprocess.run([CARDGEN, "--version"], env=daemon.env, timeout=60, **streams)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    alone = daemon.run("--version", env={**daemon.env, "CARDGEN_NO_DAEMON": "1"})
+    assert (res.returncode, *_read(streams)) == (alone.returncode, alone.stdout, alone.stderr)
+
+
+def test_ctrl_c_while_the_daemon_does_not_answer_ends_the_client(daemon, tmp_path):
+    """Ctrl-C while the client waits for a stopped daemon's answer: exit 130 with the usual message
+    (it was queued, and the client hung, before)."""
+    game = attack_game(tmp_path, text=base.LOOP)
+    pid = _stopped_daemon(daemon)
+    streams = _to_files(tmp_path, "client")
+    client = subprocess.Popen([CARDGEN, "build", str(game), "--out", str(tmp_path / "out"), "--cpu-limit", "120"],
+                              env=daemon.env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                              **streams)
+    try:
+        def connected() -> bool:
+            try:
+                return any(os.readlink(f"/proc/{client.pid}/fd/{fd}").startswith("socket:")
+                           for fd in os.listdir(f"/proc/{client.pid}/fd"))
+            except OSError:
+                return False
+        base._wait(connected, "the client to reach the daemon")
+        client.send_signal(signal.SIGINT)
+        client.wait(timeout=60)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+    _, stderr = _read(streams)
+    assert client.returncode == 130, stderr
+    assert stderr.decode().endswith(base.INTERRUPTED)
+    assert b"Traceback" not in stderr
+
+
+def test_a_child_that_cannot_take_the_request_declines_it(daemon):
+    """A request whose standard streams do not match its mask (as when ``ulimit -n`` cuts the file
+    descriptors off): the daemon's child answers "declined" (the client then runs the command
+    itself) instead of ending with 70 and nothing said."""
+    from cardgen.cli import daemon_client
+
+    sock_path = next(daemon.folder.glob("*.sock"))
+    sock = daemon_client.connect(str(sock_path))
+    here = os.open(".", os.O_PATH | os.O_DIRECTORY)
+    try:
+        sock.settimeout(60)
+        daemon_client.send_request(sock, [daemon_client.MAGIC, b"run", sock_path.stem.encode(), b"18", b"7", b"",
+                                          b"2", b"cardgen", b"--version"], [here])  # mask 7, no stream sent
+        assert daemon_client.Lines(sock).next() == "declined"
+    finally:
+        os.close(here)
+        sock.close()
+    res = daemon.run("--version")
+    assert res.returncode == 0 and res.stdout  # the daemon still serves
