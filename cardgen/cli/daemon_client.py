@@ -52,6 +52,26 @@ IN_DAEMON = False
 ENTRY = None
 
 
+def disabled() -> bool:
+    """Whether ``CARDGEN_NO_DAEMON=1`` asks commands not to use a daemon (only the value 1 does)."""
+    return os.environ.get("CARDGEN_NO_DAEMON") == "1"
+
+
+def command_name(argv: list[str]) -> str | None:
+    """The command word of ``argv`` (``sys.argv``) after the global options that take a value
+    (``--project X``, ``--project=X``), or None."""
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word == "--project":
+            i += 2
+        elif word.startswith("--project="):
+            i += 1
+        else:
+            return word
+    return None
+
+
 def folder() -> str:
     """The folder of this user's daemon sockets: ``$XDG_RUNTIME_DIR/cardgen`` when that variable
     names an absolute path, else ``/tmp/cardgen-<uid>``."""
@@ -242,7 +262,7 @@ def run_elsewhere(argv: list[str], entry) -> None:
     ENTRY = entry
     if START_ENV is None:
         START_ENV = dict(os.environb)
-    if IN_DAEMON or os.environ.get("CARDGEN_NO_DAEMON") or argv[1:2] == ["daemon"]:
+    if IN_DAEMON or disabled() or command_name(argv) == "daemon":
         return
     try:
         where = folder()

@@ -78,7 +78,10 @@ def status() -> None:
         echo("cardgen daemon: not running for this environment (commands run as usual)")
         echo(f"  socket: {path}")
     else:
-        echo("cardgen daemon: running")
+        from cardgen.cli.daemon_client import disabled
+
+        echo("cardgen daemon: running" + (" (but CARDGEN_NO_DAEMON=1 is set: commands here run without it)"
+                                         if disabled() else ""))
         for line in _describe(info, path):
             echo(line)
     if others:

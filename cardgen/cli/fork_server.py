@@ -33,6 +33,8 @@ from cardgen.cli import daemon_client
 DEFAULT_IDLE_S = 30 * 60
 #: How often an idle daemon checks that its key still matches cardgen's files (seconds).
 STALE_CHECK_S = 60.0
+#: The longest path a Unix socket can be bound to on Linux (``sun_path`` is 108 bytes, NUL included).
+_SUN_PATH_MAX = 107
 #: How long the daemon waits for a client's whole request (seconds).
 REQUEST_TIMEOUT_S = 5.0
 
@@ -215,9 +217,37 @@ def start(idle_s: float = DEFAULT_IDLE_S) -> tuple[bool, dict, str]:
     env = daemon_client.START_ENV if daemon_client.START_ENV is not None else dict(os.environb)
     key = daemon_client.key(env)
     path = daemon_client.socket_path(folder, key)
-    if len(os.fsencode(path)) > 100:
-        raise DaemonError(f"{path}: error: the socket path is too long for a Unix socket (over 100 bytes)\n"
+    longest = len(os.fsencode(_bind_name(path, _largest_pid())))
+    if longest > _SUN_PATH_MAX:
+        raise DaemonError(f"{path}: error: the socket path is too long for a Unix socket (it is bound as "
+                          f"{longest} bytes with its temporary suffix; at most {_SUN_PATH_MAX})\n"
                           "    hint: set XDG_RUNTIME_DIR to a shorter folder")
+    import fcntl
+
+    lock = os.open(os.path.join(folder, f"{key}.lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one start of this key at a time: the later ones find the first's daemon
+        return _start_locked(path, key, env, idle_s)
+    finally:
+        os.close(lock)
+
+
+def _largest_pid() -> int:
+    """The largest pid this system gives (``/proc/sys/kernel/pid_max`` − 1; else Linux's largest)."""
+    try:
+        with open("/proc/sys/kernel/pid_max", "rb") as f:
+            return int(f.read()) - 1
+    except (OSError, ValueError):
+        return 4194303
+
+
+def _bind_name(path: str, pid: int) -> str:
+    """The temporary name the daemon ``pid`` binds its socket under before renaming it to ``path``."""
+    return f"{path}.{pid}.tmp"
+
+
+def _start_locked(path: str, key: str, env: dict[bytes, bytes], idle_s: float) -> tuple[bool, dict, str]:
+    """:func:`start`'s work, under its lock."""
     running = parse_status(ask(path, b"status"))
     if running is not None:
         return False, running, path
@@ -325,7 +355,7 @@ class _Server:
         signal.signal(signal.SIGCHLD, lambda *_: None)  # wakes the loop (the pidfds say which child)
         old_umask = os.umask(0o077)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        temp = f"{self.path}.{os.getpid()}.tmp"
+        temp = _bind_name(self.path, os.getpid())
         listener.bind(temp)
         listener.listen(64)
         os.rename(temp, self.path)  # whole: a client never meets a socket that does not listen yet

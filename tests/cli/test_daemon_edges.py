@@ -9,8 +9,10 @@ stopped by the test (or its fixture); waits are on conditions, never sleeps.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 from pathlib import Path
 
 from tests.attack_game import attack_game
@@ -140,3 +142,76 @@ def test_a_child_that_cannot_take_the_request_declines_it(daemon):
         sock.close()
     res = daemon.run("--version")
     assert res.returncode == 0 and res.stdout  # the daemon still serves
+
+
+def test_starts_at_once_leave_one_daemon(tmp_path):
+    """Three ``daemon start`` at once: one daemon, and each start names it."""
+    runtime = tempfile.mkdtemp(prefix="m", dir=os.environ["XDG_RUNTIME_DIR"])
+    d = base.Daemon({**os.environ, "XDG_RUNTIME_DIR": runtime})
+    try:
+        starts = [subprocess.Popen([CARDGEN, "daemon", "start"], env=d.env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE) for _ in range(3)]
+        outs = [s.communicate(timeout=120) for s in starts]
+        assert [s.returncode for s in starts] == [0, 0, 0], outs
+        pids = {line.split()[1] for out, _ in outs for line in out.decode().splitlines() if "pid:" in line}
+        assert len(pids) == 1, outs
+        assert [o.decode().splitlines()[0] for o, _ in outs].count("cardgen daemon: started") == 1
+        assert len(list(d.folder.glob("*.sock"))) == 1
+    finally:
+        _stop_every_daemon(d)
+        shutil.rmtree(runtime, True)
+
+
+def _stop_every_daemon(d) -> None:
+    """``daemon stop``, then kill any daemon process started in this test's folder that is left."""
+    d.run("daemon", "stop")
+    mine = str(d.folder).encode()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                environ = Path(f"/proc/{entry}/environ").read_bytes()
+            except OSError:
+                continue
+            if b"XDG_RUNTIME_DIR=" + mine[: -len(b"/cardgen")] + b"\0" in environ:
+                try:
+                    os.kill(int(entry), signal.SIGKILL)
+                except OSError:
+                    pass
+
+
+def test_a_socket_path_too_long_with_its_temporary_name_is_refused_clearly(tmp_path):
+    """The daemon binds ``<key>.sock.<pid>.tmp`` first: an XDG_RUNTIME_DIR whose socket path fits
+    but whose temporary name does not is refused with the usual message, before anything starts."""
+    pid_digits = len(Path("/proc/sys/kernel/pid_max").read_text().strip())
+    # <runtime>/cardgen/<20 hex>.sock fits in 100 bytes; with .<pid>.tmp it passes 108
+    runtime = Path(tempfile.mkdtemp(prefix="l", dir="/tmp"))
+    runtime = runtime / ("r" * (66 - len(str(runtime)) - 1))
+    assert len(str(runtime)) == 66 and 66 + 34 + 1 + pid_digits + 4 > 108
+    runtime.mkdir(mode=0o700)
+    try:
+        res = subprocess.run([CARDGEN, "daemon", "start"], env={**os.environ, "XDG_RUNTIME_DIR": str(runtime)},
+                             capture_output=True, text=True, timeout=120)
+        assert not list(runtime.rglob("*.sock"))
+    finally:
+        shutil.rmtree(runtime.parent, True)
+    assert res.returncode == 1
+    assert "error: the socket path is too long for a Unix socket" in res.stderr, res.stderr
+    assert "hint: set XDG_RUNTIME_DIR to a shorter folder" in res.stderr
+    assert "did not start" not in res.stderr and "Traceback" not in res.stderr
+
+
+def test_daemon_commands_after_global_options_are_not_sent_to_the_daemon(daemon, tmp_path):
+    before = daemon.served()
+    for args in (["--project", str(tmp_path), "daemon", "status"], [f"--project={tmp_path}", "daemon", "status"]):
+        res = daemon.run(*args)
+        assert res.returncode == 0 and res.stdout.startswith(b"cardgen daemon: running"), res
+    assert daemon.served() == before  # run here, not in a child of the daemon
+
+
+def test_no_daemon_takes_only_1_and_status_says_it_is_set(daemon):
+    before = daemon.served()
+    assert daemon.run("--version", env={**daemon.env, "CARDGEN_NO_DAEMON": "0"}).returncode == 0
+    assert daemon.served() == before + 1
+    res = daemon.run("daemon", "status", env={**daemon.env, "CARDGEN_NO_DAEMON": "1"})
+    assert res.returncode == 0
+    assert res.stdout.startswith(b"cardgen daemon: running (but CARDGEN_NO_DAEMON=1 is set: commands here run without it)")
