@@ -112,7 +112,8 @@ def key(environ: dict[bytes, bytes]) -> str:
     executable, version, ``sys.flags``, ``-W`` and ``-X`` options and ``sys.path``, the
     modification times of the ``sys.path`` folders (a ``pip install`` changes its
     site-packages folder's), ``~/.reportlab_settings`` (read by reportlab at import), the user
-    and group ids, the resource limits (``ulimit``) and ``environ`` without :data:`VOLATILE`."""
+    and group ids, the resource limits (``ulimit``), the process settings a command would run
+    under (:func:`containment`) and ``environ`` without :data:`VOLATILE`."""
     h = _hasher()
     out = [sys.executable, sys.version, repr(tuple(sys.flags)), repr(sys.warnoptions),
            repr(sorted(sys._xoptions.items())), repr(sys.path), repr((os.getuid(), os.getgid(), os.getgroups()))]
@@ -128,12 +129,37 @@ def key(environ: dict[bytes, bytes]) -> str:
                          if n.startswith("RLIMIT_")]))
     except ImportError:  # pragma: no cover - not POSIX
         pass
+    out.append(containment())
     h.update("\0".join(out).encode("utf-8", "surrogateescape"))
     _hash_tree(h, _PKG, "")
     for name, value in sorted(environ.items()):
         if name not in VOLATILE:
             h.update(b"\0E" + name + b"=" + value)
     return h.hexdigest()[:20]
+
+
+def containment() -> str:
+    """What confines this process that a daemon's child would not inherit from its client: the
+    nice value, the CPUs it may run on (``taskset``), its control groups (``systemd-run -p
+    MemoryMax=…``: ``/proc/self/cgroup``) and its blocked signals, in words. A client whose
+    settings differ from the daemon's never meets it (the key differs): its command runs in the
+    client, confined as it was."""
+    import _signal
+
+    parts = []
+    for name, get in (("nice", lambda: os.getpriority(os.PRIO_PROCESS, 0)),
+                      ("cpus", lambda: sorted(os.sched_getaffinity(0))),
+                      ("blocked", lambda: sorted(int(s) for s in _signal.pthread_sigmask(_signal.SIG_BLOCK, ())))):
+        try:
+            parts.append(f"{name}={get()}")
+        except (AttributeError, OSError):  # pragma: no cover - not Linux
+            parts.append(f"{name}=-")
+    try:
+        with open("/proc/self/cgroup", "rb") as f:
+            parts.append("cgroup=" + f.read().decode("utf-8", "replace"))
+    except OSError:  # pragma: no cover - not Linux
+        parts.append("cgroup=-")
+    return " ".join(parts)
 
 
 def _hash_tree(h, path: str, rel: str) -> None:

@@ -215,3 +215,26 @@ def test_no_daemon_takes_only_1_and_status_says_it_is_set(daemon):
     res = daemon.run("daemon", "status", env={**daemon.env, "CARDGEN_NO_DAEMON": "1"})
     assert res.returncode == 0
     assert res.stdout.startswith(b"cardgen daemon: running (but CARDGEN_NO_DAEMON=1 is set: commands here run without it)")
+
+
+def test_callers_under_other_process_settings_are_not_served(daemon):
+    """A caller with another nice value, CPU set or blocked signals runs the command itself (the
+    daemon's child would escape them): containment is never silently left."""
+    def nicer():
+        os.nice(5)
+
+    def one_cpu():
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+    def blocked():
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+
+    settings = [nicer, blocked] + ([one_cpu] if len(os.sched_getaffinity(0)) > 1 else [])
+    before = daemon.served()
+    for setting in settings:
+        res = subprocess.run([CARDGEN, "--version"], env=daemon.env, capture_output=True, timeout=120,
+                             preexec_fn=setting)
+        assert res.returncode == 0 and res.stdout, setting.__name__
+        assert daemon.served() == before, f"served under {setting.__name__}"
+    assert daemon.run("--version").returncode == 0
+    assert daemon.served() == before + 1  # the daemon's own settings: served
