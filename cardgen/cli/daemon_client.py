@@ -110,14 +110,18 @@ def key(environ: dict[bytes, bytes]) -> str:
     cardgen's files (relative path, size, modification and change times, inode — any write changes
     the change time; ``__pycache__`` left out), the Python
     executable, version, ``sys.flags``, ``-W`` and ``-X`` options and ``sys.path``, the
-    modification times of the ``sys.path`` folders (a ``pip install`` changes its
-    site-packages folder's), ``~/.reportlab_settings`` (read by reportlab at import), the user
+    modification times of its ``site-packages`` folders (a ``pip install`` of a new package changes
+    them; not the other ``sys.path`` folders, such as an editable install's checkout, where any new
+    file — a log, an editor's swap file — would change the key: an edited file of a module the
+    daemon loaded is caught by the daemon itself, :mod:`cardgen.cli.module_watch`),
+    ``~/.reportlab_settings`` (read by reportlab at import), the user
     and group ids, the resource limits (``ulimit``), the process settings a command would run
     under (:func:`containment`) and ``environ`` without :data:`VOLATILE`."""
     h = _hasher()
     out = [sys.executable, sys.version, repr(tuple(sys.flags)), repr(sys.warnoptions),
            repr(sorted(sys._xoptions.items())), repr(sys.path), repr((os.getuid(), os.getgid(), os.getgroups()))]
-    for entry in sys.path + [os.path.join(os.environ.get("HOME", "/nonexistent"), ".reportlab_settings")]:
+    installed = [e for e in sys.path if os.path.basename(e) in ("site-packages", "dist-packages")]
+    for entry in installed + [os.path.join(os.environ.get("HOME", "/nonexistent"), ".reportlab_settings")]:
         try:
             out.append(f"{entry}:{os.stat(entry).st_mtime_ns}")
         except (OSError, ValueError):

@@ -343,6 +343,9 @@ class _Server:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         self.prepare()
+        from cardgen.cli.module_watch import ModuleWatch
+
+        self.watch = ModuleWatch()  # every loaded module's file: an edit in place makes the daemon stale
         self._leave_click()
         from cardgen.core import budget
 
@@ -409,8 +412,10 @@ class _Server:
             pass
 
     def _stale(self) -> bool:
+        """Whether this daemon must serve no more: its key changed (cardgen's files, …) or a file
+        of a module it loaded did (:class:`cardgen.cli.module_watch.ModuleWatch`)."""
         try:
-            return daemon_client.key(self.env) != self.key
+            return self.watch.changed() or daemon_client.key(self.env) != self.key
         except OSError:
             return True
 
@@ -473,7 +478,8 @@ class _Server:
                 self.listener_close_now()
                 conn.sendall(self._status_line())
             elif kind == b"run":
-                if fields[2].decode() != self.key:  # a socket renamed, a key computed otherwise
+                if fields[2].decode() != self.key or self.watch.changed():  # a socket renamed, a key computed
+                    # otherwise, or a loaded module's file edited since the preload
                     conn.sendall(b"stale\n")
                     self.stopping = True
                     return
@@ -658,6 +664,7 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], 
     signal.set_wakeup_fd(-1)
     for fd in (server.wake_r, server.wake_w, server.sel.fileno()):
         os.close(fd)
+    server.watch.close()
     if server.listener is not None:
         server.listener.close()
     for other, pidfd in server.running.values():  # the other commands' (this one's is not there yet)

@@ -238,3 +238,30 @@ def test_callers_under_other_process_settings_are_not_served(daemon):
         assert daemon.served() == before, f"served under {setting.__name__}"
     assert daemon.run("--version").returncode == 0
     assert daemon.served() == before + 1  # the daemon's own settings: served
+
+
+def test_an_edited_library_file_ends_the_daemon_and_a_new_file_beside_it_does_not(tmp_path):
+    """A module the daemon loaded (here the standard library's ``statistics``, shadowed by a copy
+    on PYTHONPATH) edited in place: the next command runs without the daemon, which ends. A new
+    file in a ``sys.path`` folder (a log, an editor's swap file) changes nothing."""
+    import statistics
+
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    shutil.copy(statistics.__file__, lib / "statistics.py")
+    runtime = tempfile.mkdtemp(prefix="e", dir=os.environ["XDG_RUNTIME_DIR"])
+    d = base.Daemon({**os.environ, "XDG_RUNTIME_DIR": runtime, "PYTHONPATH": str(lib)})
+    try:
+        info = d.start()
+        (lib / "validate-log.txt").write_text("a log written beside the library\n")
+        assert d.run("--version").returncode == 0
+        assert d.served() == 1
+        with open(lib / "statistics.py", "a") as f:
+            f.write("\nEDITED = True\n")
+        res = d.run("--version")
+        assert res.returncode == 0 and res.stdout
+        base._wait(lambda: not base._alive(int(info["pid"])), "the stale daemon to end")
+        assert not list(d.folder.glob("*.sock"))
+    finally:
+        d.stop()
+        shutil.rmtree(runtime, True)
