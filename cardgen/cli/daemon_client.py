@@ -35,7 +35,7 @@ VOLATILE = frozenset({b"PWD", b"OLDPWD", b"_", b"SHLVL", b"CARDGEN_NO_DAEMON", b
                       b"ITERM_SESSION_ID", b"KITTY_WINDOW_ID", b"WEZTERM_PANE", b"TMUX_PANE", b"STY", b"SSH_TTY",
                       b"SSH_CLIENT", b"SSH_CONNECTION", b"GPG_TTY"})
 #: Protocol tag, first field of every request.
-MAGIC = b"cardgen-daemon-1"
+MAGIC = b"cardgen-daemon-2"
 #: The signals the client passes on to the command's process group.
 FORWARDED = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP (the same numbers on every Linux)
 #: How long the client waits for the daemon's child to say "pid" (seconds): a daemon that is busy,
@@ -267,6 +267,18 @@ class Lines:
         return line.decode("ascii", "replace")
 
 
+def stdio_config() -> bytes:
+    """How Python's start-up made this process's standard streams (``PYTHONIOENCODING``, ``-u``,
+    the locale), for the daemon's child to make its own the same way: ``encoding,errors,write_through``
+    (the first open stream's encoding and write-through; stdout's, else stdin's error handler;
+    stderr's is always ``backslashreplace``)."""
+    streams = [s for s in (sys.__stdout__, sys.__stdin__, sys.__stderr__) if s is not None]
+    first = streams[0] if streams else None
+    errors = next((s.errors for s in (sys.__stdout__, sys.__stdin__) if s is not None and s.errors), "strict")
+    encoding = getattr(first, "encoding", None) or "utf-8"
+    return f"{encoding},{errors},{int(bool(getattr(first, 'write_through', False)))}".encode("ascii", "replace")
+
+
 def _usable_fds() -> tuple[list[int], int]:
     """This process's standard input, output and error that are open (→ the fds, and a mask of
     which of 0, 1, 2 they are): a closed one stays closed in the child (``sys.stdout`` None)."""
@@ -356,7 +368,7 @@ def _run(sock, argv: list[str], own_key: str, path: str, stamp) -> None:
         umask = os.umask(0o022)
         os.umask(umask)
         fields = [MAGIC, b"run", own_key.encode(), str(umask).encode(), str(mask).encode(),
-                  ",".join(map(str, ignored)).encode(), str(len(argv)).encode(), *map(os.fsencode, argv),
+                  ",".join(map(str, ignored)).encode(), stdio_config(), str(len(argv)).encode(), *map(os.fsencode, argv),
                   *(k + b"=" + v for k, v in os.environb.items())]
         sock.settimeout(PID_TIMEOUT_S)  # for the request and the "pid" line
         try:

@@ -299,23 +299,6 @@ def _check_platform() -> None:
                           "    hint: commands run as usual without it")
 
 
-def _stdio_config() -> dict:
-    """How Python's start-up made this process's standard streams, for the children to make
-    theirs the same way: the encoding, the error handler of stdin/stdout (stderr's is always
-    ``backslashreplace``) and whether writes go through (``python -u``)."""
-    streams = [s for s in (sys.__stdout__, sys.__stdin__, sys.__stderr__) if s is not None and hasattr(s, "encoding")]
-    first = streams[0] if streams else None
-    errors = "strict"
-    for s in (sys.__stdout__, sys.__stdin__):
-        if s is not None and getattr(s, "errors", None):
-            errors = s.errors
-            break
-    if errors == "cardgen-json-escape":  # set by the console entry over Python's 'strict'
-        errors = "strict"
-    return {"encoding": getattr(first, "encoding", None) or "utf-8", "errors": errors,
-            "write_through": bool(getattr(first, "write_through", False))}
-
-
 class _Server:
     """The daemon's process: preloads, listens, forks a child per command (see the module)."""
 
@@ -326,7 +309,6 @@ class _Server:
         self.running: dict[int, tuple] = {}  # child pid → (connection or None, pidfd)
         self.stopping = False
         self.last = time.monotonic()
-        self.stdio = _stdio_config()
 
     # the daemon's own set-up
     def run(self) -> None:
@@ -673,9 +655,11 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], 
             other.close()
     umask, mask = int(fields[3]), int(fields[4])
     ignored = {int(s) for s in fields[5].split(b",") if s}
-    argc = int(fields[6])
-    argv = [os.fsdecode(a) for a in fields[7:7 + argc]]
-    env = dict(item.split(b"=", 1) for item in fields[7 + argc:] if b"=" in item)
+    encoding, errors, write_through = fields[6].decode("ascii").split(",")
+    stdio = {"encoding": encoding, "errors": errors, "write_through": write_through == "1"}
+    argc = int(fields[7])
+    argv = [os.fsdecode(a) for a in fields[8:8 + argc]]
+    env = dict(item.split(b"=", 1) for item in fields[8 + argc:] if b"=" in item)
     here, std = fds[0], fds[1:]
     os.fchdir(here)
     os.close(here)
@@ -693,7 +677,7 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], 
     for fd in (0, 1, 2):
         if not mask & (1 << fd):
             os.close(fd)
-    _make_stdio(mask, server.stdio)
+    _make_stdio(mask, stdio)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
         if signum in ignored:
             signal.signal(signum, signal.SIG_IGN)
@@ -725,7 +709,8 @@ def _forget_warnings() -> None:
 
 def _make_stdio(mask: int, config: dict) -> None:
     """``sys.stdin``, ``sys.stdout``, ``sys.stderr`` (and their ``__std*__``) made as Python's
-    start-up makes them (``create_stdio`` in CPython's ``pylifecycle.c``): a buffered binary
+    start-up made the client's (``config``: its encoding, error handler and write-through, sent
+    with the request: ``PYTHONIOENCODING``, ``-u``, the locale are the client's), as it makes them (``create_stdio`` in CPython's ``pylifecycle.c``): a buffered binary
     stream under a text wrapper with the start-up's encoding; stdin/stdout with its error
     handler, stderr with ``backslashreplace``; line-buffered when a terminal, stderr always;
     newline ``\\n``; a closed descriptor gives None."""

@@ -477,7 +477,8 @@ def test_a_ctrl_c_sent_as_soon_as_the_pid_is_known_is_not_lost(daemon, tmp_path)
     r_err, w_err = os.pipe()
     argv = [CARDGEN, "build", str(game), "--out", str(tmp_path / "out"), "--cpu-limit", "120"]
     env = [k.encode() + b"=" + v.encode() for k, v in daemon.env.items()]
-    fields = [daemon_client.MAGIC, b"run", sock_path.stem.encode(), b"18", b"7", b"", str(len(argv)).encode(),
+    fields = [daemon_client.MAGIC, b"run", sock_path.stem.encode(), b"18", b"7", b"", daemon_client.stdio_config(),
+              str(len(argv)).encode(),
               *map(os.fsencode, argv), *env]
     daemon_client.send_request(sock, fields, [here, stdin, w_out, w_err])
     for fd in (here, stdin, w_out, w_err):

@@ -135,7 +135,7 @@ def test_a_child_that_cannot_take_the_request_declines_it(daemon):
     try:
         sock.settimeout(60)
         daemon_client.send_request(sock, [daemon_client.MAGIC, b"run", sock_path.stem.encode(), b"18", b"7", b"",
-                                          b"2", b"cardgen", b"--version"], [here])  # mask 7, no stream sent
+                                          b"utf-8,strict,0", b"2", b"cardgen", b"--version"], [here])  # mask 7, no stream sent
         assert daemon_client.Lines(sock).next() == "declined"
     finally:
         os.close(here)
@@ -262,6 +262,23 @@ def test_an_edited_library_file_ends_the_daemon_and_a_new_file_beside_it_does_no
         assert res.returncode == 0 and res.stdout
         base._wait(lambda: not base._alive(int(info["pid"])), "the stale daemon to end")
         assert not list(d.folder.glob("*.sock"))
+    finally:
+        d.stop()
+        shutil.rmtree(runtime, True)
+
+
+def test_a_daemon_started_with_closed_streams_prints_as_the_client_would(tmp_path):
+    """PYTHONIOENCODING=latin-1 and a daemon started with every standard stream closed: a served
+    command prints what a run without the daemon prints (escapes for what latin-1 cannot hold),
+    its streams made as the client's were."""
+    runtime = tempfile.mkdtemp(prefix="o", dir=os.environ["XDG_RUNTIME_DIR"])
+    d = base.Daemon({**os.environ, "XDG_RUNTIME_DIR": runtime, "PYTHONIOENCODING": "latin-1"})
+    try:
+        subprocess.run(f"{CARDGEN} daemon start <&- >&- 2>&-", shell=True, env=d.env, timeout=120, check=True)
+        game = str(Path(__file__).resolve().parents[2] / "card_data" / "tenjanpai")
+        served, alone = d.both("validate", game)
+        base._same(served, alone)
+        assert b"\\u5929\\u96c0\\u724c" in served.stdout
     finally:
         d.stop()
         shutil.rmtree(runtime, True)
