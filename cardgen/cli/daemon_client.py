@@ -202,6 +202,14 @@ def unlink_if_same(path: str, stamp) -> None:
         pass
 
 
+def peer_pid(sock) -> int:
+    """The pid of the process at the other end of the Unix socket ``sock`` (``SO_PEERCRED``)."""
+    import _socket
+
+    cred = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+    return int.from_bytes(cred[0:4], sys.byteorder)
+
+
 def connect(path: str, stamp=None):
     """A stream socket connected to the daemon at ``path`` and owned by this user, or None when
     nothing listens there. A socket file nobody listens on (its daemon was killed) is removed,

@@ -77,6 +77,12 @@ def status() -> None:
     if info is None:
         echo("cardgen daemon: not running for this environment (commands run as usual)")
         echo(f"  socket: {path}")
+    elif info.get("answering") == "no":
+        echo(f"cardgen daemon: not answering (pid {info['pid']}: busy or stopped; commands run as usual "
+             "after waiting 2 s for it)")
+        echo(f"  socket: {path}")
+        echo(f"  hint: kill -CONT {info['pid']} if you stopped it, or kill {info['pid']} to end it")
+        raise SystemExit(1)
     else:
         from cardgen.cli.daemon_client import disabled
 

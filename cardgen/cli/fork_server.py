@@ -37,6 +37,10 @@ STALE_CHECK_S = 60.0
 _SUN_PATH_MAX = 107
 #: How long the daemon waits for a client's whole request (seconds).
 REQUEST_TIMEOUT_S = 5.0
+#: How long the daemon's loop waits, in all, for the request of a client it accepted (seconds): a
+#: client sends it whole right after connecting, so a silent or trickling one delays the others
+#: (which give up after :data:`cardgen.cli.daemon_client.PID_TIMEOUT_S`) by at most this.
+READ_DEADLINE_S = 1.0
 
 #: Modules not preloaded: the playtest simulator (numba, numpy), the live preview, the PDF
 #: booklet (pypdf) and the visual diff (rich's tables): loading them would add ≈ 200 MB of address
@@ -126,6 +130,21 @@ def ask(path: str, kind: bytes) -> str | None:
         sock.close()
 
 
+def listening_pid(path: str) -> int | None:
+    """The pid of the process listening on ``path`` (``SO_PEERCRED``; a connection is accepted by
+    the kernel even while that process is busy or stopped), or None when none listens."""
+    try:
+        sock = daemon_client.connect(path)
+    except OSError:
+        return None
+    if sock is None:
+        return None
+    try:
+        return daemon_client.peer_pid(sock)
+    finally:
+        sock.close()
+
+
 def parse_status(line: str | None) -> dict | None:
     """A ``status``/``stop`` answer (``key=value`` words) as a dict, or None."""
     if not line or not line.startswith("status "):
@@ -142,6 +161,8 @@ def own_key() -> str:
 def status() -> tuple[dict | None, str, list[dict]]:
     """→ (the status of the daemon serving this environment or None, its socket path, the
     statuses of this user's other daemons: started under other code or another environment).
+    A daemon that listens but does not answer (busy, stopped) has the status
+    ``{"pid": …, "answering": "no"}``.
 
     Raises:
         DaemonError: the folder is not private (see :func:`private_folder`)."""
@@ -153,6 +174,10 @@ def status() -> tuple[dict | None, str, list[dict]]:
         raise
     path = daemon_client.socket_path(folder, own_key())
     mine, others = parse_status(ask(path, b"status")), []
+    if mine is None:
+        silent = listening_pid(path)
+        if silent is not None:
+            mine = {"pid": str(silent), "answering": "no"}
     for name in sorted(os.listdir(folder)):
         other = os.path.join(folder, name)
         if name.endswith(".sock") and other != path:
@@ -448,8 +473,7 @@ class _Server:
         try:
             if daemon_client.peer_uid(conn) != os.getuid():
                 return
-            conn.settimeout(REQUEST_TIMEOUT_S)
-            fields, fds = _read_request(conn)
+            fields, fds = _read_request(conn, time.monotonic() + READ_DEADLINE_S)
             if fields[0] != daemon_client.MAGIC:
                 return
             kind = fields[1]
@@ -594,15 +618,24 @@ class _Server:
             os._exit(code)
 
 
-def _read_request(conn) -> tuple[list[bytes], list[int]]:
-    """One request from ``conn``: its NUL-separated fields and the file descriptors sent with it.
+def _read_request(conn, deadline: float) -> tuple[list[bytes], list[int]]:
+    """One request from ``conn``, read whole by ``deadline`` (``time.monotonic()``): its
+    NUL-separated fields and the file descriptors sent with it.
 
     Raises:
-        ValueError: the request is malformed or too large; OSError: the connection failed."""
+        ValueError: the request is malformed or too large; OSError: the connection failed or the
+            deadline passed (``TimeoutError``)."""
     import array
     import socket
 
+    def wait_at_most() -> None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not come in time")
+        conn.settimeout(left)
+
     fds = array.array("i")
+    wait_at_most()
     data, ancdata, _flags, _addr = conn.recvmsg(1 << 16, socket.CMSG_SPACE(8 * fds.itemsize))
     for level, kind, payload in ancdata:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
@@ -616,6 +649,7 @@ def _read_request(conn) -> tuple[list[bytes], list[int]]:
             raise ValueError("request too large")
         body = bytearray(data[4:])
         while len(body) < size:
+            wait_at_most()
             chunk = conn.recv(min(1 << 16, size - len(body)))
             if not chunk:
                 raise ValueError("request cut short")

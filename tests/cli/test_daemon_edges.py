@@ -282,3 +282,32 @@ def test_a_daemon_started_with_closed_streams_prints_as_the_client_would(tmp_pat
     finally:
         d.stop()
         shutil.rmtree(runtime, True)
+
+
+def test_status_of_a_daemon_that_does_not_answer(daemon):
+    pid = _stopped_daemon(daemon)
+    try:
+        res = daemon.run("daemon", "status")
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert res.returncode == 1
+    assert res.stdout.startswith(f"cardgen daemon: not answering (pid {pid}: busy or stopped".encode()), res.stdout
+
+
+def test_a_silent_connection_does_not_hold_the_daemon_for_long(daemon, tmp_path):
+    """A connection that sends nothing: the daemon drops it after READ_DEADLINE_S, and a command
+    sent meanwhile is still served by it (its client waits PID_TIMEOUT_S for the daemon's child;
+    before, the daemon waited 5 s on the silent one and the command ran in its client)."""
+    from cardgen.cli import daemon_client, fork_server
+
+    assert fork_server.READ_DEADLINE_S < daemon_client.PID_TIMEOUT_S
+    silent = daemon_client.connect(str(next(daemon.folder.glob("*.sock"))))
+    client = None
+    try:
+        client, pid, _out = base._start_loop_build(daemon, tmp_path)  # the daemon's child runs the build
+        assert not Path(f"/proc/{client.pid}/task/{client.pid}/children").read_text().split()
+    finally:
+        silent.close()
+        if client is not None:
+            client.send_signal(signal.SIGINT)
+            client.communicate(timeout=60)
