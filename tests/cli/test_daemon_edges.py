@@ -311,3 +311,27 @@ def test_a_silent_connection_does_not_hold_the_daemon_for_long(daemon, tmp_path)
         if client is not None:
             client.send_signal(signal.SIGINT)
             client.communicate(timeout=60)
+
+
+def test_a_dead_socket_is_removed_only_while_it_is_the_one_refused(tmp_path):
+    """The client removes a socket nobody listens on, but not one a new daemon renamed to that path
+    between the client's look and its removal (compared by inode)."""
+    import socket
+
+    from cardgen.cli import daemon_client
+
+    path = tmp_path / "k.sock"
+
+    def dead_socket(at: Path) -> None:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.bind(str(at))
+        s.close()  # bound, never listening: a connection is refused
+
+    dead_socket(path)
+    looked = os.lstat(path)
+    dead_socket(tmp_path / "new.tmp")
+    os.replace(tmp_path / "new.tmp", path)  # another socket took the path since
+    assert daemon_client.connect(str(path), looked) is None
+    assert path.exists()
+    assert daemon_client.connect(str(path)) is None  # the one refused now: removed
+    assert not path.exists()
