@@ -98,11 +98,12 @@ MIN_LAST_LINE = 3
 MAX_PUSH_SPACE = 0.25
 
 
-def kinsoku_split(frags, maxWidths, calcBounds):
+def kinsoku_split(frags, maxWidths, calcBounds, lines_wanted: bool = True):
     """Break ``frags`` into CJK lines (reportlab's ParaLines kind 1) with the JLREQ rules: kinsoku
     classes (:func:`can_break`), glyph widths with punctuation compression and Japanese–Latin
     spacing, ruby bases kept whole, and no last line of fewer than :data:`MIN_LAST_LINE`
-    characters (:func:`_push_down`)."""
+    characters (:func:`_push_down`). ``lines_wanted=False`` (a check that only asks for the
+    short last line): the breaks are found as always, but no line is built (``lines`` is empty)."""
     U = _units(frags)
     ruby = _ruby_inside(U)
     spans = []  # (start, end, forced line break, measure)
@@ -137,7 +138,7 @@ def kinsoku_split(frags, maxWidths, calcBounds):
     spans = _push_down(U, spans, ruby)
     short = short_last_line(U, spans)
     lines = []
-    for start, end, line_break, max_w in spans:
+    for start, end, line_break, max_w in spans if lines_wanted else ():
         seg = U[start:end]
         used = _used(seg)
         lines.append(makeCJKParaLine(seg, max_w, used, max_w - used, line_break, calcBounds))
@@ -217,7 +218,9 @@ class KinsokuParagraph(Paragraph):
             return ParaLines(kind=0, fontSize=s.fontSize, fontName=s.fontName, textColor=s.textColor, lines=[],
                              ascent=s.fontSize, descent=-0.2 * s.fontSize)
         auto = getattr(self, "autoLeading", getattr(self.style, "autoLeading", ""))
-        lines = kinsoku_split(self.frags, maxWidths, auto not in ("", "off"))
+        # wrapped on a canvas that asks only for short last lines (the rulebook check): no lines are built
+        wanted = not getattr(getattr(self, "canv", None), "short_last_lines_only", False)
+        lines = kinsoku_split(self.frags, maxWidths, auto not in ("", "off"), wanted)
         if lines.short_last and self.on_short_last is not None:
             self.on_short_last(lines.short_last)
         return lines

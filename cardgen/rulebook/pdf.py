@@ -89,8 +89,10 @@ def _measuring_canvas(design: PageDesign, fonts: FontSet, page_mm: tuple[float, 
     """The canvas the reported flowables are wrapped on (nothing is drawn on it)."""
     import io
 
-    return canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)(
+    canv = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)(
         io.BytesIO(), pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1)
+    canv.short_last_lines_only = True  # paragraphs wrapped on it find their breaks but build no lines
+    return canv
 
 
 def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo) -> list[Problem]:

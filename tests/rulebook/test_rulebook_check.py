@@ -90,3 +90,24 @@ def test_check_breaks_only_the_reported_paragraphs(tmp_path, monkeypatch):
     assert 0 < checked < len(broken) - 10
     texts = ["".join(f.text for f in frags) for frags in broken[:checked]]
     assert not any(t.startswith("え") or "【未確定】" in t for t in texts)
+
+
+def test_the_check_builds_no_lines_for_the_paragraphs_it_wraps(tmp_path, monkeypatch):
+    """The check asks only for short last lines (its measuring canvas says so): the paragraphs,
+    list items and quotes it wraps find their breaks and report as the build does (above) but
+    build no reportlab lines (a table's row heights, measured while the story is built, do)."""
+    from cardgen.rulebook import pdf
+
+    game, report = load_and_validate(_game("mixed", tmp_path))
+    fonts = fonts_for(game)
+    made, at_wrap = [], []
+    real, real_canvas = kinsoku.makeCJKParaLine, pdf._measuring_canvas
+    monkeypatch.setattr(kinsoku, "makeCJKParaLine", lambda *a: made.append(1) or real(*a))
+    monkeypatch.setattr(pdf, "_measuring_canvas", lambda *a: at_wrap.append(len(made)) or real_canvas(*a))
+    assert [p.code for p in check_rulebook(game, report, fonts)].count("rules-short-last-line") == 4
+    assert at_wrap and len(made) == at_wrap[0]  # nothing built once the wrapping began
+    monkeypatch.setattr(pdf, "_measuring_canvas", lambda *a: setattr(c := real_canvas(*a), "short_last_lines_only",
+                                                                      False) or c)
+    made.clear()
+    check_rulebook(game, report, fonts)
+    assert len(made) > at_wrap[0]  # without the canvas's word they are built (the test can fail)
