@@ -35,7 +35,7 @@ VOLATILE = frozenset({b"PWD", b"OLDPWD", b"_", b"SHLVL", b"CARDGEN_NO_DAEMON", b
                       b"ITERM_SESSION_ID", b"KITTY_WINDOW_ID", b"WEZTERM_PANE", b"TMUX_PANE", b"STY", b"SSH_TTY",
                       b"SSH_CLIENT", b"SSH_CONNECTION", b"GPG_TTY"})
 #: Protocol tag, first field of every request.
-MAGIC = b"cardgen-daemon-2"
+MAGIC = b"cardgen-daemon-3"
 #: The signals the client passes on to the command's process group.
 FORWARDED = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP (the same numbers on every Linux)
 #: How long the client waits for the daemon's child to say "pid" (seconds): a daemon that is busy,
@@ -380,16 +380,27 @@ def _run(sock, argv: list[str], own_key: str, path: str, stamp) -> None:
                   *(k + b"=" + v for k, v in os.environb.items())]
         sock.settimeout(PID_TIMEOUT_S)  # for the request and the "pid" line
         try:
-            send_request(sock, fields, [here, *fds])
+            send_request(sock, fields, [here])
         finally:
             os.close(here)
         answers = Lines(sock)
         first = answers.next()
     except OSError:
         first = None
-    if first is None or not first.startswith("pid "):
+    last = None
+    if first is not None and first.startswith("pid "):
+        child[0] = int(first[4:])
+        try:  # the standard streams go only to a child that waits for them: a daemon that is
+            # stopped or busy never holds them (a pipe's reader would wait for it)
+            sock.settimeout(None)  # the command takes as long as it takes
+            send_request(sock, [b"streams"], fds)
+            last = answers.next()
+        except OSError:  # the child is gone before it had them: the command never started
+            last = "declined"
+    if first is None or not first.startswith("pid ") or last == "declined":
         # "stale", "declined" (its child could not take this process's state), no answer within
         # PID_TIMEOUT_S, or the daemon went away: run here
+        child[0] = 0
         sock.close()
         if first == "stale":  # it ends; its socket goes now, unless a new daemon's took its place
             unlink_if_same(path, stamp)
@@ -397,9 +408,6 @@ def _run(sock, argv: list[str], own_key: str, path: str, stamp) -> None:
             if signum not in ignored:
                 _signal.signal(signum, _signal.default_int_handler if signum == 2 else _signal.SIG_DFL)
         return
-    child[0] = int(first[4:])
-    sock.settimeout(None)  # the command takes as long as it takes
-    last = answers.next()
     if last is not None and last.startswith("exit "):
         os._exit(int(last[5:]))
     if last is not None and last.startswith("signal "):

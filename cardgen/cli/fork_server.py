@@ -41,6 +41,9 @@ REQUEST_TIMEOUT_S = 5.0
 #: client sends it whole right after connecting, so a silent or trickling one delays the others
 #: (which give up after :data:`cardgen.cli.daemon_client.PID_TIMEOUT_S`) by at most this.
 READ_DEADLINE_S = 1.0
+#: How long a command's child waits for the client's standard streams after saying "pid" (seconds):
+#: the client sends them as soon as it reads it.
+STREAMS_DEADLINE_S = 10.0
 
 #: Modules not preloaded: the playtest simulator (numba, numpy), the live preview, the PDF
 #: booklet (pypdf) and the visual diff (rich's tables): loading them would add ≈ 200 MB of address
@@ -379,6 +382,13 @@ class _Server:
         self.sel = selectors.DefaultSelector()
         self.sel.register(listener, selectors.EVENT_READ, ("accept", None))
         self.sel.register(self.wake_r, selectors.EVENT_READ, ("wake", None))
+        import select
+
+        # the clients' connections, watched for their end only (EPOLLRDHUP): the command's child
+        # reads the client's streams from it, so the daemon never reads there
+        self.hangups = select.epoll()
+        self.hangup_pids: dict[int, int] = {}  # connection fd → command pid
+        self.sel.register(self.hangups.fileno(), selectors.EVENT_READ, ("hangup", None))
         try:
             self._loop()
         finally:
@@ -446,7 +456,7 @@ class _Server:
             timeout = min(next_check - now, max(0.0, self.last + self.idle_s - now)) if not self.running else None
             for selected, _ in self.sel.select(timeout):
                 what, pid = selected.data
-                if what in ("conn", "child") and pid not in self.running:
+                if what == "child" and pid not in self.running:
                     continue  # ended earlier in this batch (the client left as its command ended)
                 if what == "accept" and self.listener is not None:
                     self._accept()
@@ -455,8 +465,11 @@ class _Server:
                         os.read(self.wake_r, 512)
                     except BlockingIOError:
                         pass
-                elif what == "conn":
-                    self._client_spoke(pid)
+                elif what == "hangup":
+                    for fd, _events in self.hangups.poll(0):
+                        gone = self.hangup_pids.get(fd)
+                        if gone in self.running:
+                            self._client_spoke(gone)
                 elif what == "child":
                     self._child_ended(pid)
 
@@ -531,29 +544,30 @@ class _Server:
         pidfd = os.pidfd_open(pid)
         self.running[pid] = (conn, pidfd)
         self.sel.register(pidfd, selectors.EVENT_READ, ("child", pid))
-        try:  # the child itself sends "pid", once its signals are the command's (_become_command)
+        try:  # the child itself sends "pid" and reads the client's streams (_become_command)
             conn.setblocking(True)
-            self.sel.register(conn, selectors.EVENT_READ, ("conn", pid))
+            import select
+
+            self.hangups.register(conn.fileno(), select.EPOLLRDHUP)
+            self.hangup_pids[conn.fileno()] = pid
         except (OSError, ValueError):  # the client is gone already
-            self._client_spoke(pid, gone=True)
+            self._client_spoke(pid)
         self.last = time.monotonic()
 
-    def _client_spoke(self, pid: int, gone: bool = False) -> None:
-        """The client of ``pid`` sent something or went away: a client sends nothing after its
-        request, so either way it is gone — kill the command's process group."""
+    def _unwatch(self, conn) -> None:
+        try:
+            self.hangups.unregister(conn.fileno())
+        except (OSError, ValueError):
+            pass
+        self.hangup_pids.pop(conn.fileno(), None)
+
+    def _client_spoke(self, pid: int) -> None:
+        """The client of ``pid`` went away (its end of the connection shut): kill the command's
+        process group."""
         conn, pidfd = self.running[pid]
         if conn is None:
             return
-        if not gone:
-            try:
-                if conn.recv(64):
-                    return  # ignore chatter
-            except OSError:
-                pass
-        try:
-            self.sel.unregister(conn)
-        except (KeyError, ValueError):
-            pass
+        self._unwatch(conn)
         conn.close()
         self.running[pid] = (None, pidfd)
         for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
@@ -577,7 +591,7 @@ class _Server:
         self.served += 1
         self.last = time.monotonic()
         if conn is not None:
-            self.sel.unregister(conn)
+            self._unwatch(conn)
             word = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit {os.WEXITSTATUS(status)}")
             try:
                 conn.sendall(f"{word}\n".encode())
@@ -591,9 +605,9 @@ class _Server:
     def _child(self, conn, fields: list[bytes], fds: list[int], mask: set) -> None:
         """Become the command (``mask``: the signal mask to go back to once its handlers are set):
         never returns. A child that cannot take the client's state (its standard streams cut off
-        by ``ulimit -n``, …) answers "declined" instead of "pid" and ends: the client runs the
-        command itself. One that fails after "pid" says why on the command's standard error and
-        ends with 70 (``EX_SOFTWARE``)."""
+        by ``ulimit -n``, …) answers "declined" (before or after "pid") and ends: the client runs
+        the command itself. One that fails once it has the streams says why on the command's
+        standard error and ends with 70 (``EX_SOFTWARE``)."""
         code = 70
         told = [False]
         try:
@@ -663,11 +677,11 @@ def _read_request(conn, deadline: float) -> tuple[list[bytes], list[int]]:
 
 def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], sigmask: set, told: list) -> int:
     """In the forked child: take the client's state (``fields``: run, key, umask, fd mask, ignored
-    signals, argc, argv…, environment…; ``fds``: its folder and open standard streams; ``sigmask``:
-    the daemon's signal mask, restored once the handlers are set), tell the client "pid <this
-    pid>" once its handlers are the command's (``told[0]`` set: from then on a failure is the
-    command's), run the console entry's normal path and → the exit code, as the interpreter would
-    end with it.
+    signals, stdio config, argc, argv…, environment…; ``fds``: its folder; ``sigmask``: the daemon's
+    signal mask, restored once the handlers are set), tell the client "pid <this pid>" once its
+    handlers are the command's, then take the open standard streams the client sends in answer
+    (a ``streams`` message; ``told[0]`` set: from then on a failure is the command's), run the
+    console entry's normal path and → the exit code, as the interpreter would end with it.
 
     Raises:
         OSError, ValueError: the client's state cannot be taken, or the client is gone."""
@@ -678,7 +692,7 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], 
     # would drop a Ctrl-C held back by the mask)
     budget.own_page()  # not the page every child of the daemon inherited from its preload
     signal.set_wakeup_fd(-1)
-    for fd in (server.wake_r, server.wake_w, server.sel.fileno()):
+    for fd in (server.wake_r, server.wake_w, server.sel.fileno(), server.hangups.fileno()):
         os.close(fd)
     server.watch.close()
     if server.listener is not None:
@@ -694,12 +708,26 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], 
     argc = int(fields[7])
     argv = [os.fsdecode(a) for a in fields[8:8 + argc]]
     env = dict(item.split(b"=", 1) for item in fields[8 + argc:] if b"=" in item)
-    here, std = fds[0], fds[1:]
+    here, = fds
     os.fchdir(here)
     os.close(here)
     os.umask(umask)
     os.environb.clear()
     os.environb.update(env)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
+        if signum in ignored:
+            signal.signal(signum, signal.SIG_IGN)
+        elif signum == signal.SIGINT:
+            signal.signal(signum, signal.default_int_handler)
+        else:
+            signal.signal(signum, signal.SIG_DFL)
+    conn.setblocking(True)
+    conn.sendall(f"pid {os.getpid()}\n".encode())  # a client that gave up: EPIPE, the command never starts
+    # its standard streams only now: a daemon that never got this far (stopped, busy) holds none
+    # of them, so a pipe's reader is not kept waiting by it
+    first, std = _read_request(conn, time.monotonic() + STREAMS_DEADLINE_S)
+    if first[:1] != [b"streams"]:
+        raise ValueError("no standard streams")
     wanted = [fd for fd in (0, 1, 2) if mask & (1 << fd)]
     if len(wanted) != len(std):
         raise ValueError("file descriptors do not match the mask")
@@ -712,15 +740,6 @@ def _become_command(server: _Server, conn, fields: list[bytes], fds: list[int], 
         if not mask & (1 << fd):
             os.close(fd)
     _make_stdio(mask, stdio)
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
-        if signum in ignored:
-            signal.signal(signum, signal.SIG_IGN)
-        elif signum == signal.SIGINT:
-            signal.signal(signum, signal.default_int_handler)
-        else:
-            signal.signal(signum, signal.SIG_DFL)
-    conn.setblocking(True)
-    conn.sendall(f"pid {os.getpid()}\n".encode())  # a client that gave up: EPIPE, the command never starts
     told[0] = True
     conn.close()
     sys.argv = argv

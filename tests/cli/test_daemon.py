@@ -480,13 +480,14 @@ def test_a_ctrl_c_sent_as_soon_as_the_pid_is_known_is_not_lost(daemon, tmp_path)
     fields = [daemon_client.MAGIC, b"run", sock_path.stem.encode(), b"18", b"7", b"", daemon_client.stdio_config(),
               str(len(argv)).encode(),
               *map(os.fsencode, argv), *env]
-    daemon_client.send_request(sock, fields, [here, stdin, w_out, w_err])
-    for fd in (here, stdin, w_out, w_err):
-        os.close(fd)
+    daemon_client.send_request(sock, fields, [here])
     answers = daemon_client.Lines(sock)
     first = answers.next()
     assert first is not None and first.startswith("pid "), first
     os.killpg(int(first[4:]), signal.SIGINT)
+    daemon_client.send_request(sock, [b"streams"], [stdin, w_out, w_err])  # the child takes them after "pid"
+    for fd in (here, stdin, w_out, w_err):
+        os.close(fd)
     assert answers.next() == "exit 130"
     sock.close()
     err = b""

@@ -68,29 +68,17 @@ def _stopped_daemon(daemon) -> int:
     return pid
 
 
-def _to_files(tmp_path: Path, name: str) -> dict:
-    """Standard output and error to files: a stopped daemon holds the descriptors a client sent it
-    (in its socket's queue) until it runs again, so a pipe's reader would wait for it."""
-    return {"stdout": open(tmp_path / f"{name}.out", "wb"), "stderr": open(tmp_path / f"{name}.err", "wb")}
-
-
-def _read(streams: dict) -> tuple[bytes, bytes]:
-    for f in streams.values():
-        f.close()
-    return tuple(Path(streams[k].name).read_bytes() for k in ("stdout", "stderr"))
-
-
 def test_a_stopped_daemon_does_not_hold_the_command(daemon, tmp_path):
     """A daemon that does not answer (stopped here): the client gives up after a short wait and
-    runs the command itself, with the same output."""
+    runs the command itself, with the same output; its standard output and error (pipes here) were
+    never sent to the stopped daemon, so their reader is not kept waiting by it."""
     pid = _stopped_daemon(daemon)
-    streams = _to_files(tmp_path, "served")
     try:
-        res = subprocess.run([CARDGEN, "--version"], env=daemon.env, timeout=60, **streams)
+        res = subprocess.run([CARDGEN, "--version"], env=daemon.env, capture_output=True, timeout=60)
     finally:
         os.kill(pid, signal.SIGCONT)
     alone = daemon.run("--version", env={**daemon.env, "CARDGEN_NO_DAEMON": "1"})
-    assert (res.returncode, *_read(streams)) == (alone.returncode, alone.stdout, alone.stderr)
+    base._same(res, alone)
 
 
 def test_ctrl_c_while_the_daemon_does_not_answer_ends_the_client(daemon, tmp_path):
@@ -98,10 +86,9 @@ def test_ctrl_c_while_the_daemon_does_not_answer_ends_the_client(daemon, tmp_pat
     (it was queued, and the client hung, before)."""
     game = attack_game(tmp_path, text=base.LOOP)
     pid = _stopped_daemon(daemon)
-    streams = _to_files(tmp_path, "client")
     client = subprocess.Popen([CARDGEN, "build", str(game), "--out", str(tmp_path / "out"), "--cpu-limit", "120"],
                               env=daemon.env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-                              **streams)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         def connected() -> bool:
             try:
@@ -111,13 +98,12 @@ def test_ctrl_c_while_the_daemon_does_not_answer_ends_the_client(daemon, tmp_pat
                 return False
         base._wait(connected, "the client to reach the daemon")
         client.send_signal(signal.SIGINT)
-        client.wait(timeout=60)
+        _, stderr = client.communicate(timeout=60)
     finally:
         os.kill(pid, signal.SIGCONT)
         if client.poll() is None:
             client.kill()
-            client.wait()
-    _, stderr = _read(streams)
+            client.communicate()
     assert client.returncode == 130, stderr
     assert stderr.decode().endswith(base.INTERRUPTED)
     assert b"Traceback" not in stderr
@@ -135,8 +121,11 @@ def test_a_child_that_cannot_take_the_request_declines_it(daemon):
     try:
         sock.settimeout(60)
         daemon_client.send_request(sock, [daemon_client.MAGIC, b"run", sock_path.stem.encode(), b"18", b"7", b"",
-                                          b"utf-8,strict,0", b"2", b"cardgen", b"--version"], [here])  # mask 7, no stream sent
-        assert daemon_client.Lines(sock).next() == "declined"
+                                          b"utf-8,strict,0", b"2", b"cardgen", b"--version"], [here])
+        answers = daemon_client.Lines(sock)
+        assert answers.next().startswith("pid ")
+        daemon_client.send_request(sock, [b"streams"], [])  # mask 7, no stream sent
+        assert answers.next() == "declined"
     finally:
         os.close(here)
         sock.close()
