@@ -114,13 +114,18 @@ def private_folder(create: bool) -> str:
     return path
 
 
+def _connected(path: str):
+    """A connection to the daemon at ``path``, or None when none can be made."""
+    try:
+        return daemon_client.connect(path)
+    except OSError:
+        return None
+
+
 def ask(path: str, kind: bytes) -> str | None:
     """Send a ``status`` or ``stop`` request to the daemon at ``path``; → its answer line, or None
     when no daemon listens there."""
-    try:
-        sock = daemon_client.connect(path)
-    except OSError:
-        return None
+    sock = _connected(path)
     if sock is None:
         return None
     try:
@@ -136,10 +141,7 @@ def ask(path: str, kind: bytes) -> str | None:
 def listening_pid(path: str) -> int | None:
     """The pid of the process listening on ``path`` (``SO_PEERCRED``; a connection is accepted by
     the kernel even while that process is busy or stopped), or None when none listens."""
-    try:
-        sock = daemon_client.connect(path)
-    except OSError:
-        return None
+    sock = _connected(path)
     if sock is None:
         return None
     try:
