@@ -40,7 +40,7 @@ REQUEST_TIMEOUT_S = 5.0
 #: How long the daemon's loop waits, in all, for the request of a client it accepted (seconds): a
 #: client sends it whole right after connecting, so a silent or trickling one delays the others
 #: (which give up after :data:`cardgen.cli.daemon_client.PID_TIMEOUT_S`) by at most this.
-READ_DEADLINE_S = 1.0
+READ_DEADLINE_S = 0.5
 #: How long a command's child waits for the client's standard streams after saying "pid" (seconds):
 #: the client sends them as soon as it reads it.
 STREAMS_DEADLINE_S = 10.0

@@ -35,7 +35,7 @@ def test_commands_at_once_each_name_their_own_file_on_a_budget_stop(daemon, tmp_
     (the "where is the build" page is the command's own, not one shared by every child of the daemon)."""
     first = attack_game(tmp_path, text=base.LOOP, name="first")
     second = attack_game(tmp_path, text=base.LOOP, name="second")
-    client = subprocess.Popen([CARDGEN, "build", str(first), "--out", str(tmp_path / "o1"), "--cpu-limit", "3"],
+    client = subprocess.Popen([CARDGEN, "build", str(first), "--out", str(tmp_path / "o1"), "--cpu-limit", "5"],
                               env=daemon.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         base._wait(lambda: base._children(daemon.status() or {"children": "-"}), "the daemon to fork the command")
