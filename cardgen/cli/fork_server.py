@@ -809,13 +809,13 @@ def _run_entry(mask: set) -> int:
     except SystemExit as exc:
         code = _exit_code(exc.code)
     except KeyboardInterrupt:
-        sys.excepthook(*sys.exc_info())
+        _print_uncaught()
         _flush(sys.stderr)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)
         code = 130
     except BaseException:  # noqa: BLE001 - printed as the interpreter prints it
-        sys.excepthook(*sys.exc_info())
+        _print_uncaught()
         code = 1
     threading = sys.modules.get("threading")
     if threading is not None and hasattr(threading, "_shutdown"):
@@ -830,6 +830,15 @@ def _run_entry(mask: set) -> int:
     if not _flush(sys.stderr):
         code = 120
     return code
+
+
+def _print_uncaught() -> None:
+    """Print the exception being handled as the interpreter prints an uncaught one, from the
+    console entry's frame on (this module's frame left out: a traceback reads as one of a run
+    without the daemon, less the console script's line)."""
+    kind, exc, tb = sys.exc_info()
+    tb = tb.tb_next or tb
+    sys.excepthook(kind, exc.with_traceback(tb), tb)  # the hook prints the exception's own traceback
 
 
 def _exit_code(value) -> int:

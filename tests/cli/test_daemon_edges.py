@@ -324,3 +324,21 @@ def test_a_dead_socket_is_removed_only_while_it_is_the_one_refused(tmp_path):
     assert path.exists()
     assert daemon_client.connect(str(path)) is None  # the one refused now: removed
     assert not path.exists()
+
+
+def test_an_uncaught_exception_s_traceback_starts_at_the_console_entry():
+    """A traceback printed by the daemon's child starts with the command's own frames, not with
+    the fork server's (here the entry raises; run in its own process: _run_entry runs atexit)."""
+    code = ("import signal, sys\n"
+            "from cardgen.cli import daemon_client, fork_server\n"
+            "def main():\n"
+            "    raise RuntimeError('boom')\n"
+            "daemon_client.ENTRY = main\n"
+            "sys.exit(fork_server._run_entry(signal.pthread_sigmask(signal.SIG_BLOCK, ())))\n")
+    res = subprocess.run([base.sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 1
+    lines = res.stderr.splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert "in main" in lines[1], res.stderr
+    assert "fork_server" not in res.stderr
+    assert lines[-1] == "RuntimeError: boom"
