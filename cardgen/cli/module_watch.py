@@ -3,7 +3,10 @@ guard (:mod:`cardgen.cli.fork_server`) against serving old library code after an
 upgrade in place (``pip install -U``, an edited ``site-packages/click/exceptions.py``).
 
 :class:`ModuleWatch` watches the folders of the loaded modules' files with Linux's inotify
-(``inotify(7)``, through ``ctypes``: no library offers it in the standard library) and notes any
+(``inotify(7)``, through ``ctypes``; watchfiles, which ``cardgen watch`` uses, runs its watcher in a
+background thread, and a process that forks for every command must not hold another thread: the
+child gets only the forking thread, and a lock the watcher held at that instant stays locked in
+it for ever) and notes any
 write, attribute change (``touch``), rename over, creation or removal of one of those files. Asking
 (:meth:`ModuleWatch.changed`) is one non-blocking ``read``, so the daemon asks before every
 command; a stamp walk of the ~670 files would take 3–8 ms. Where inotify cannot be used (not
