@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from cardgen.cli import build_commands, daemon_commands, insight, output_commands, project_commands, review_commands
+from cardgen.cli.daemon_client import INTERRUPTED
 from cardgen.cli.output import echo, fail
 
 
@@ -43,7 +44,7 @@ def _on_sigint(signum, frame) -> None:
 
 
 def _stop_interrupted() -> None:
-    echo("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix", err=True)
+    echo(INTERRUPTED, err=True)
     sys.exit(130)
 
 

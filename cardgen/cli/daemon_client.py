@@ -34,6 +34,9 @@ import sys
 VOLATILE = frozenset({b"PWD", b"OLDPWD", b"_", b"SHLVL", b"CARDGEN_NO_DAEMON", b"WINDOWID", b"TERM_SESSION_ID",
                       b"ITERM_SESSION_ID", b"KITTY_WINDOW_ID", b"WEZTERM_PANE", b"TMUX_PANE", b"STY", b"SSH_TTY",
                       b"SSH_CLIENT", b"SSH_CONNECTION", b"GPG_TTY"})
+#: The line every way a command can be interrupted ends with (exit 130): this client, the console
+#: entry (:func:`cardgen.cli.entry.main`) and the command line (:mod:`cardgen.cli.commands`).
+INTERRUPTED = "cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix"
 #: Protocol tag, first field of every request.
 MAGIC = b"cardgen-daemon-3"
 #: The signals the client passes on to the command's process group.
@@ -338,7 +341,7 @@ def run_elsewhere(argv: list[str], entry) -> None:
 def interrupted() -> None:
     """End this process as the console entry ends on Ctrl-C before a command started: its one
     line on standard error, exit 130."""
-    sys.stderr.write("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n")
+    sys.stderr.write(INTERRUPTED + "\n")
     sys.stderr.flush()
     os._exit(130)
 

@@ -278,7 +278,8 @@ def main() -> None:
             from cardgen.cli.commands import main as command_line  # Ctrl-C while it loads: exit 130 too
     except KeyboardInterrupt:
         _stop_started()  # killed and reaped now, not left to die with this process
-        sys.stderr.write("cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix\n")
+        from cardgen.cli.daemon_client import INTERRUPTED
+        sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(130)
     if code is not None:
         import signal

@@ -530,8 +530,7 @@ class _Server:
         budget.before_fork()
         # Ctrl-C, SIGTERM, SIGHUP held back until the child has its own handlers (it inherits the
         # daemon's: SIGINT ignored): one sent as soon as the client learns the pid is not lost
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-        pid = os.fork()
+        pid, mask = budget.fork_holding({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
         if pid == 0:  # pragma: no cover - the command's child (tested through the client)
             self._child(conn, fields, fds, mask)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)

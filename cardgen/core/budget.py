@@ -276,7 +276,7 @@ def _run_cleanups() -> None:
 
 def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int, mask: set = frozenset()) -> None:
     """Run ``fn`` under ``budget`` and send ``(kind, value)`` through ``w``; never returns.
-    ``mask``: the signal mask to restore once SIGINT is ignored (:func:`_fork_holding_ctrl_c`)."""
+    ``mask``: the signal mask to restore once SIGINT is ignored (:func:`fork_holding`)."""
     global _IN_CHILD
     _IN_CHILD = True
     status = 0
@@ -437,7 +437,7 @@ def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, g
     sys.stderr.flush()
     r, w = os.pipe()
     before_fork()
-    pid, mask = _fork_holding_ctrl_c()
+    pid, mask = fork_holding()
     if pid == 0:  # pragma: no cover - runs in the child (measured by its effects)
         os.close(r)
         _child(fn, args, kwargs, budget, w, mask)
@@ -455,13 +455,15 @@ def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, g
     return limited
 
 
-def _fork_holding_ctrl_c() -> tuple[int, set]:
-    """``os.fork()`` with SIGINT blocked; → (pid, the signal mask to restore). A Ctrl-C during the
-    fork would otherwise be raised inside an at-fork hook (logging's ``_releaseLock``, run by
-    ``os.fork`` in the parent), which swallows it ("Exception ignored in: …") and the build ran on.
-    The parent restores the mask once it can stop the child (the held-back Ctrl-C is raised
-    there), the child once it ignores SIGINT."""
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+def fork_holding(signals=frozenset({signal.SIGINT})) -> tuple[int, set]:
+    """``os.fork()`` with ``signals`` blocked (default: SIGINT); → (pid, the signal mask to
+    restore). A Ctrl-C during the fork would otherwise be raised inside an at-fork hook (logging's
+    ``_releaseLock``, run by ``os.fork`` in the parent), which swallows it ("Exception ignored in:
+    …") and the build ran on; a signal sent to a child before it set its own handlers would meet
+    the parent's. The parent restores the mask once it can stop the child (a held-back signal is
+    raised there), the child once its handlers are its own (:func:`start_limited`, the daemon's
+    :meth:`cardgen.cli.fork_server._Server._fork`)."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
     try:
         return os.fork(), mask
     except BaseException:

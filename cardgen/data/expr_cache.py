@@ -90,14 +90,19 @@ def compile_source(env: Environment, source: str):
     raises (jinja2's TemplateSyntaxError); nothing is stored then."""
     if not disk_cache.enabled():
         return env.from_string(source)
+    return _template(env, "card-text", source, lambda: env.compile(source))
+
+
+def _template(env: Environment, kind: str, source: str, compile_code):
+    """The template of ``source`` (no name, no file name, ``env``'s globals) from its stored code
+    object, or from ``compile_code()``, which is then stored; ``kind`` names the bucket (the same
+    text compiled as a card text and as an expression gives two entries)."""
     cache = DiskBytecodeCache(_salt(env))
-    bucket = cache.get_bucket(env, "card-text", None, source)
-    code = bucket.code
-    if code is None:
-        code = env.compile(source)
-        bucket.code = code
+    bucket = cache.get_bucket(env, kind, None, source)
+    if bucket.code is None:
+        bucket.code = compile_code()
         cache.set_bucket(bucket)
-    return env.template_class.from_code(env, code, env.make_globals(None), None)
+    return env.template_class.from_code(env, bucket.code, env.make_globals(None), None)
 
 
 def compile_expression(env: Environment, source: str, undefined_to_none: bool = True):
@@ -109,12 +114,7 @@ def compile_expression(env: Environment, source: str, undefined_to_none: bool = 
     TemplateSyntaxError, from ``env.handle_exception``); nothing is stored then."""
     if not disk_cache.enabled():
         return env.compile_expression(source, undefined_to_none)
-    cache = DiskBytecodeCache(_salt(env))
-    bucket = cache.get_bucket(env, "expression", None, source)  # not "card-text": another key for the same text
-    if bucket.code is None:
-        bucket.code = env.compile(_expression_template(env, source))
-        cache.set_bucket(bucket)
-    template = env.template_class.from_code(env, bucket.code, env.make_globals(None), None)
+    template = _template(env, "expression", source, lambda: env.compile(_expression_template(env, source)))
     return TemplateExpression(template, undefined_to_none)
 
 
