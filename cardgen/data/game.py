@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from cardgen.core.boundary import on_disk
+from cardgen.core.boundary import confine, on_disk
 from cardgen.core.errors import CardgenError, Problem, ProblemList, did_you_mean, rel
 from cardgen.data.loaded import Loaded, Source
 from cardgen.data.yaml_source import load_yaml
@@ -158,6 +158,8 @@ def load_game(game_dir: Path | str) -> Game:
     if not manifest_path.is_file():
         raise CardgenError(Problem(rel(manifest_path), None, "", "the game folder has no game.yaml",
                                    "create game.yaml (start from `cardgen new`)", code="no-manifest"))
+    # game.yaml itself is a file of the game: a link leading out of the folder is refused before it is read
+    confine(manifest_path, [root.resolve()], rel(manifest_path), None, "", what="the manifest")
     loaded = load_yaml(manifest_path, rel(manifest_path))
     if loaded.data in ({}, None):
         raise CardgenError(Problem(loaded.source.file, 1, "", "the manifest is empty",

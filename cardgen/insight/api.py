@@ -95,7 +95,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
             other_setup = prepare(path)
             other_setup.label = str(path) if path.resolve() != Path(game_dir).resolve() else "as built (again)"
         else:
-            other_setup = prepare(game_dir, load_variant(path))
+            other_setup = prepare(game_dir, load_variant(path, Path(game_dir)))
         other_setup.options.update(flags)
     total = rounds * (len(players) if players else len(base.decks)) * (2 if other_setup else 1)
     tick = progress(total) if progress else None

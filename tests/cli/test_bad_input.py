@@ -30,6 +30,22 @@ def _symlink_out(game: Path, tmp: Path) -> None:
     (game / "cards.csv").symlink_to(outside)
 
 
+def _manifest_symlink_out(game: Path, tmp: Path) -> None:
+    """game.yaml is a symlink to a manifest outside the game folder (its key names must not be echoed)."""
+    outside = tmp / "outside.yaml"
+    outside.write_text((game / "game.yaml").read_text(encoding="utf-8") + "secret_key_name: 1\n", encoding="utf-8")
+    (game / "game.yaml").unlink()
+    (game / "game.yaml").symlink_to(outside)
+
+
+def _variant_symlink_out(game: Path, tmp: Path) -> None:
+    """variants/x.yaml (for --compare) is a symlink to a YAML file outside the game folder."""
+    outside = tmp / "secret.yaml"
+    outside.write_text("password: hunter2-SECRET\n", encoding="utf-8")
+    (game / "variants").mkdir(exist_ok=True)
+    (game / "variants" / "x.yaml").symlink_to(outside)
+
+
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
@@ -197,7 +213,8 @@ def _ods_named_csv(game: Path, tmp: Path) -> None:
     (game / "cards.ods").rename(game / "cards.csv")
 
 
-GENERATORS = {"xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
+GENERATORS = {"manifest-symlink-out": _manifest_symlink_out, "variant-symlink-out": _variant_symlink_out,
+              "xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,
               "font-fifo": _font_fifo, "manifest-fifo": _manifest_fifo,
               "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}

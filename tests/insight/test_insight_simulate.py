@@ -225,3 +225,28 @@ def test_compare_with_another_game_folder(tmp_path):
     assert run.other.label == str(game)
     tsumo = next(r for r in run.comparison if r["key"] == "end.tsumo")
     assert tsumo["ci95"][0] > 0
+
+
+@pytest.mark.parametrize("inside_game", [True, False])
+def test_a_variant_file_that_is_a_link_leading_out_is_refused_unread(tmp_path, monkeypatch, inside_game):
+    """variants/x.yaml given to --compare, a link to a YAML file elsewhere: refused by the file
+    boundary before it is read (its key names are not echoed); one named outside the game may not
+    lead out of its own folder either."""
+    from cardgen.core.errors import CardgenError
+    from cardgen.insight.api import simulate_game
+
+    game = tmp_path / "tenjanpai"
+    shutil.copytree(TEN, game)
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "s.yaml").write_text("password_key_name: hunter2\n", encoding="utf-8")
+    folder = game / "variants" if inside_game else tmp_path / "mine"
+    folder.mkdir(exist_ok=True)
+    (folder / "x.yaml").symlink_to(tmp_path / "secret" / "s.yaml")
+    monkeypatch.chdir(tmp_path)
+    named = "tenjanpai/variants/x.yaml" if inside_game else "mine/x.yaml"
+    with pytest.raises(CardgenError) as err:
+        simulate_game("tenjanpai", tmp_path / "out", rounds=10, compare_with=named, pdf=False)
+    assert [p.format() for p in err.value.problems] == [
+        f"{named}: error: --compare → the variant file {named!r} leads outside the game folder\n"
+        "    hint: copy the file into the game folder (links and paths that leave it are refused; README → Security)"]
+    assert not (tmp_path / "out").exists()
