@@ -141,8 +141,8 @@ def _check(pdf: pikepdf.Pdf, file: str, standard: str | None, tac: float | None)
                       f"(trim {_mm(trim)}, bleed {_mm(bleed)}, media {_mm(media)} mm)", "fix the page boxes",
                       "page-boxes"))
     _fonts(pdf, file, add)
-    if cmyk_intent:
-        _rgb(pdf, file, add)
+    if cmyk_intent or tac is not None:
+        _colours(pdf, file, add, cmyk_intent, tac)
     if x1a:
         for where in transparency_in(pdf):
             add(_find(file, where, "transparency in a PDF/X-1a file", "use opaque colours (#rrggbb, no alpha) or a "
@@ -150,8 +150,6 @@ def _check(pdf: pikepdf.Pdf, file: str, standard: str | None, tac: float | None)
     if "/Names" in pdf.Root and "/JavaScript" in pdf.Root.Names or "/OpenAction" in pdf.Root and \
             pdf.Root.OpenAction.get("/S") in (Name("/JavaScript"), Name("/Launch")):
         add(_find(file, "catalog", "the file has JavaScript or a launch action", "remove it", "javascript"))
-    if tac is not None:
-        _tac(pdf, file, tac, add)
     return out
 
 
@@ -200,20 +198,44 @@ def _fonts(pdf, file, add) -> None:
                           "use an embedded font (every cardgen font role is embedded)", "font-embedded"))
 
 
-def _rgb(pdf, file, add) -> None:
+def _colours(pdf, file, add, rgb: bool, tac: float | None) -> None:
+    """DeviceRGB colour (``rgb``: under a CMYK output intent) and ink over ``tac`` percent: one
+    pass over every content stream's colour operators and every image."""
+    limit = tac / 100 + 0.005 if tac is not None else math.inf
     for where, owner in _walk(pdf):
         res = owner.get("/Resources", {})
         for name, x in res.get("/XObject", {}).items():
-            if x.get("/Subtype") == "/Image" and _is_rgb(x.get("/ColorSpace")):
+            if x.get("/Subtype") != "/Image":
+                continue
+            cs = x.get("/ColorSpace")
+            if rgb and _is_rgb(cs):
                 add(_find(file, where, f"image {name} is DeviceRGB under a CMYK output intent",
                           "convert the art to CMYK (a CMYK shop preset does)", "device-rgb"))
-        for name, cs in res.get("/ColorSpace", {}).items():
-            if _is_rgb(cs):
-                add(_find(file, where, f"colour space {name} is DeviceRGB", "use DeviceCMYK", "device-rgb"))
-        ops = [str(op) for _operands, op in pikepdf.parse_content_stream(owner, "rg RG")]
-        if ops:
-            add(_find(file, where, f"{len(ops)} DeviceRGB colour operators ({', '.join(sorted(set(ops)))})",
+            elif tac is not None and cs == Name("/DeviceCMYK"):
+                px = np.asarray(pikepdf.PdfImage(x).as_pil_image(), dtype=np.float64).reshape(-1, 4)
+                top = float(px.sum(axis=1).max()) / 255 if px.size else 0.0
+                if top > limit:
+                    add(_find(file, where, f"image {name} has pixels of {top * 100:.0f} % ink, over the {tac:g} % "
+                              "limit", "convert the image with the preset's ink limit", "tac"))
+        if rgb:
+            for name, cs in res.get("/ColorSpace", {}).items():
+                if _is_rgb(cs):
+                    add(_find(file, where, f"colour space {name} is DeviceRGB", "use DeviceCMYK", "device-rgb"))
+        rgb_ops: set[str] = set()
+        n_rgb, worst = 0, 0.0
+        for operands, op in pikepdf.parse_content_stream(owner, "rg RG k K"):
+            name = str(op)
+            if name in _RGB_OPS:
+                n_rgb += 1
+                rgb_ops.add(name)
+            else:
+                worst = max(worst, sum(float(v) for v in operands))
+        if rgb and n_rgb:
+            add(_find(file, where, f"{n_rgb} DeviceRGB colour operators ({', '.join(sorted(rgb_ops))})",
                       "convert the colours to CMYK (a CMYK shop preset does)", "device-rgb"))
+        if worst > limit:
+            add(_find(file, where, f"a colour of {worst * 100:.0f} % ink, over the {tac:g} % limit",
+                      "use lighter colours, or a rich black within the limit", "tac"))
 
 
 def _is_rgb(cs) -> bool:
@@ -227,21 +249,3 @@ def _is_rgb(cs) -> bool:
         if cs[0] == Name("/ICCBased"):
             return False  # device-independent: allowed in PDF/X-4
     return False
-
-
-def _tac(pdf, file, tac: float, add) -> None:
-    limit = tac / 100 + 0.005
-    for where, owner in _walk(pdf):
-        worst = 0.0
-        for operands, op in pikepdf.parse_content_stream(owner, "k K"):
-            worst = max(worst, sum(float(v) for v in operands))
-        if worst > limit:
-            add(_find(file, where, f"a colour of {worst * 100:.0f} % ink, over the {tac:g} % limit",
-                      "use lighter colours, or a rich black within the limit", "tac"))
-        for name, x in owner.get("/Resources", {}).get("/XObject", {}).items():
-            if x.get("/Subtype") == "/Image" and x.get("/ColorSpace") == Name("/DeviceCMYK"):
-                px = np.asarray(pikepdf.PdfImage(x).as_pil_image(), dtype=np.float64).reshape(-1, 4)
-                top = float(px.sum(axis=1).max()) / 255 if px.size else 0.0
-                if top > limit and not math.isclose(top, limit):
-                    add(_find(file, where, f"image {name} has pixels of {top * 100:.0f} % ink, over the {tac:g} % limit",
-                              "convert the image with the preset's ink limit", "tac"))

@@ -19,7 +19,9 @@ by the Makefile; licence and choice in docs/printing-shops.md) unless the design
 """
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -28,7 +30,11 @@ import numpy as np
 from PIL import Image as PILImage
 from PIL import ImageCms
 
+from cardgen.core import disk_cache
 from cardgen.core.units import MM
+
+#: Bumped when the conversion below changes: the colours kept on disk are then computed again.
+_MODEL_VERSION = 1
 
 #: The CMYK destination profile used when neither the preset nor the designer names one.
 DEFAULT_PROFILE = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
@@ -88,19 +94,57 @@ class InkModel:
         self.rules = rules
         try:
             self.profile_bytes = Path(rules.profile).read_bytes()
-            self._cmyk = ImageCms.ImageCmsProfile(io.BytesIO(self.profile_bytes))
-        except (OSError, ImageCms.PyCMSError) as exc:
-            raise ValueError(f"the CMYK profile {rules.profile} cannot be read: {exc}") from exc
-        if self._cmyk.profile.xcolor_space.strip() != "CMYK":
-            raise ValueError(f"the profile {rules.profile} is not a CMYK profile "
-                             f"({self._cmyk.profile.xcolor_space.strip()})")
-        self._srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
-        self._colours: dict[tuple[int, int, int], CMYK] = {}
+        except OSError as exc:
+            raise ValueError(f"the CMYK profile {rules.profile} cannot be read: {exc.strerror or exc}") from exc
         self.rich_black: CMYK = tuple(min(v, 100.0) / 100.0 for v in rules.rich_black)  # type: ignore[assignment]
+        # What LittleCMS computed for this profile and ink limit before (the greys' K and every
+        # colour met), kept on disk: building the transforms costs ~0.2 s a process.
+        self._key = (hashlib.sha256(self.profile_bytes).hexdigest() + f"|{rules.tac:g}|{_MODEL_VERSION}").encode()
+        self._colours: dict[tuple[int, int, int], CMYK] = {}
+        self._known = 0
+        self._stored_description: str | None = None
+        stored = disk_cache.read("ink-1", self._key)
+        if stored is not None:
+            try:
+                data = json.loads(stored)
+                self.__dict__["_grey_to_k"] = np.asarray(data["grey"], dtype=np.float64)
+                self._colours = {tuple(int(v) for v in k.split(",")): tuple(c) for k, c in data["colours"].items()}
+                self._stored_description = data["description"]
+                self._known = len(self._colours)
+            except (ValueError, KeyError, TypeError):
+                self._colours, self._known = {}, 0
+                self.__dict__.pop("_grey_to_k", None)
+
+    @cached_property
+    def _cmyk(self) -> ImageCms.ImageCmsProfile:
+        try:
+            prof = ImageCms.ImageCmsProfile(io.BytesIO(self.profile_bytes))
+        except (OSError, ImageCms.PyCMSError) as exc:
+            raise ValueError(f"the CMYK profile {self.rules.profile} cannot be read: {exc}") from exc
+        if prof.profile.xcolor_space.strip() != "CMYK":
+            raise ValueError(f"the profile {self.rules.profile} is not a CMYK profile "
+                             f"({prof.profile.xcolor_space.strip()})")
+        return prof
+
+    @cached_property
+    def _srgb(self) -> ImageCms.ImageCmsProfile:
+        return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
+
+    def store(self) -> None:
+        """Keep the greys' K and the colours converted so far on disk for the next process."""
+        if len(self._colours) == self._known and self._stored_description is not None:
+            return
+        payload = {"grey": [float(v) for v in self._grey_to_k], "description": self.description,
+                   "colours": {",".join(map(str, k)): list(v) for k, v in self._colours.items()}}
+        disk_cache.write("ink-1", self._key, json.dumps(payload).encode())
+        self._known = len(self._colours)
+        self._stored_description = self.description
 
     @property
     def description(self) -> str:
         """The profile's own description (the output intent's condition)."""
+        if self._stored_description is not None:
+            return self._stored_description
         return ImageCms.getProfileDescription(self._cmyk).strip() or Path(self.rules.profile).stem
 
     @cached_property
@@ -164,3 +208,14 @@ class InkModel:
             cmyk[neutral] = np.stack([np.zeros_like(k)] * 3 + [k], axis=-1)
         cmyk = limit_tac(cmyk, self.rules.tac)
         return PILImage.fromarray(np.rint(cmyk * 255).astype(np.uint8), "CMYK")
+
+
+_MODELS: dict[InkRules, InkModel] = {}
+
+
+def ink_model(rules: InkRules) -> InkModel:
+    """The :class:`InkModel` of ``rules``, one per process (a watch or serve loop builds again)."""
+    model = _MODELS.get(rules)
+    if model is None:
+        model = _MODELS[rules] = InkModel(rules)
+    return model

@@ -129,6 +129,9 @@ def make_pdfx(pdf: pikepdf.Pdf, standard: str, profile: bytes, condition: str, t
 def save_pdfx(pdf: pikepdf.Pdf, path: Path, standard: str) -> None:
     """Write ``pdf`` at the standard's PDF version with a document ID made from its content."""
     version = VERSION[standard]
+    # stream_decode_level none: the streams are written as they are (qpdf would otherwise inflate
+    # and deflate every one again, the fonts' too: 0.12 s of 天雀牌's three files)
     pdf.save(path, force_version=version, deterministic_id=True, compress_streams=True,
+             stream_decode_level=pikepdf.StreamDecodeLevel.none,
              object_stream_mode=pikepdf.ObjectStreamMode.disable if standard == "PDF/X-1a"
              else pikepdf.ObjectStreamMode.preserve)

@@ -54,9 +54,29 @@ def _req(operands, op: str) -> tuple:
     return ("cmyk", *vals)
 
 
+def _smaller_side(out: list, start: int) -> float:
+    """The smaller side of the bounding box of the path built by ``out[start:]`` (its points as
+    written: the corner and size of ``re``, the points of ``m``/``l``/``c``…)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for inst in out[start:]:
+        nums = [float(v) for v in inst.operands]
+        if str(inst.operator) == "re":
+            x, y, w, h = nums
+            xs += [x, x + w]
+            ys += [y, y + h]
+        else:
+            xs += nums[0::2]
+            ys += nums[1::2]
+    if not xs:
+        return 0.0
+    return min(max(xs) - min(xs), max(ys) - min(ys))
+
+
 class _Rewriter:
     def __init__(self, pdf: pikepdf.Pdf, model: InkModel):
         self.pdf, self.model = pdf, model
+        self.thin = model.rules.thin_mm * 72 / 25.4
         self.done: set[tuple[int, int]] = set()
 
     def ink(self, req: tuple | None, use: str, size: float) -> CMYK | None:
@@ -106,7 +126,6 @@ class _Rewriter:
         st = _State()
         stack: list[_State] = []
         path_at: int | None = None
-        box = [math.inf, math.inf, -math.inf, -math.inf]
         text_size, text_scale = 0.0, 1.0
         used_op = False
 
@@ -162,23 +181,17 @@ class _Rewriter:
             elif op in _PATH_START or op in _PATH_MORE:
                 if path_at is None:
                     path_at = len(out)
-                    box = [math.inf, math.inf, -math.inf, -math.inf]
-                nums = [float(v) for v in operands]
-                if op == "re":
-                    x, y, w, h = nums
-                    pts = [(x, y), (x + w, y + h)]
-                else:
-                    pts = list(zip(nums[0::2], nums[1::2]))
-                for x, y in pts:
-                    box[0], box[1] = min(box[0], x), min(box[1], y)
-                    box[2], box[3] = max(box[2], x), max(box[3], y)
             elif op in _FILL or op in _STROKE or op in _BOTH or op == "n":
                 at = path_at if path_at is not None else len(out)
                 if op != "n":
-                    side = min(box[2] - box[0], box[3] - box[1]) * st.scale if box[0] < math.inf else 0.0
-                    fill = self.ink(st.fill, "fill", side) if op not in _STROKE else None
-                    stroke = self.ink(st.stroke, "stroke", 0.0) if op not in _FILL else None
-                    fine = st.width * st.scale < self.model.rules.thin_mm * 72 / 25.4
+                    fill = stroke = None
+                    if op not in _STROKE and st.fill is not None:
+                        # the size of the path matters only to pure black (rich black of large solids)
+                        side = _smaller_side(out, at) * st.scale if st.fill == ("rgb", 0, 0, 0) else 0.0
+                        fill = self.ink(st.fill, "fill", side)
+                    if op not in _FILL:
+                        stroke = self.ink(st.stroke, "stroke", 0.0)
+                    fine = st.width * st.scale < self.thin
                     over = bool(self.model.rules.overprint_black and stroke == k100 and fine and fill is None)
                     want(at, fill, stroke, over)
                 path_at = None

@@ -29,7 +29,7 @@ from cardgen.data.shop_presets import ShopPreset, shop_preset
 from cardgen.fonts.fontset import FontSet
 from cardgen.fonts.licence import embedding_restriction
 from cardgen.layout.ops import CardPlan, Circle, Line, Rect, Text, TurnedText
-from cardgen.render.cmyk import DEFAULT_PROFILE, InkModel, InkRules
+from cardgen.render.cmyk import DEFAULT_PROFILE, InkModel, InkRules, ink_model
 from cardgen.render.images import ImageCache, load_upright
 from cardgen.render.pdfx import make_pdfx, save_pdfx
 from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files
@@ -218,7 +218,7 @@ def write_preset_shop(game: Game, fonts: FontSet, plans, out, opts, preset: Shop
         raise CardgenError(errors)
     m = game.manifest
     skipped = {p.component for p in plans if not preset.size_fits(p.size_mm)}
-    model = InkModel(ink_rules(game, preset)) if preset.colour == "cmyk" and preset.format == "pdf" else None
+    model = ink_model(ink_rules(game, preset)) if preset.colour == "cmyk" and preset.format == "pdf" else None
     bleed = preset.bleed_mm * MM if preset.bleed_mm is not None else None
     images = ImageCache()
     written: list[str] = []
@@ -253,6 +253,8 @@ def write_preset_shop(game: Game, fonts: FontSet, plans, out, opts, preset: Shop
                     dest.write_bytes(buf.getvalue())
             written.append(f.name)
             order += [(f.name, *row) for row in f.rows]
+    if model is not None:
+        model.store()
     if findings:
         raise CardgenError(findings)
     buf = io.StringIO()
