@@ -84,6 +84,11 @@ class PrintSettings(Strict):
     cut_tolerance: Length = Field(3, validate_default=True, description="Frames and text boxes keep at least this far inside the trim, mm, "
                                   "or run into the bleed (a preflight warning otherwise): home duplex and hand "
                                   "cutting are off by about 1 mm.")
+    shop: str | None = Field(None, description="Print-shop preset of `cardgen shop` and the build's shop files "
+                             "(`popls`, `jelly2print`, `printry`, `drivethrucards`, `thegamecrafter`; "
+                             "cardgen/presets/shops.yaml, docs/printing-shops.md); `--preset` overrides it.")
+    cmyk_profile: str | None = Field(None, description="CMYK ICC profile of the shop files, a file in the game "
+                                     "folder (default: Ghostscript's default_cmyk.icc, docs/printing-shops.md).")
 
 
 class Component(Strict):
