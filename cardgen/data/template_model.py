@@ -76,6 +76,8 @@ class TextElement(_Element):
     valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")
     color: Colour = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
     rotate: Literal[0, 180] = Field(0, description="`180`: the text is turned upside down about the box's centre — a second corner index read from across the table (lay it out as for the top-left corner: `align: left`, `valign: top` land at the bottom right).")
+    hang: bool = Field(False, description="`true`: 、 and 。 may hang past the box's right edge by half an em (ぶら下げ, JLREQ) instead of taking the character before them to the next line; leave room for it.")
+    phrases: bool = Field(True, description="Break Japanese lines between phrases (文節, found by BudouX), inside a phrase only when it is longer than the line; `false`: at any place JLREQ allows.")
 
 
 class IconElement(_Element):
