@@ -289,3 +289,10 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str = "output", option
     """
     from cardgen.diff.reprint import reprint_sheets as run
     return run(game_dir, out_root, options or SheetOptions(), since=since, cards=cards, force=force)
+
+
+def preflight_file(path: Path | str, standard: str | None = None, tac: float | None = None) -> list[Problem]:
+    """The PDF/X findings of the PDF at ``path`` (:mod:`cardgen.check.pdfx_check`; none: it passes)."""
+    from cardgen.check.pdfx_check import preflight_pdf  # pikepdf: loaded only by this command
+
+    return preflight_pdf(path, standard, tac)

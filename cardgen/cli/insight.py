@@ -83,7 +83,7 @@ def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple
             print_simulation(run.other)
             print_comparison(run.result, run.other, run.comparison)
     for f in run.files:
-        echo(f"wrote {f}")
+        echo(f"wrote {f}", err=fmt == "json")  # --format json: stdout holds the JSON alone
 
 
 def _progress(total: int):

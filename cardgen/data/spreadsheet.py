@@ -15,6 +15,7 @@ from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.file_limits import MAX_CSV_BYTES, read_capped
+from cardgen.data.xlsx_formulas import unsaved_formulas
 
 #: File name endings read as spreadsheets (everything else is read as CSV text).
 SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
@@ -83,6 +84,14 @@ def read_sheet(path: Path, shown: str, sheet: str | None) -> list[tuple[int, lis
                                    + ", ".join(repr(n) for n in names),
                                    f"name one of them after '#', e.g. {base}#{names[0]}" if names else "",
                                    code="unknown-sheet"))
+    if str(path).lower().endswith((".xlsx", ".xlsm")):
+        unsaved = unsaved_formulas(path, sheet)
+        if unsaved:
+            raise CardgenError([Problem(shown, row, cell, f"formula {formula[:60]}{'…' if len(formula) > 60 else ''} "
+                                        "has no saved result (the file was written without the results, e.g. by a "
+                                        "script)", "open and save the file in your spreadsheet app, or export the "
+                                        "sheet as 'CSV UTF-8'", code="spreadsheet-formula")
+                                for cell, row, formula in unsaved])
     data = book.get_sheet_by_name(sheet)
     start_row, start_col = data.start or (0, 0)
     rows = data.to_python(skip_empty_area=True)

@@ -171,6 +171,17 @@ def _xlsx_battle_bad_cell(game: Path, tmp: Path) -> None:
     (game / "cards.csv").unlink()
 
 
+def _xlsx_unsaved_formulas(game: Path, tmp: Path) -> None:
+    """cards.xlsx#battle as in _xlsx_battle, written by openpyxl alone: its formulas (c1's number
+    and count, and an IF) have no saved result, as in a file a script wrote."""
+    _xlsx_with_cached_formulas(game / "cards.xlsx", {
+        "notes": [["メモ"]],
+        "battle": [["id", "number", "text", "count"], ["c1", "=0+1", "ポン、チー", "=1+1"], [],
+                   ["c2", '=IF(A4="c2",2,3)', "チーを1個得る。", 4]],
+    }, {})
+    (game / "cards.csv").unlink()
+
+
 def _ods_cards(game: Path, tmp: Path) -> None:
     """cards.ods: the base cards as an OpenDocument spreadsheet (LibreOffice's own format),
     written as the minimal zip of XML parts the format needs."""
@@ -217,7 +228,7 @@ GENERATORS = {"manifest-symlink-out": _manifest_symlink_out, "variant-symlink-ou
               "xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,
               "font-fifo": _font_fifo, "manifest-fifo": _manifest_fifo,
-              "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
+              "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "xlsx-unsaved-formulas": _xlsx_unsaved_formulas, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
 
 
 # --- the runner ---------------------------------------------------------------------------

@@ -276,3 +276,40 @@ def test_the_library_refuses_a_seed_past_64_bits(tmp_path):
         "--seed: error: seed → the seed 1180591620717411303424 is not a whole number from 0 to 9223372036854775807\n"
         "    hint: e.g. --seed 1"]
     assert not (tmp_path / "out").exists()
+
+
+def test_every_declared_odds_table_is_in_insight_pdf_and_outputs_have_one_mode(tmp_path):
+    """Issue 31: with three odds declarations the third fell off the page's foot; insight.pdf and
+    simulation.json were written 0600 (mkstemp) where every other output is 0644 under the umask;
+    `--format json` printed 'wrote …' lines after the JSON on stdout."""
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    import pdfplumber
+
+    game = tmp_path / "tenjanpai"
+    shutil.copytree(TEN, game)
+    manifest = game / "game.yaml"
+    extra = "".join(f"    - id: pair{k}\n      kind: pairs\n      by: number\n      label: 対子の表その{k}\n"
+                    for k in (2, 3))
+    text = manifest.read_text(encoding="utf-8")
+    assert "      label: 配られた手札の対子（ロンできる形）\n" in text
+    manifest.write_text(text.replace("      label: 配られた手札の対子（ロンできる形）\n",
+                                     "      label: 配られた手札の対子（ロンできる形）\n" + extra), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CARDGEN_NO_DAEMON": "1"}
+    done = subprocess.run([sys.executable, "-m", "cardgen", "simulate", str(game), "-n", "200", "--players", "4",
+                           "--out", str(tmp_path / "out"), "--format", "json"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300, preexec_fn=lambda: os.umask(0o022))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)  # the JSON alone
+    assert data["simulation"]["game"] == "tenjanpai"
+    assert "wrote" in done.stderr
+    pdf_path = tmp_path / "out" / "tenjanpai" / "insight.pdf"
+    for f in (pdf_path, tmp_path / "out" / "tenjanpai" / "simulation.json"):
+        assert stat.S_IMODE(f.stat().st_mode) == 0o644, f
+    with pdfplumber.open(pdf_path) as pdf:
+        text = "".join(p.extract_text() or "" for p in pdf.pages)
+    for label in ("配られた手札の対子（ロンできる形）", "対子の表その2", "対子の表その3"):
+        assert label in text, label
