@@ -46,6 +46,16 @@ def _variant_symlink_out(game: Path, tmp: Path) -> None:
     (game / "variants" / "x.yaml").symlink_to(outside)
 
 
+def _git_symlink_out(game: Path, tmp: Path) -> None:
+    """The game is its own git repository, and its committed cards.csv is a link to a table outside it."""
+    from tests.conftest import git
+
+    _symlink_out(game, tmp)
+    git(game, "init", "-q", "-b", "main")
+    git(game, "add", "-A")
+    git(game, "commit", "-q", "-m", "a link")
+
+
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
@@ -264,7 +274,7 @@ def _ods_named_csv(game: Path, tmp: Path) -> None:
     (game / "cards.ods").rename(game / "cards.csv")
 
 
-GENERATORS = {"xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
+GENERATORS = {"git-symlink-out": _git_symlink_out, "xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
               "manifest-symlink-out": _manifest_symlink_out, "variant-symlink-out": _variant_symlink_out,
               "xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,
