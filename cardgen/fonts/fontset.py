@@ -22,7 +22,7 @@ from cardgen.fonts.lookup import DEFAULT_ROLES, Where, lookup, read_config
 from cardgen.fonts.registration import FontFace, preload, register  # preload: re-exported (__all__)
 from cardgen.fonts.variations import prepare as prepare_text
 
-if TYPE_CHECKING:  # the manifest models are not loaded for the font helper (cardgen.fonts.prefetch)
+if TYPE_CHECKING:
     from cardgen.data.game import Game
 
 __all__ = ["DEFAULT_ROLES", "FontFace", "FontSet", "clear_caches", "fonts_for", "load_fontset", "preload"]
