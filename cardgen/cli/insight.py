@@ -12,6 +12,7 @@ import click
 
 from cardgen.cli.options import budget_options, limited, quiet_option
 from cardgen.cli.output import echo
+from cardgen.insight.sim_layout import MAX_ROUNDS, MAX_SEED
 
 
 @click.command("odds", short_help="Exact odds of a dealt hand, from the card data.")
@@ -43,9 +44,9 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
 @quiet_option
 @budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--rounds", "-n", type=click.IntRange(min=2), default=100_000, show_default=True,
+@click.option("--rounds", "-n", type=click.IntRange(min=2, max=MAX_ROUNDS), default=100_000, show_default=True,
               help="Rounds per player count.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=1, show_default=True,
               help="Random seed; the same seed and rounds give the same results on any number of cores.")
 @click.option("--policy", default="greedy", show_default=True,
               help="Player policy: greedy, random, or one per seat (greedy,random,random,random).")

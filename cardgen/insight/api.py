@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.insight.report_file import merge_report
+from cardgen.insight.sim_layout import MAX_ROUNDS, MAX_SEED
 
 REPORT_JSON = "report.json"
 
@@ -82,6 +83,12 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     if rounds < 2:
         raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at least 2 are needed for a "
                                    "standard error", "e.g. --rounds 100000", code="insight-rounds"))
+    if rounds > MAX_ROUNDS:
+        raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at most {MAX_ROUNDS:,} per player "
+                                   "count are played", "e.g. --rounds 1000000", code="insight-rounds"))
+    if not 0 <= seed <= MAX_SEED:
+        raise CardgenError(Problem("--seed", None, "seed", f"the seed {seed} is not a whole number from 0 to "
+                                   f"{MAX_SEED}", "e.g. --seed 1", code="insight-seed"))
     if jobs:
         import numba
         numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))

@@ -101,6 +101,14 @@ def prepare(game_dir: Path | str, variant: Variant | None = None) -> Setup:
         if d.players > L.MAX_SEATS:
             problems.append(Problem(src.file, line, "insight → simulate", f"{d.players} players: the simulator "
                                     f"plays at most {L.MAX_SEATS}", "simulate fewer players", code="insight-players"))
+        dealt = d.players * d.hand + d.dead_wall
+        if dealt > d.size:  # the compiled procedure would read past the shuffled deck
+            i = next(i for i, pc in enumerate(m.setup.player_counts) if pc.players == d.players)
+            problems.append(game.problem(("setup", "player_counts", i, "hand"),
+                                         f"{d.players} players × {d.hand} (hands) + {d.dead_wall} (dead wall) = "
+                                         f"{dealt} cards are dealt, but the deck holds {d.size}, so no round "
+                                         "can be played", "deal fewer cards, or add cards to the deck",
+                                         code="insight-deal"))
     if not problems:
         for d in decks:
             for k in d.kinds:

@@ -252,6 +252,32 @@ def test_a_variant_file_that_is_a_link_leading_out_is_refused_unread(tmp_path, m
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("args, message", [
+    (["-n", str(2**63)], "Error: Invalid value for '--rounds' / '-n': 9223372036854775808 is not in the range "
+                         "2<=x<=100000000."),
+    (["--seed", str(2**70)], "Error: Invalid value for '--seed': 1180591620717411303424 is not in the range "
+                             "0<=x<=9223372036854775807."),
+])
+def test_rounds_and_seed_past_what_the_simulator_takes_are_usage_errors(tmp_path, args, message):
+    """-n 2**63 and --seed 2**70 (the compiled procedures take 64-bit integers): refused before
+    anything runs, exit 2, nothing written (they crashed with exit 3)."""
+    code, output = _simulate_cli(str(TEN), *args, "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert code == 2 and output.rstrip().endswith(message), output
+    assert "Traceback" not in output and not (tmp_path / "out").exists()
+
+
+def test_the_library_refuses_a_seed_past_64_bits(tmp_path):
+    from cardgen.core.errors import CardgenError
+    from cardgen.insight.api import simulate_game
+
+    with pytest.raises(CardgenError) as err:
+        simulate_game(TEN, tmp_path / "out", rounds=10, seed=2**70, pdf=False)
+    assert [p.format() for p in err.value.problems] == [
+        "--seed: error: seed → the seed 1180591620717411303424 is not a whole number from 0 to 9223372036854775807\n"
+        "    hint: e.g. --seed 1"]
+    assert not (tmp_path / "out").exists()
+
+
 def test_every_declared_odds_table_is_in_insight_pdf_and_outputs_have_one_mode(tmp_path):
     """Issue 31: with three odds declarations the third fell off the page's foot; insight.pdf and
     simulation.json were written 0600 (mkstemp) where every other output is 0644 under the umask;
