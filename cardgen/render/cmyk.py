@@ -104,7 +104,9 @@ class InkModel:
         self._known = 0
         self._stored_description: str | None = None
         stored = disk_cache.read("ink-1", self._key)
-        if stored is not None:
+        if stored is None:
+            self._cmyk  # noqa: B018 (read and checked now: a bad profile is an error before any drawing)
+        else:
             try:
                 data = json.loads(stored)
                 self.__dict__["_grey_to_k"] = np.asarray(data["grey"], dtype=np.float64)
@@ -120,9 +122,9 @@ class InkModel:
         try:
             prof = ImageCms.ImageCmsProfile(io.BytesIO(self.profile_bytes))
         except (OSError, ImageCms.PyCMSError) as exc:
-            raise ValueError(f"the CMYK profile {self.rules.profile} cannot be read: {exc}") from exc
+            raise ValueError(f"the CMYK profile {Path(self.rules.profile).name} cannot be read: {exc}") from exc
         if prof.profile.xcolor_space.strip() != "CMYK":
-            raise ValueError(f"the profile {self.rules.profile} is not a CMYK profile "
+            raise ValueError(f"the profile {Path(self.rules.profile).name} is not a CMYK profile "
                              f"({prof.profile.xcolor_space.strip()})")
         return prof
 

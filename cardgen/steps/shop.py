@@ -24,7 +24,7 @@ from cardgen.check.pdfx_check import preflight_pdf
 from cardgen.core.colours import parse_colour
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.core.units import MM
-from cardgen.data.game import Game
+from cardgen.data.game import Game, safe_path
 from cardgen.data.shop_presets import ShopPreset, shop_preset
 from cardgen.fonts.fontset import FontSet
 from cardgen.fonts.licence import embedding_restriction
@@ -70,7 +70,8 @@ def ink_rules(game: Game, preset: ShopPreset) -> InkRules:
     """The ink rules of ``preset`` for ``game`` (its ``print.cmyk_profile`` when it names one)."""
     profile = DEFAULT_PROFILE
     if game.manifest.print.cmyk_profile:
-        profile = (game.root / game.manifest.print.cmyk_profile).resolve()
+        profile = safe_path(game.root, game.manifest.print.cmyk_profile, game.manifest_file,
+                            game.line("print", "cmyk_profile"), "print → cmyk_profile")
     rules = InkRules(profile=profile, tac=preset.tac or DEFAULT_TAC)
     if preset.rich_black is not None:
         rules = InkRules(profile=profile, tac=rules.tac, rich_black=preset.rich_black)
@@ -218,7 +219,15 @@ def write_preset_shop(game: Game, fonts: FontSet, plans, out, opts, preset: Shop
         raise CardgenError(errors)
     m = game.manifest
     skipped = {p.component for p in plans if not preset.size_fits(p.size_mm)}
-    model = ink_model(ink_rules(game, preset)) if preset.colour == "cmyk" and preset.format == "pdf" else None
+    model = None
+    if preset.colour == "cmyk" and preset.format == "pdf":
+        try:
+            model = ink_model(ink_rules(game, preset))
+        except ValueError as exc:
+            where = ("print", "cmyk_profile") if game.manifest.print.cmyk_profile else ("print",)
+            raise CardgenError(game.problem(where, str(exc), "name a CMYK ICC profile (print.cmyk_profile), or "
+                                            "install Ghostscript's (make install: libgs-common)",
+                                            "cmyk-profile")) from None
     bleed = preset.bleed_mm * MM if preset.bleed_mm is not None else None
     images = ImageCache()
     written: list[str] = []
