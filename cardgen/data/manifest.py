@@ -78,7 +78,7 @@ class SizeSpec(Strict):
 class PrintSettings(Strict):
     """How components are printed."""
 
-    card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `bridge` 56×87, `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
+    card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `poker-us` 63.5×88.9 (2½×3½ in), `bridge` 58×89, `bridge-us` 57.15×88.9 (2¼×3½ in), `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
     bleed: Length = Field(3, validate_default=True, description="Bleed around every card, mm (塗り足し). Art is extended this far past the trim.")
     safe: Length = Field(3, validate_default=True, description="Safe area inset inside the trim, mm: text is kept at least this far in.")
     cut_tolerance: Length = Field(3, validate_default=True, description="Frames and text boxes keep at least this far inside the trim, mm, "
