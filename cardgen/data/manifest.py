@@ -100,6 +100,7 @@ class Component(Strict):
     template: str | None = Field(None, description="Face template name in templates/cards/ (without `.yaml`).")
     back: str | None = Field(None, description="Back template name in templates/cards/, or none for no backs.")
     size: Union[str, SizeSpec, None] = Field(None, description="Piece size; default is `print.card_size`.")
+    cut: Literal["separate", "shared"] = Field("separate", description="How the print sheets are cut: `separate` (each piece keeps its own bleed: two cuts between neighbours) or `shared` (pieces touch at their trim lines, one cut between neighbours, the bleed and the crop marks only around the outside of the block: for a flat background that runs to the edge, e.g. tokens).")
     note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
     draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
 
