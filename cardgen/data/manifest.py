@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardgen.data.fields import Colour, Id, Length, Players
 from cardgen.data.loaded import RawFloat, RawInt
+from cardgen.data.sim_model import GameModel
 
 
 class Strict(BaseModel):
@@ -214,7 +215,8 @@ class InsightSettings(Strict):
     """What ``cardgen odds`` and ``cardgen simulate`` compute for this game."""
 
     odds: list[OddsDeclaration] = Field(default_factory=list, description="Exact odds computed from the card table per player count.")
-    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game.")
+    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game (a procedure written for one game; `model` describes a game's own round as data).")
+    model: GameModel | None = Field(None, description="One round of this game described as data, played by `cardgen simulate` (see docs/insight-model.md).")
 
 
 class IconDeclaration(Strict):
