@@ -108,3 +108,20 @@ def vertical_columns(page) -> list[str]:
                 run = [c]
         out.append("".join(ch["text"] for ch in run))
     return [s for s in out if len(s) > 1]
+
+
+def column_chars(chars) -> set[int]:
+    """The ``id`` of each upright character of ``chars`` (pdfplumber dicts) that stands in a
+    column of vertical text: another one of its size directly above or below it (touching
+    within 0.1 em, the same right edge). Horizontal reading of a page leaves these out."""
+    by_edge: dict[tuple[float, float], list[dict]] = {}
+    for c in chars:
+        if c.get("upright", True) and c["text"].strip():
+            by_edge.setdefault((round(c["x1"], 1), round(c["size"], 1)), []).append(c)
+    out: set[int] = set()
+    for (_x, size), col in by_edge.items():
+        col.sort(key=lambda c: c["top"])
+        for a, b in zip(col, col[1:]):
+            if 0 <= b["top"] - a["bottom"] <= 0.1 * size or abs(b["top"] - a["bottom"]) <= 0.1 * size:
+                out.update((id(a), id(b)))
+    return out
