@@ -19,6 +19,7 @@ questions about the file's objects, each one finding with a stable code:
 | ``encrypted`` | the file is not encrypted |
 | ``javascript`` | no JavaScript or launch actions |
 | ``tac`` | (with a limit) no CMYK colour or image pixel above the total area coverage |
+| ``registration`` | no registration colour (C100 M100 Y100 K100): it belongs on トンボ, and a shop file has none |
 """
 from __future__ import annotations
 
@@ -222,14 +223,19 @@ def _colours(pdf, file, add, rgb: bool, tac: float | None) -> None:
                 if _is_rgb(cs):
                     add(_find(file, where, f"colour space {name} is DeviceRGB", "use DeviceCMYK", "device-rgb"))
         rgb_ops: set[str] = set()
-        n_rgb, worst = 0, 0.0
+        n_rgb, worst, registration = 0, 0.0, 0
         for operands, op in pikepdf.parse_content_stream(owner, "rg RG k K"):
             name = str(op)
             if name in _RGB_OPS:
                 n_rgb += 1
                 rgb_ops.add(name)
             else:
-                worst = max(worst, sum(float(v) for v in operands))
+                values = [float(v) for v in operands]
+                worst = max(worst, sum(values))
+                registration += all(v >= 0.999 for v in values)
+        if registration:
+            add(_find(file, where, f"{registration} uses of registration colour (C100 M100 Y100 K100) outside crop marks",
+                      "use K100 for black, a rich black for large solids", "registration"))
         if rgb and n_rgb:
             add(_find(file, where, f"{n_rgb} DeviceRGB colour operators ({', '.join(sorted(rgb_ops))})",
                       "convert the colours to CMYK (a CMYK shop preset does)", "device-rgb"))

@@ -68,7 +68,7 @@ def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple
     count, with standard errors; --compare plays a second game or variant on the same rounds."""
     import json
 
-    from cardgen.cli.insight_output import print_comparison, print_simulation
+    from cardgen.cli.insight_output import print_comparison, print_model_simulation, print_simulation
     from cardgen.insight.api import simulate_game
 
     quiet = click.get_current_context().meta.get("cardgen.quiet", False)
@@ -77,6 +77,8 @@ def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple
                   progress=None if quiet else _progress, game=game_dir)
     if fmt == "json":
         echo(json.dumps(json.loads(run.files[0].read_text(encoding="utf-8")), ensure_ascii=False, indent=2))
+    elif hasattr(run.result, "model"):
+        print_model_simulation(run.result)
     else:
         print_simulation(run.result)
         if run.other is not None:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardgen.data.fields import Colour, Id, Length, Players
 from cardgen.data.loaded import RawFloat, RawInt
+from cardgen.data.sim_model import GameModel
 
 
 class Strict(BaseModel):
@@ -78,7 +79,7 @@ class SizeSpec(Strict):
 class PrintSettings(Strict):
     """How components are printed."""
 
-    card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `bridge` 56×87, `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
+    card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `poker-us` 63.5×88.9 (2½×3½ in), `bridge` 58×89, `bridge-us` 57.15×88.9 (2¼×3½ in), `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
     bleed: Length = Field(3, validate_default=True, description="Bleed around every card, mm (塗り足し). Art is extended this far past the trim.")
     safe: Length = Field(3, validate_default=True, description="Safe area inset inside the trim, mm: text is kept at least this far in.")
     cut_tolerance: Length = Field(3, validate_default=True, description="Frames and text boxes keep at least this far inside the trim, mm, "
@@ -105,6 +106,7 @@ class Component(Strict):
     template: str | None = Field(None, description="Face template: a name in the game's own templates/cards/ (without `.yaml`), or `shared/NAME` for the project's shared templates/cards/NAME.yaml (a plain name never falls back on a shared template).")
     back: str | None = Field(None, description="Back template, named as `template` is (`NAME` in the game's own templates/cards/, `shared/NAME`), or none for no backs.")
     size: Union[str, SizeSpec, None] = Field(None, description="Piece size; default is `print.card_size`.")
+    cut: Literal["separate", "shared"] = Field("separate", description="How the print sheets are cut: `separate` (each piece keeps its own bleed: two cuts between neighbours) or `shared` (pieces touch at their trim lines, one cut between neighbours, the bleed and the crop marks only around the outside of the block: for a flat background that runs to the edge, e.g. tokens).")
     note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
     draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
 
@@ -213,7 +215,8 @@ class InsightSettings(Strict):
     """What ``cardgen odds`` and ``cardgen simulate`` compute for this game."""
 
     odds: list[OddsDeclaration] = Field(default_factory=list, description="Exact odds computed from the card table per player count.")
-    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game.")
+    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game (a procedure written for one game; `model` describes a game's own round as data).")
+    model: GameModel | None = Field(None, description="One round of this game described as data, played by `cardgen simulate` (see docs/insight-model.md).")
 
 
 class IconDeclaration(Strict):

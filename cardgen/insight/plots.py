@@ -247,3 +247,55 @@ def write_insight_pdf(path: Path, result, other=None, comparison=None, odds=None
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None) -> Path:
+    """insight.pdf of a game with ``insight.model``: one page of the model's estimates per player
+    count (± 1.96 standard errors), then the exact odds tables."""
+    import os
+    import tempfile
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    family = _font(font_path)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".insight-", suffix=".pdf", dir=path.parent)
+    os.close(fd)
+    style = {"font.family": [family, "sans-serif"] if family else ["sans-serif"], "pdf.fonttype": 42}
+    try:
+        with plt.rc_context(style), PdfPages(tmp, metadata={"Title": f"{result.title} insight"}) as pdf:
+            for c in result.counts:
+                fig = plt.figure(figsize=A4_LANDSCAPE_IN)
+                fig.suptitle(f"{result.title} — {result.model}: {c['players']}人, {c['rounds']:,} rounds, "
+                             f"policy {result.policy}, seed {result.seed}", fontsize=10)
+                ax = fig.subplots(1, 1)
+                ax.axis("off")
+                cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
+                          if not k.startswith(("turns", "points")) else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
+                         for k, e in c["estimates"].items()]
+                if result.description:
+                    ax.text(0, 1.0, f"このモデルが扱わないこと：{result.description}", fontsize=9,
+                            transform=ax.transAxes, va="top")
+                table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
+                                 bbox=[0, 0.9 - ODDS_ROW * (len(cells) + 1), 1, ODDS_ROW * (len(cells) + 1)],
+                                 cellLoc="center")
+                table.auto_set_font_size(False)
+                table.set_fontsize(9)
+                pdf.savefig(fig)
+                plt.close(fig)
+            for part in odds_pages(odds or []):
+                fig = plt.figure(figsize=A4_LANDSCAPE_IN)
+                fig.suptitle(f"{result.title} — exact odds from the card data", fontsize=10)
+                _odds_page(fig, part)
+                pdf.savefig(fig)
+                plt.close(fig)
+        as_output(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

@@ -60,10 +60,16 @@ def is_upright(ch: str) -> bool:
     return ch in VERTICAL_R or orientation(ch) != "R"
 
 
-def wants_form(ch: str) -> bool:
-    """``ch`` needs the font's vertical form to be set correctly upright (``Tu``, ``Tr``,
-    :data:`VERTICAL_R`): a font without one draws it wrongly (validate warns)."""
-    return ch in VERTICAL_R or orientation(ch) in ("Tu", "Tr")
+def needs_form(ch: str) -> bool:
+    """``ch`` (``Tu``: 、。, small kana) is drawn wrongly without the font's vertical form:
+    upright in its horizontal place (validate warns of a font that lacks one)."""
+    return orientation(ch) == "Tu"
+
+
+def turns_without_form(ch: str) -> bool:
+    """``ch`` (``Tr``: brackets, ー, 〜; and :data:`VERTICAL_R`) is turned 90° clockwise where the
+    font has no vertical form for it (UAX #50's fallback for ``Tr``), which sets it correctly."""
+    return ch in VERTICAL_R or orientation(ch) == "Tr"
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +263,7 @@ def break_columns(us: list[Unit], height: float, size: float) -> list[Column]:
             while j > 0 and (cur[j - 1].is_space or _no_end(cur[j - 1])):
                 j -= 1
             k = next((i for i in range(j, len(cur)) if _no_end(cur[i])), None)
-            if k is not None and k > 0:
+            if k is not None:
                 carry = cur[k:] + carry
                 del cur[k:]
             if cur:
@@ -272,8 +278,8 @@ def break_columns(us: list[Unit], height: float, size: float) -> list[Column]:
     return columns
 
 
-def _visible(col: Column) -> int:
-    return jlreq.visible_count("".join(p.text for p in col.pieces() if p.mode != SPACE))
+def _visible(us: list[Unit]) -> int:
+    return jlreq.visible_count("".join(p.text for u in us for p in u.pieces if p.mode != SPACE))
 
 
 def _short_last(columns: list[Column], first: int, height: float, size: float) -> None:
@@ -282,21 +288,20 @@ def _short_last(columns: list[Column], first: int, height: float, size: float) -
     with a :data:`NO_START` character nor ending with a :data:`NO_END` one."""
     if len(columns) - first < 2:
         return
-    prev, last = columns[-2], columns[-1]
+    prev, last = list(columns[-2].units), list(columns[-1].units)
     moved = False
-    while 0 < _visible(last) <= 2 and len(prev.units) > 3:
-        u = prev.units[-1]
-        new_last = [u] + last.units
-        new_prev = prev.units[:-1]
-        if _no_start(new_last[0]) or _no_end(new_prev[-1]) \
-                or length([p for x in new_last for p in x.pieces], size) > height + EPS:
+    while 0 < _visible(last) <= 2 and len(prev) > 3:
+        u, rest = prev[-1], prev[:-1]
+        while rest and rest[-1].is_space:
+            rest.pop()
+        if not rest or _no_start(u) or _no_end(rest[-1]) \
+                or length([p for x in [u] + last for p in x.pieces], size) > height + EPS:
             break
-        prev = Column(new_prev, 0.0)
-        last = Column(new_last, 0.0)
+        prev, last = rest, [u] + last
         moved = True
     if moved:
-        columns[-2] = _column(prev.units, size)
-        columns[-1] = _column(last.units, size)
+        columns[-2] = _column(prev, size)
+        columns[-1] = _column(last, size)
 
 
 @dataclass

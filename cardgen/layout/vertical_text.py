@@ -19,8 +19,8 @@ from cardgen.layout.face import Face
 from cardgen.layout.ops import VerticalText
 from cardgen.layout.print_checks import small_text_message
 from cardgen.layout.text_atoms import ruby_size
-from cardgen.layout.vertical import (ICON, RUBY, SPACE, TCY, TURNED, UPRIGHT, FittedColumns, fit_columns, placed,
-                                     wants_form)
+from cardgen.layout.vertical import (ICON, RUBY, TCY, TURNED, UPRIGHT, FittedColumns, fit_columns, placed,
+                                     needs_form)
 
 _FIT_CACHE: dict[tuple, FittedColumns] = {}
 _OPS_CACHE: dict[tuple, tuple[list, list[tuple[str, str, str]]]] = {}
@@ -64,11 +64,12 @@ def plan_vertical_text(el: TextElement, text: str, X: float, Y: float, W: float,
 
 def vertical_form_problems(text: str, font: str, name: str, face: Face) -> None:
     """A warning (``no-vertical-form``) naming the characters of ``text`` that vertical text
-    sets as vertical forms (、。「」ー〜…, small kana: :func:`~cardgen.layout.vertical.wants_form`)
-    which the ``font`` role's font lacks: they would be drawn as in horizontal text."""
+    needs the vertical forms of (、。, small kana: :func:`~cardgen.layout.vertical.needs_form`)
+    which the ``font`` role's font lacks: they would be drawn as in horizontal text. (Brackets,
+    ー and 〜 without a form are turned, as UAX #50 says, and come out right.)"""
     if face.without_vertical_form is None:
         return
-    lacking = face.without_vertical_form(font, [ch for ch in text if wants_form(ch)])
+    lacking = face.without_vertical_form(font, [ch for ch in text if needs_form(ch)])
     if lacking:
         face.found("warning", name, f"the {font} font has no vertical form for {' '.join(lacking)} (U+"
                    + ", U+".join(f"{ord(c):04X}" for c in lacking) + "): set vertically, it is drawn as in "
@@ -99,40 +100,54 @@ def _lay(el: TextElement, text: str, X: float, Y: float, W: float, H: float, nam
     small = small_text_message(fitted.size, el.min_size)
     if small:
         findings.append(card_problem("warning", card, name, small, "small-text"))
+    placed_ops, extent = column_ops(fitted, X, Y, W, H, el.align, el.valign, el.font, el.color,
+                                    lambda icon, x, y, size: face.icon(icon, name, x, y, size))
+    left, right, bottom, top = extent
+    safe = frame.safe
+    if left < safe - EPS or right > frame.width - safe + EPS or bottom < safe - EPS \
+            or top > frame.height - safe + EPS:
+        findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
+    ops.extend(placed_ops)
+    if not fitted.fits:
+        ops.extend(overflow_mark(X, Y, W, H))
+
+
+def column_ops(fitted: FittedColumns, X: float, Y: float, W: float, H: float, align: str, valign: str, font: str,
+               color: str, icon) -> tuple[list, tuple[float, float, float, float]]:
+    """The ops of ``fitted`` columns placed in the box ``X, Y, W, H`` (pt, y up): the block of
+    columns by ``align`` (left, center, right), each column along the box by ``valign`` (top,
+    middle, bottom); ``icon(name, x, y, size)`` makes the op of an inline icon in that square.
+    → (ops, the text's extent ``(left, right, bottom, top)`` in pt). Shared by card text and the
+    rulebook's vertical blocks."""
+    ops: list = []
     s = fitted.size
     rs = ruby_size(s)
     block = fitted.width()
-    right = X + {"left": block, "center": (W + block) / 2, "right": W}[el.align]
-    safe = frame.safe
-    if right - block < safe - EPS or right > frame.width - safe + EPS:
-        findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
+    right = X + {"left": block, "center": (W + block) / 2, "right": W}[align]
+    bottom, highest = Y + H, Y
     edge = right
     for col in fitted.columns:
         if col.has_ruby:
             edge -= rs
         cx = edge - s / 2
         edge -= fitted.pitch
-        top = Y + H - {"top": 0.0, "middle": (H - col.length) / 2, "bottom": H - col.length}[el.valign]
-        if top > frame.height - safe + EPS or top - col.length < safe - EPS:
-            findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
+        top = Y + H - {"top": 0.0, "middle": (H - col.length) / 2, "bottom": H - col.length}[valign]
+        bottom, highest = min(bottom, top - col.length), max(highest, top)
         items: list[tuple[str, str, float]] = []
         readings: list[VerticalText] = []  # after the column's own text: the PDF's text in reading order
         for p, off in placed(col.pieces(), s):
             if p.mode in (UPRIGHT, TURNED, TCY):
                 items.append((p.mode, p.text, off))
             elif p.mode == ICON:
-                ops.append(face.icon(p.text, name, cx - s / 2, top - off - s, s))
+                ops.append(icon(p.text, cx - s / 2, top - off - s, s))
             elif p.mode == RUBY:
                 base = len(p.text) * s
                 start = off + (p.advance - base) / 2
                 items.extend((UPRIGHT, ch, start + i * s) for i, ch in enumerate(p.text))
                 rstart = off + (p.advance - len(p.ruby) * rs) / 2
-                readings.append(VerticalText(cx + s / 2 + rs / 2, top, el.font, rs, el.color,
-                                        tuple((UPRIGHT, ch, rstart + i * rs) for i, ch in enumerate(p.ruby))))
-            elif p.mode == SPACE:
-                continue
+                readings.append(VerticalText(cx + s / 2 + rs / 2, top, font, rs, color,
+                                             tuple((UPRIGHT, ch, rstart + i * rs) for i, ch in enumerate(p.ruby))))
         if items:
-            ops.append(VerticalText(cx, top, el.font, s, el.color, tuple(items)))
+            ops.append(VerticalText(cx, top, font, s, color, tuple(items)))
         ops.extend(readings)
-    if not fitted.fits:
-        ops.extend(overflow_mark(X, Y, W, H))
+    return ops, (right - block, right, bottom, highest)

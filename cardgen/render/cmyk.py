@@ -34,7 +34,7 @@ from cardgen.core import disk_cache
 from cardgen.core.units import MM
 
 #: Bumped when the conversion below changes: the colours kept on disk are then computed again.
-_MODEL_VERSION = 1
+_MODEL_VERSION = 2
 
 #: The CMYK destination profile used when neither the preset nor the designer names one.
 DEFAULT_PROFILE = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
@@ -97,14 +97,16 @@ class InkModel:
         except OSError as exc:
             raise ValueError(f"the CMYK profile {rules.profile} cannot be read: {exc.strerror or exc}") from exc
         self.rich_black: CMYK = tuple(min(v, 100.0) / 100.0 for v in rules.rich_black)  # type: ignore[assignment]
-        # What LittleCMS computed for this profile and ink limit before (the greys' K and every
-        # colour met), kept on disk: building the transforms costs ~0.2 s a process.
-        self._key = (hashlib.sha256(self.profile_bytes).hexdigest() + f"|{rules.tac:g}|{_MODEL_VERSION}").encode()
+        # What LittleCMS computed for this profile before (the greys' K and every colour met, as
+        # the profile gives it: the ink limit is applied on top), kept on disk: building the transforms costs ~0.2 s a process.
+        self._key = (hashlib.sha256(self.profile_bytes).hexdigest() + f"|{_MODEL_VERSION}").encode()
         self._colours: dict[tuple[int, int, int], CMYK] = {}
         self._known = 0
         self._stored_description: str | None = None
         stored = disk_cache.read("ink-1", self._key)
-        if stored is not None:
+        if stored is None:
+            self._cmyk  # noqa: B018 (read and checked now: a bad profile is an error before any drawing)
+        else:
             try:
                 data = json.loads(stored)
                 self.__dict__["_grey_to_k"] = np.asarray(data["grey"], dtype=np.float64)
@@ -120,9 +122,9 @@ class InkModel:
         try:
             prof = ImageCms.ImageCmsProfile(io.BytesIO(self.profile_bytes))
         except (OSError, ImageCms.PyCMSError) as exc:
-            raise ValueError(f"the CMYK profile {self.rules.profile} cannot be read: {exc}") from exc
+            raise ValueError(f"the CMYK profile {Path(self.rules.profile).name} cannot be read: {exc}") from exc
         if prof.profile.xcolor_space.strip() != "CMYK":
-            raise ValueError(f"the profile {self.rules.profile} is not a CMYK profile "
+            raise ValueError(f"the profile {Path(self.rules.profile).name} is not a CMYK profile "
                              f"({prof.profile.xcolor_space.strip()})")
         return prof
 
@@ -176,19 +178,26 @@ class InkModel:
         """An 8-bit neutral grey as K only."""
         return (0.0, 0.0, 0.0, round(float(self._grey_to_k[g]), 4))
 
-    def colour(self, rgb: tuple[int, int, int]) -> CMYK:
-        """One 8-bit sRGB colour → CMYK: greys K only, others through the profile, under the TAC."""
+    def raw_colour(self, rgb: tuple[int, int, int]) -> CMYK:
+        """One 8-bit sRGB colour through the profile as it comes (no K-only greys, no ink limit)."""
         hit = self._colours.get(rgb)
         if hit is None:
-            r, g, b = rgb
-            if r == g == b:
-                hit = self.grey(r)
-            else:
-                px = _apply(self._to_cmyk, PILImage.new("RGB", (1, 1), rgb), "CMYK").getpixel((0, 0))
-                c = limit_tac(np.asarray(px, dtype=np.float64) / 255.0, self.rules.tac)
-                hit = tuple(round(float(v), 4) for v in c)  # type: ignore[assignment]
-            self._colours[rgb] = hit
+            px = _apply(self._to_cmyk, PILImage.new("RGB", (1, 1), rgb), "CMYK").getpixel((0, 0))
+            hit = self._colours[rgb] = tuple(round(v / 255.0, 4) for v in px)  # type: ignore[assignment]
         return hit
+
+    def colour(self, rgb: tuple[int, int, int]) -> CMYK:
+        """One 8-bit sRGB colour → CMYK: greys K only, others through the profile, under the TAC."""
+        r, g, b = rgb
+        if r == g == b:
+            return self.grey(r)
+        c, m, y, k = self.raw_colour(rgb)
+        limit = self.rules.tac / 100.0
+        cmy = c + m + y
+        if cmy + k > limit + 1e-9 and cmy > 0:
+            f = max(limit - k, 0.0) / cmy
+            c, m, y = c * f, m * f, y * f
+        return (round(c, 4), round(m, 4), round(y, 4), k)
 
     def fill(self, rgb: tuple[int, int, int], smaller_side_pt: float) -> CMYK:
         """The ink of a filled shape: pure black of a large solid is the rich black."""

@@ -4,8 +4,8 @@ One text object per column, one ``Tm`` per item, glyphs from the embedded, subse
 (reportlab's subsetting, so every output that draws through :mod:`cardgen.render.draw` — print
 sheets, one-card and shop PDFs, and the PNG / TTS exports rasterised from them — embeds only the
 glyphs used): an upright character with the font's vertical form, placed from the font's
-vertical origin (:mod:`cardgen.fonts.vertical_forms`); a ``Tr`` character the font has no form
-for turned 90° clockwise, as UAX #50 says; a turned run with the matrix ``0 -1 1 0`` (90°
+vertical origin (:mod:`cardgen.fonts.vertical_forms`); a ``Tr`` character (or ―…‥) the font has
+no form for turned 90° clockwise, as UAX #50 says; a turned run with the matrix ``0 -1 1 0`` (90°
 clockwise, its em box centred on the column); tate-chu-yoko digits upright across the column,
 squeezed horizontally to one em when wider. The items are written top to bottom and each code
 maps back to its character (``ToUnicode``), so the column's text is selectable and searchable
@@ -18,7 +18,7 @@ from reportlab.pdfbase.pdfmetrics import getFont
 
 from cardgen.fonts.vertical_forms import forms
 from cardgen.layout.ops import VerticalText
-from cardgen.layout.vertical import TCY, TURNED, orientation
+from cardgen.layout.vertical import TCY, TURNED, turns_without_form
 
 
 def vertical_code(c, op: VerticalText, font_name: str) -> str:
@@ -51,7 +51,7 @@ def vertical_code(c, op: VerticalText, font_name: str) -> str:
             show(text, k, 0, 0, 1, op.x - w * k / 2, top - origin * s)
         else:
             u = vf.upright(text)
-            if not u.form and orientation(text) == "Tr":
+            if not u.form and turns_without_form(text):
                 show(text, 0, -1, 1, 0, turned_x, top)
             else:
                 show(u.text, 1, 0, 0, 1, op.x + u.dx * s, top + u.dy * s)

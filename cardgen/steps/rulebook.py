@@ -113,28 +113,19 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
     """Every problem :func:`write_rulebook` would meet (``cardgen validate``): its errors raised as
     :class:`CardgenError` (rules text, unknown icon names, glyphs), then those of laying the book out in memory
     returned (words too wide for a table column, images scaled down, short last lines). Card
-    figures reuse ``plans`` (those already laid out by the check), as the build does. The laid-out
-    part is kept on disk by what it reads (:mod:`cardgen.steps.rulebook_check_cache`): an edit
-    that leaves the rules text, the page design, the fonts, the figures' card sizes and the
-    images as they were does not lay the rules out again, and an edit to the rules text lays out
-    only the blocks it changed (:class:`cardgen.steps.rulebook_check_cache.BlockMemo`)."""
-    from cardgen.steps.rulebook_check_cache import book_key, cached_check, check_key, key_parts
+    figures reuse ``plans`` (those already laid out by the check), as the build does. Every run
+    lays the rules out; a resident process (``cardgen watch``) holds each block's findings in
+    memory between saves (:mod:`cardgen.rulebook.block_memo`), so a save lays out the blocks it
+    changed only."""
+    from cardgen.render.images import ImageCache
+    from cardgen.rulebook import block_memo
+    from cardgen.rulebook.pdf import check_story
 
     blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, plans)
     icons = icon_specs(game)
-
-    def check(card_plan, resolve_image, memo=None) -> list[Problem]:
-        from cardgen.render.images import ImageCache
-        from cardgen.rulebook.pdf import check_story
-        return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
-                           icons=icons, memo=memo)
-
-    parts: list = []  # key_parts, computed once for both keys (cardgen's code is read once)
-
-    def fixed() -> list[str]:
-        if not parts:
-            parts.append(key_parts(design, page, info, fonts, icons))
-        return parts[0]
-
-    return cached_check(lambda: check_key(blocks, design, page, info, fonts, parts=fixed()), card_plan, resolve_image,
-                        check, blocks_key=lambda: book_key(design, page, info, fonts, parts=fixed()))
+    memo = None
+    if block_memo.on():  # a watch's check: the blocks a save left as they were are not laid out again
+        memo = block_memo.BlockMemo(block_memo.book_key(design, page, info, fonts, icons), card_plan, resolve_image)
+        card_plan, resolve_image = memo.card_plan, memo.resolve_image
+    return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
+                       icons=icons, memo=memo)

@@ -20,17 +20,17 @@ from typing import Callable
 
 import pikepdf
 
+from cardgen.check.colour_preflight import colour_findings
 from cardgen.check.pdfx_check import preflight_pdf
-from cardgen.core.colours import parse_colour
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, card_problem
 from cardgen.core.units import MM
-from cardgen.data.game import Game
+from cardgen.data.game import Game, safe_path
 from cardgen.data.shop_presets import ShopPreset, shop_preset
 from cardgen.fonts.fontset import FontSet
 from cardgen.fonts.licence import embedding_restriction
-from cardgen.layout.ops import CardPlan, Circle, Line, Rect, Text, TurnedText
+from cardgen.layout.ops import CardPlan, Image
 from cardgen.render.cmyk import DEFAULT_PROFILE, InkModel, InkRules, ink_model
-from cardgen.render.images import ImageCache, load_upright
+from cardgen.render.images import ImageCache, effective_dpi, image_size, load_upright
 from cardgen.render.pdfx import make_pdfx, save_pdfx
 from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files
 from cardgen.render.press_pdf import to_cmyk
@@ -70,34 +70,32 @@ def ink_rules(game: Game, preset: ShopPreset) -> InkRules:
     """The ink rules of ``preset`` for ``game`` (its ``print.cmyk_profile`` when it names one)."""
     profile = DEFAULT_PROFILE
     if game.manifest.print.cmyk_profile:
-        profile = (game.root / game.manifest.print.cmyk_profile).resolve()
+        profile = safe_path(game.root, game.manifest.print.cmyk_profile, game.manifest_file,
+                            game.line("print", "cmyk_profile"), "print → cmyk_profile")
     rules = InkRules(profile=profile, tac=preset.tac or DEFAULT_TAC)
     if preset.rich_black is not None:
         rules = InkRules(profile=profile, tac=rules.tac, rich_black=preset.rich_black)
     return rules
 
 
-def _translucent(plan: CardPlan, images: ImageCache) -> list[str]:
-    """The colours and images of ``plan`` that are not opaque."""
+def _alpha_art(plan: CardPlan) -> list[str]:
+    """The art images of ``plan`` with an alpha channel (a PDF/X-1a file cannot carry it)."""
     found = []
     for op in plan.ops:
-        colours = []
-        if isinstance(op, (Rect, Circle)):
-            colours = [op.fill, op.stroke]
-        elif isinstance(op, (Text, TurnedText, Line)):
-            colours = [op.color]
-        for c in colours:
-            rgba = parse_colour(c) if c else None
-            if rgba is not None and rgba[3] < 255:
-                found.append(f"colour {c}")
-        path = getattr(op, "path", None)
-        if path and getattr(op, "op", "") == "image":
+        if isinstance(op, Image):
             try:
-                if "A" in load_upright(path).getbands():
-                    found.append(f"image {Path(path).name} (alpha)")
+                if "A" in load_upright(op.path).getbands():
+                    found.append(f"image {Path(op.path).name} (alpha)")
             except CardgenError:
-                pass
+                pass  # the preflight names art that cannot be opened
     return found
+
+
+def _image_dpi(op: Image) -> float | None:
+    try:
+        return effective_dpi(op, *image_size(op.path))
+    except (CardgenError, OSError, ValueError):
+        return None
 
 
 def preset_problems(game: Game, fonts: FontSet, plans, preset: ShopPreset) -> list[Problem]:
@@ -113,7 +111,6 @@ def preset_problems(game: Game, fonts: FontSet, plans, preset: ShopPreset) -> li
     if preset.format == "png" and preset.bleed_mm is not None and bleed_mm > preset.bleed_mm + 0.005:
         out.append(game.problem(("print", "bleed"), f"the bleed is {bleed_mm:g} mm; {preset.name}'s images are "
                                 f"{preset.bleed_mm:g} mm", f"set print.bleed: {preset.bleed_mm:g}", "shop-bleed"))
-    images = ImageCache()
     for p in plans:
         if not p.cards:
             continue
@@ -132,12 +129,20 @@ def preset_problems(game: Game, fonts: FontSet, plans, preset: ShopPreset) -> li
                     if plan is None or (plan.key, side) in seen:
                         continue
                     seen.add((plan.key, side))
-                    for what in _translucent(plan, images):
-                        out.append(Problem(game.manifest_file, None, f"{p.component} → {card.row.id} → {side}",
-                                           f"{what} is translucent: {preset.name} wants PDF/X-1a, which cannot "
-                                           "carry transparency", "use an opaque colour (#rrggbb) or art without "
-                                           "alpha, or a PDF/X-4 preset", "error", "shop-transparency",
-                                           card=card.ref(side)))
+                    for what in _alpha_art(plan):
+                        out.append(card_problem("error", card.ref(side), "image", f"{what}: {preset.name} wants "
+                                                "PDF/X-1a, which cannot carry transparency", "shop-transparency"))
+    model = None
+    if preset.colour == "cmyk" and preset.format == "pdf":
+        try:
+            model = ink_model(ink_rules(game, preset))
+        except ValueError as exc:
+            where = ("print", "cmyk_profile") if m.print.cmyk_profile else ("print",)
+            out.append(game.problem(where, str(exc), "name a CMYK ICC profile (print.cmyk_profile), or install "
+                                    "Ghostscript's (make install: libgs-common)", "cmyk-profile"))
+    shown = [p for p in plans if p.cards and preset.size_fits(p.size_mm)]
+    out += colour_findings(shown, model, preset.name, model.rules.tac if model else None,
+                           preset.standard == "PDF/X-1a", preset.dpi, _image_dpi)
     for role, face in sorted(fonts.faces.items()):
         path = face.source
         why = embedding_restriction(path, face.index)

@@ -89,7 +89,8 @@ SEEDS = {
     "font-embedded": (_unembed, {}),
     "device-rgb": (lambda pdf: _append(pdf, b"1 0 0 rg 0 0 5 5 re f"), {}),
     "javascript": (_open_action, {}),
-    "tac": (lambda pdf: _append(pdf, b"1 1 1 1 k 0 0 5 5 re f"), {}),
+    "tac": (lambda pdf: _append(pdf, b"1 1 1 0.5 k 0 0 5 5 re f"), {}),
+    "registration": (lambda pdf: _append(pdf, b"1 1 1 1 K 0 0 m 5 5 l S"), {}),
 }
 
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from cardgen.cli.commands import cli
 from tests.conftest import copy_game, git, needs_fonts, replace_in
-from tests.pdfread import page_label
+from tests.pdfread import page_label, vertical_columns
 
 pytestmark = needs_fonts
 
@@ -78,7 +78,8 @@ def test_named_cards_of_two_components_share_a_sheet(game_copy, tmp_path):
         label = page_label(pdf.pages[0])
         assert "reprint 再印刷 · 闘牌カード + 天雀カード · 表 front · sheet 1/1" in label
         text = pdf.pages[0].extract_text()
-        assert "李紅蓮" in text and _big_numbers(pdf.pages[0]) == ["7"]
+        assert "李紅蓮" in vertical_columns(pdf.pages[0]) and _big_numbers(pdf.pages[0]) == ["7"]  # a vertical name
+        assert "炎掌の天雀" in text
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")

@@ -8,7 +8,7 @@ import pytest
 
 from cardgen.api import build_game
 from cardgen.steps.sheets import SheetOptions
-from tests.conftest import ROOT, needs_fonts
+from tests.conftest import ROOT, copy_game, needs_fonts, replace_in
 from tests.sheet_geometry import crosses, read_sheets
 
 pytestmark = needs_fonts
@@ -73,3 +73,53 @@ def test_cut_lines_are_marked_at_both_ends(sheets, game):
             for y in (box[1], box[3]):
                 assert [h for h in horizontals if abs(h[1] - y) < 0.1 * MM and max(h[0], h[2]) <= bx0 + 0.01]
                 assert [h for h in horizontals if abs(h[1] - y) < 0.1 * MM and min(h[0], h[2]) >= bx1 - 0.01]
+
+
+def _token_page(pages):
+    """The page of 天雀牌's 16 × 16 mm tokens: the one with more than 20 faces."""
+    return next(p for p in pages if len(p.boxes) > 20)
+
+
+def _cut_xs(page) -> list[float]:
+    """Distinct x (mm) of the vertical marks at least 3 mm long above the block: the vertical cut
+    lines (trim lines, and the JIS corner トンボ's bleed lines)."""
+    top = max(b[3] for b in page.boxes)
+    centre = (min(b[0] for b in page.boxes) + max(b[2] for b in page.boxes)) / 2  # the centre トンボ's axis
+    return sorted({round(m[0] / MM, 2) for m in page.marks
+                   if abs(m[0] - m[2]) < 1e-3 and min(m[1], m[3]) >= top - 0.01 and abs(m[3] - m[1]) >= 3 * MM - 1e-3
+                   and abs(m[0] - centre) > 0.01})
+
+
+def test_tokens_print_on_a_shared_cut_sheet(sheets, tmp_path):
+    """cut: shared (天雀牌's tokens): neighbours touch at their trim line — one cut between them,
+    marked — the bleed only around the block; the same tokens cut separately need almost twice the
+    vertical cut lines."""
+    page = _token_page(sheets["tenjanpai"])
+    size = 16 * MM
+    rows: dict[float, list] = {}
+    for b in page.boxes:
+        rows.setdefault(round(b[1] / MM), []).append(b)
+    xs = _cut_xs(page)
+    pairs = 0
+    for row in rows.values():
+        row.sort()
+        for left, right in zip(row, row[1:]):
+            assert abs(left[2] - right[0]) < 0.01, "neighbours touch: one cut line between them"
+            assert min(abs(left[2] / MM - x) for x in xs) < 0.05, "the shared cut line is marked"
+            pairs += 1
+        for b in row[1:-1]:  # an inner token is printed to its trim across the row
+            assert abs((b[2] - b[0]) - size) < 0.01
+    assert pairs > 30
+    # the same tokens cut separately
+    game = copy_game(tmp_path / "copy")
+    replace_in(game / "game.yaml", "    cut: shared", "    cut: separate")
+    res = build_game(game, tmp_path / "out", SheetOptions(), steps=("sheets",), force=True)
+    separate = _token_page(read_sheets(res.out_dir / "print-sheets.pdf"))
+    cols_shared = len({round(b[0] / MM, 1) for b in page.boxes})
+    cols_separate = len({round(b[0] / MM, 1) for b in separate.boxes})
+    # shared: cols + 1 trim lines, the block's two bleed lines and the bleed line after the last
+    # token of the short last row; separate: 2 trim lines a card and the bleed lines (touching
+    # ones are one line): cols + 1
+    assert len(xs) == cols_shared + 1 + 2 + 1
+    assert len(_cut_xs(separate)) >= 2 * cols_separate + cols_separate  # (less the centre, when it is one)
+    assert len(xs) / cols_shared < len(_cut_xs(separate)) / cols_separate

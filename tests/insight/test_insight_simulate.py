@@ -298,7 +298,7 @@ def test_every_declared_odds_table_is_in_insight_pdf_and_outputs_have_one_mode(t
     assert "      label: 配られた手札の対子（ロンできる形）\n" in text
     manifest.write_text(text.replace("      label: 配られた手札の対子（ロンできる形）\n",
                                      "      label: 配られた手札の対子（ロンできる形）\n" + extra), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "CARDGEN_NO_DAEMON": "1"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "cardgen", "simulate", str(game), "-n", "200", "--players", "4",
                            "--out", str(tmp_path / "out"), "--format", "json"], capture_output=True, text=True,
                           env=env, cwd=tmp_path, timeout=300, preexec_fn=lambda: os.umask(0o022))

@@ -143,4 +143,20 @@ def test_x1a_refuses_the_translucent_band(tmp_path):
         build_game(game, tmp_path / "out", steps=("shop",), exports=ExportOptions(jobs=1, preset="drivethrucards"))
     found = [p for p in exc.value.problems if p.code == "shop-transparency"]
     assert found and all(BAND in p.message and "PDF/X-1a" in p.message for p in found)
-    assert {p.card.card_id for p in found} == {"n1", "n2", "n3", "n4"} and found[0].card.face == "front"
+    (p,) = found  # one finding for the band, at the first card, counting the others
+    assert p.card.card_id == "n1" and p.card.face == "front" and "(and 11 more faces like it)" in p.message
+
+
+def test_named_profile_must_be_cmyk(tmp_path):
+    """print.cmyk_profile naming an RGB profile: one clear error at its line, nothing written."""
+    from PIL import ImageCms
+
+    from cardgen.core.errors import CardgenError
+
+    game = write_game(tmp_path, manifest={"print": {"shop": "popls", "cmyk_profile": "srgb.icc"}})
+    (game / "srgb.icc").write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    with pytest.raises(CardgenError) as exc:
+        build_game(game, tmp_path / "out", steps=("shop",), exports=ExportOptions(jobs=1))
+    (p,) = [p for p in exc.value.problems if p.code == "cmyk-profile"]
+    assert p.code == "cmyk-profile" and "not a CMYK profile" in p.message and p.line is not None
+    assert not (tmp_path / "out" / "mini" / "shop").exists()

@@ -152,3 +152,29 @@ def test_png_export_matches_the_pdf_raster(built):
     assert (box_pdf < 128).sum() > 500  # the column is drawn
     assert np.abs(box_png - box_pdf).mean() < 2.0
     assert ((box_png < 128) != (box_pdf < 128)).sum() <= 0.01 * (box_pdf < 128).sum()
+
+
+def test_validate_warns_of_a_font_without_vertical_forms(tmp_path):
+    """IPAex Gothic without its GSUB table (saved by fontTools into the game folder, ~1 s): its っ
+    has no vertical form, so vertical text using it is a warning at the card's row; the same text
+    in a box set in IPAex Gothic itself raises nothing; ー「」 (turned without a form, as UAX #50
+    says) are not named, nor 、。 (HarfBuzz falls back to the font's own vertical presentation
+    forms U+FE11 / U+FE12)."""
+    from cardgen.api import validate_game
+
+    cards = [dict(c) for c in CARDS]
+    cards[0]["name"] = "「あっ、ー。」"
+    face = {"elements": [dict(FACE["elements"][1], font="plain"),
+                         dict(FACE["elements"][1], name="ipaex", box=[40, 6, 15, 76])]}
+    game = write_game(tmp_path, cards=cards, face=face, manifest={"fonts": {"plain": "plain.ttf"}})
+    font = TTFont("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
+    del font["GSUB"]
+    for rec in font["name"].names:  # a font of its own (reportlab keeps one face per PostScript name)
+        if rec.nameID in (1, 3, 4, 6):
+            rec.string = "PlainGothic"
+    font.save(game / "plain.ttf")
+    report = validate_game(game)
+    found = [p for p in report.warnings if p.code == "no-vertical-form"]
+    assert len(found) == 1, [p.message for p in report.warnings + report.errors]
+    assert "the plain font has no vertical form for っ (U+3063): " in found[0].message
+    assert found[0].card.card_id == "n1" and found[0].field == "name"
