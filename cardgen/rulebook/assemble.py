@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.sandbox import BudgetExceeded, evaluation
 from cardgen.core.unicode_text import plain
 from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
 from cardgen.check.icons import icon_specs
@@ -70,15 +71,25 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
             problems += exc.problems
             continue
         source = read_rulebook_source(f)
-        tokens = parse_tokens(text)
-        parsed = parse_blocks(text, numberer, tokens)
-        # the text is parsed once: the blocks' tokens are those of the text as written when no
-        # line starts with an ideographic space (keep_indent left it as it was)
-        problems += html_problems(text, f, source, tokens if keep_indent(text) == text else None) + figure_problems(parsed, f, source, game, image_ok) \
-            + table_problems(parsed, f, source) + icon_problems(parsed, f, source, known_icons)
-        if missing_chars is not None:
-            problems += glyph_problems(parsed, f, source, missing_chars)
-        locate_tables(parsed, f, source)
+        try:
+            # each file's Markdown is parsed and checked under its own time budget, naming it
+            # (200 KB of brackets kept markdown-it busy past any budget of the whole build)
+            with evaluation(rel(f), f"reading the Markdown of {f.name}"):
+                tokens = parse_tokens(text)
+                parsed = parse_blocks(text, numberer, tokens)
+                # the text is parsed once: the blocks' tokens are those of the text as written when no
+                # line starts with an ideographic space (keep_indent left it as it was)
+                problems += html_problems(text, f, source, tokens if keep_indent(text) == text else None) \
+                    + figure_problems(parsed, f, source, game, image_ok) \
+                    + table_problems(parsed, f, source) + icon_problems(parsed, f, source, known_icons)
+                if missing_chars is not None:
+                    problems += glyph_problems(parsed, f, source, missing_chars)
+                locate_tables(parsed, f, source)
+        except BudgetExceeded as exc:
+            problems.append(Problem(rel(f), None, "rulebook", str(exc).split(" (")[0],
+                                    "simplify this file's Markdown (thousands of brackets, emphasis marks or nested "
+                                    "lists), or split it", code="rules-budget"))
+            continue
         blocks.extend(parsed)
     if problems:
         raise CardgenError(problems)

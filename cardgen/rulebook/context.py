@@ -252,9 +252,10 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
         tmpl = env.template_class.from_code(env, code, env.make_globals(None))
         with evaluation(rel(path), f"rendering {path.name}"):
             text = tmpl.render(**ctx)
-        if len(text) > MAX_RULEBOOK_SOURCE_BYTES:
-            raise CardgenError(Problem(rel(path), None, "rulebook", f"the rendered rules text has {len(text):,} "
-                                       f"characters, more than the limit of {MAX_RULEBOOK_SOURCE_BYTES:,}",
+        size = len(text.encode("utf-8", "surrogatepass"))  # the cap is in bytes, as the file's own (kana: 3 each)
+        if size > MAX_RULEBOOK_SOURCE_BYTES:
+            raise CardgenError(Problem(rel(path), None, "rulebook", f"the rendered rules text is {size:,} bytes, "
+                                       f"more than the limit of {MAX_RULEBOOK_SOURCE_BYTES:,}",
                                        "check the loops in this file", code="rules-too-large"))
         return text
     except BudgetExceeded as exc:

@@ -66,6 +66,13 @@ def _font_million_faces(game: Path, tmp: Path) -> None:
         f.write("fonts:\n  heading: IPAexGothic\n  body: {file: fonts/many.ttc, index: 0}\n")
 
 
+def _markdown_brackets(game: Path, tmp: Path) -> None:
+    """rules/rules.md: a heading, then 200 KB of unclosed link brackets '[a](' (markdown-it takes
+    seconds per 10 KB of them; the case lowers the budget to 0.5 s)."""
+    (game / "rules").mkdir(exist_ok=True)
+    (game / "rules" / "rules.md").write_text("# 規則\n\n" + "[a](" * 50_000 + "\n", encoding="utf-8")
+
+
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
@@ -284,7 +291,7 @@ def _ods_named_csv(game: Path, tmp: Path) -> None:
     (game / "cards.ods").rename(game / "cards.csv")
 
 
-GENERATORS = {"font-million-faces": _font_million_faces, "git-symlink-out": _git_symlink_out, "xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
+GENERATORS = {"markdown-brackets": _markdown_brackets, "font-million-faces": _font_million_faces, "git-symlink-out": _git_symlink_out, "xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
               "manifest-symlink-out": _manifest_symlink_out, "variant-symlink-out": _variant_symlink_out,
               "xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,
