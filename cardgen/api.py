@@ -132,16 +132,22 @@ EXPORT_STEPS = tuple(name for name in STEPS if name in ("png", "tts", "shop"))
 def _check_out_dir(game, out_dir: Path) -> None:
     """Refuse an output folder inside the game folder, or one holding it (the swap of
     :class:`AtomicOutput` would replace the game's own files). Raises UsageError."""
+    check_output_folder(game.root, out_dir)
+
+
+def check_output_folder(game_dir: Path | str, out_dir: Path | str) -> None:
+    """:func:`_check_out_dir` for a game folder not loaded yet (``cardgen watch`` checks its
+    ``--out`` once, before it starts). Raises UsageError."""
     import os
 
     from cardgen.core.boundary import inside, output_outside
     from cardgen.core.errors import UsageError, rel
 
-    g, o = Path(game.root).resolve(), Path(out_dir).resolve()
+    g, o = Path(game_dir).resolve(), Path(out_dir).resolve()
     if inside(o, g) or inside(g, o):
         how = "is inside" if o != g and inside(o, g) else "would be, or hold,"
-        raise UsageError(Problem("--out", None, "", f"the output folder {rel(out_dir)} {how} the game folder "
-                                 f"{rel(game.root)}",
+        raise UsageError(Problem("--out", None, "", f"the output folder {rel(Path(out_dir))} {how} the game folder "
+                                 f"{rel(Path(game_dir))}",
                                  f"write outputs outside the game folder, e.g. --out {os.path.relpath(output_outside(g))} "
                                  "(or leave --out out: that is the default)", code="out-in-game"))
 

@@ -95,6 +95,8 @@ def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jo
 
     options = {"options": sheet_options_of(**kw), "rulebook_paper": rulebook_paper,
                "exports": exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))}
+    from cardgen.api import check_output_folder
+    check_output_folder(game_dir, out)  # a bad --out is refused once, before the watch starts
     echo(f"watching {game_dir} (Ctrl-C to stop)")
     run_watch(game_dir, out, show, validate=validate, build=build, force=force, build_options=options)
 

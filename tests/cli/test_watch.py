@@ -257,3 +257,22 @@ def test_cli_watch_passes_its_options_to_every_rebuild(monkeypatch):
     opts = seen["build_options"]
     assert (opts["options"].paper, opts["options"].marks) == ("letter", "western")
     assert opts["exports"].dpi == 150 and opts["rulebook_paper"] == "a4"
+
+
+def test_watch_refuses_an_output_folder_inside_the_game_before_it_starts(tmp_path, monkeypatch):
+    """`cardgen watch base --out .` from inside the game: one usage error, exit 2, and no watch
+    (it printed the error once and kept running silently)."""
+    from click.testing import CliRunner
+
+    import cardgen.cli.watch as watch_mod
+    from cardgen.cli.commands import cli
+
+    game = tmp_path / "g"
+    make_game(game, 2)
+    started = []
+    monkeypatch.setattr(watch_mod, "watch", lambda *a, **k: started.append(1))
+    monkeypatch.chdir(game)
+    result = CliRunner().invoke(cli, ["watch", ".", "--out", "."])
+    assert result.exit_code == 2 and not started
+    assert result.stderr.startswith("--out: error: the output folder . would be, or hold, the game folder .\n"), \
+        result.stderr
