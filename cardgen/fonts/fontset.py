@@ -20,6 +20,7 @@ from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
 from cardgen.data.project import Project
 from cardgen.fonts.index import clear_system_index, folder_index
 from cardgen.fonts.library_log import library_warnings
+from cardgen.fonts.licence import embedding_restriction
 from cardgen.fonts.lookup import DEFAULT_ROLES, Where, lookup, read_config
 from cardgen.fonts.registration import FontFace, preload, register  # preload: re-exported (__all__)
 from cardgen.fonts.variations import prepare as prepare_text
@@ -170,6 +171,13 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
                            "use a .ttf, .ttc or .otf file that allows embedding", "font-unreadable")
             continue
         faces[role] = FontFace(role, path, index, name, embedded)
+    for role, face in faces.items():  # the shop step makes these errors for shop outputs (steps/shop.py)
+        why = embedding_restriction(face.source, face.index)
+        if why:
+            w = where[role]
+            problems.warning(w.file, w.line, w.path, f"font for role '{role}' ({face.source.name}) {why}; cardgen "
+                             "embeds a subset of it in every PDF", "check the font's licence allows embedding, or "
+                             "use a font that does (e.g. IPAexGothic)", "font-licence")
     used = {str(f.source) for f in faces.values()}
     logged = [Problem(rel(Path(path)), None, "fonts", f"the font library reported {count:,} problem(s) while reading "
                       f"this font, the first: {first}", "the file may be damaged: download or export it again",
