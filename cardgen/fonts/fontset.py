@@ -23,7 +23,7 @@ from cardgen.fonts.registration import FontFace, preload, register  # preload: r
 from cardgen.fonts.variations import prepare as prepare_text
 from cardgen.fonts.vertical_forms import forms as vertical_forms
 
-if TYPE_CHECKING:  # the manifest models are not loaded for the font helper (cardgen.fonts.prefetch)
+if TYPE_CHECKING:
     from cardgen.data.game import Game
 
 __all__ = ["DEFAULT_ROLES", "FontFace", "FontSet", "clear_caches", "fonts_for", "load_fontset", "preload"]
