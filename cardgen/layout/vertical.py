@@ -181,6 +181,7 @@ class Column:
 
     def __post_init__(self) -> None:
         self.has_ruby = any(p.mode == RUBY for u in self.units for p in u.pieces)
+        self.short = False  #: a paragraph's last column of 1-2 characters that no break avoided
 
     def pieces(self) -> list[Piece]:
         """The column's pieces, top to bottom."""
@@ -289,6 +290,7 @@ def _short_last(columns: list[Column], first: int, height: float, size: float) -
     if len(columns) - first < 2:
         return
     prev, last = list(columns[-2].units), list(columns[-1].units)
+    columns[-1].short = 0 < _visible(last) <= 2
     moved = False
     while 0 < _visible(last) <= 2 and len(prev) > 3:
         u, rest = prev[-1], prev[:-1]
@@ -302,6 +304,7 @@ def _short_last(columns: list[Column], first: int, height: float, size: float) -
     if moved:
         columns[-2] = _column(prev, size)
         columns[-1] = _column(last, size)
+        columns[-1].short = 0 < _visible(last) <= 2
 
 
 @dataclass
@@ -314,6 +317,11 @@ class FittedColumns:
     pitch: float
     fits: bool
     shrunk: bool
+
+    @property
+    def short(self) -> list[str]:
+        """The text of each paragraph's last column that stays at one or two characters."""
+        return [c.text() for c in self.columns if c.short]
 
     def width(self) -> float:
         """The width of the block of columns (pt): the columns, the room between them, the ruby."""

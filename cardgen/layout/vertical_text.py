@@ -97,6 +97,12 @@ def _lay(el: TextElement, text: str, X: float, Y: float, W: float, H: float, nam
     elif fitted.shrunk:
         findings.append(card_problem("warning", card, name,
                                      f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
+    if fitted.fits and fitted.short:
+        findings.append(card_problem(
+            "warning", card, name,
+            f"a paragraph ends in a column of {len(fitted.short[0].strip())} character(s) "
+            f"({fitted.short[0].strip()!r}) that no other column break avoids; reword the text or make the box "
+            "taller", "short-last-line"))
     small = small_text_message(fitted.size, el.min_size)
     if small:
         findings.append(card_problem("warning", card, name, small, "small-text"))

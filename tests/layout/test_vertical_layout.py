@@ -66,6 +66,9 @@ def test_no_last_column_of_one_or_two_characters():
     out = columns_of("あいうえおかきくけこさ", 5)
     assert out == ["あいうえお", "かきく", "けこさ"]  # not 5, 5, 1
     assert columns_of("あいうえおかきくけこさ\nたち", 5)[-1] == "たち"  # a paragraph of its own stays
+    # nothing can move: the column before would start with 、 — the column stays short, and says so
+    cols = break_columns(units("あいうえお、かきくけこ、さ", "body", SIZE, em), 6 * SIZE, SIZE)
+    assert [c.text() for c in cols][-1] == "さ" and cols[-1].short
 
 
 def test_fit_columns_shrinks_then_fails():
