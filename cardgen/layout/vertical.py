@@ -13,7 +13,8 @@ Set as W3C JLREQ describes vertical writing (§3.1–3.2, §3.3 ruby, §3.4 tate
   horizontally across the column in one em.
 - **Line breaking** uses the JLREQ classes of :mod:`cardgen.layout.jlreq` (no 、。」ー… at the start
   of a column, no 「（ at its end; a character that nothing can carry hangs and the text then
-  does not fit), the same punctuation compression (:func:`~cardgen.layout.jlreq.squeeze`) and
+  does not fit), breaks between phrases (文節, BudouX: :mod:`cardgen.layout.phrases`) where the
+  phrase fits the next column, the same punctuation compression (:func:`~cardgen.layout.jlreq.squeeze`) and
   the quarter em between Japanese and a turned Latin word (:func:`~cardgen.layout.jlreq.latin_gap`),
   and no last column of a paragraph holding one or two characters when the column before it can
   give one (:func:`~cardgen.layout.jlreq.visible_count`).
@@ -33,6 +34,7 @@ import unicodedataplus
 
 from cardgen.core.units import EPS
 from cardgen.layout import jlreq
+from cardgen.layout.phrases import boundaries
 from cardgen.layout.text_atoms import Atom, atoms, ruby_size
 
 #: Pieces of a unit: how each is set in the column.
@@ -222,9 +224,22 @@ def _no_end(u: Unit) -> bool:
     return u.last in NO_END
 
 
-def break_columns(us: list[Unit], height: float, size: float) -> list[Column]:
+def phrase_starts(us: list[Unit]) -> set[int]:
+    """The ``id`` of each unit that begins a phrase (文節, :func:`cardgen.layout.phrases.boundaries`)."""
+    starts, at, text = {}, 0, []
+    for u in us:
+        starts[at] = id(u)
+        piece = "\n" if u.newline else "".join(f":{p.text}:" if p.mode == ICON else p.text for p in u.pieces)
+        text.append(piece)
+        at += len(piece)
+    return {starts[b] for b in boundaries("".join(text)) if b in starts}
+
+
+def break_columns(us: list[Unit], height: float, size: float, phrases: bool = False) -> list[Column]:
     """Break units into columns no longer than ``height`` pt (when possible), with kinsoku and
-    the short-last-column rule (see the module doc)."""
+    the short-last-column rule (see the module doc); ``phrases``: between phrases (文節) where
+    the phrase fits the next column, as horizontal card text breaks."""
+    starts = phrase_starts(us) if phrases else set()
     columns: list[Column] = []
     paragraph_starts: list[int] = []
     cur: list[Unit] = []
@@ -267,6 +282,13 @@ def break_columns(us: list[Unit], height: float, size: float) -> list[Column]:
             if k is not None:
                 carry = cur[k:] + carry
                 del cur[k:]
+            for j in range(len(cur) - 1, 0, -1) if starts else ():  # the phrase moves down whole
+                if id(cur[j]) in starts:
+                    if not (_no_start(cur[j]) or _no_end(cur[j - 1]) or cur[j].is_space) \
+                            and length(pieces_of(cur[j:] + carry + [u]), size) <= height + EPS:
+                        carry = cur[j:] + carry
+                        del cur[j:]
+                    break
             if cur:
                 flush()
             cur.extend(c for c in carry if not (c.is_space and not cur))
@@ -330,14 +352,15 @@ class FittedColumns:
 
 
 def fit_columns(text: str, width: float, height: float, font: str, size: float, min_size: float, measure,
-                leading: float = 1.35, tcy_digits: int = 2, upright_caps: int = 3,
+                leading: float = 1.35, tcy_digits: int = 2, upright_caps: int = 3, phrases: bool = False,
                 step: float = 0.5) -> FittedColumns:
     """The largest size in ``[min_size, size]`` (steps of ``step`` pt, from ``size`` down) at which
     ``text`` set vertically fits ``width`` × ``height`` pt: every column no longer than
     ``height`` and the block no wider than ``width`` (``leading``: the column pitch as a multiple
-    of the size). ``fits`` is False when even ``min_size`` overflows."""
+    of the size; ``phrases``: break between phrases, :func:`break_columns`). ``fits`` is False when
+    even ``min_size`` overflows."""
     def attempt(s: float) -> FittedColumns:
-        cols = break_columns(units(text, font, s, measure, tcy_digits, upright_caps), height, s)
+        cols = break_columns(units(text, font, s, measure, tcy_digits, upright_caps), height, s, phrases)
         got = FittedColumns(s, cols, s * leading, True, s < size - 1e-9)
         got.fits = got.width() <= width + EPS and all(c.length <= height + EPS for c in cols)
         return got

@@ -29,13 +29,13 @@ _CACHE_MAX = 2048  # like card_text's caches: serves text shared between rows
 
 def fit_vertical_cached(text: str, W: float, H: float, el: TextElement, min_size: float, measure) -> FittedColumns:
     """:func:`fit_columns` memoised per (text, box, font, sizes, leading, options, measure); shared: not to be mutated."""
-    key = (text, W, H, el.font, el.size, min_size, el.leading, el.tcy_digits, el.upright_caps, measure)
+    key = (text, W, H, el.font, el.size, min_size, el.leading, el.tcy_digits, el.upright_caps, el.phrases, measure)
     hit = _FIT_CACHE.get(key)
     if hit is None:
         if len(_FIT_CACHE) >= _CACHE_MAX:
             _FIT_CACHE.clear()
         hit = _FIT_CACHE[key] = fit_columns(text, W, H, el.font, el.size, min_size, measure, el.leading,
-                                            el.tcy_digits, el.upright_caps)
+                                            el.tcy_digits, el.upright_caps, el.phrases)
     return hit
 
 
@@ -48,7 +48,7 @@ def plan_vertical_text(el: TextElement, text: str, X: float, Y: float, W: float,
         return
     frame = face.frame
     key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color,
-           el.tcy_digits, el.upright_caps, face.measure, frame.width, frame.height, frame.safe,
+           el.tcy_digits, el.upright_caps, el.phrases, face.measure, frame.width, frame.height, frame.safe,
            tuple(face.icons.items()))
     hit = _OPS_CACHE.get(key)
     if hit is None:

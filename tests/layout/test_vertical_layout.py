@@ -71,6 +71,19 @@ def test_no_last_column_of_one_or_two_characters():
     assert [c.text() for c in cols][-1] == "さ" and cols[-1].short
 
 
+def test_columns_break_between_phrases():
+    """As horizontal card text (phrases: true): a column ends where a phrase (文節, BudouX) does."""
+    from cardgen.layout.phrases import boundaries
+
+    text = "手札から1枚を捨てて、山札の上から3枚を見る。"
+    plain = [c.text() for c in break_columns(units(text, "body", SIZE, em), 8 * SIZE, SIZE)]
+    cols = [c.text() for c in break_columns(units(text, "body", SIZE, em), 8 * SIZE, SIZE, phrases=True)]
+    assert "".join(cols) == text and plain[0] == "手札から1枚を捨"  # without: at any place JLREQ allows
+    ends = {len("".join(cols[:i + 1])) for i in range(len(cols) - 2)}  # the last break: the short-last rule's
+    assert ends <= boundaries(text), (cols, sorted(boundaries(text)))
+    assert len(cols[-1]) > 3  # 「見る。」 alone would be a last column of two characters: it takes を
+
+
 def test_fit_columns_shrinks_then_fails():
     fitted = fit_columns("あいうえおかきくけこ", 1.2 * SIZE, 8 * SIZE, "body", SIZE, 6, em)
     assert fitted.fits and fitted.shrunk and fitted.size < SIZE and len(fitted.columns) == 1
@@ -89,10 +102,10 @@ def _sane(tokens: list[str]) -> bool:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=60).filter(_sane), st.integers(6, 18))
-def test_kinsoku_property(tokens, height_em):
+@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=60).filter(_sane), st.integers(6, 18), st.booleans())
+def test_kinsoku_property(tokens, height_em, phrases):
     text = "".join(tokens)
-    cols = break_columns(units(text, "body", SIZE, em), height_em * SIZE, SIZE)
+    cols = break_columns(units(text, "body", SIZE, em), height_em * SIZE, SIZE, phrases)
     out = [c.text() for c in cols]
     assert "".join(out).replace(" ", "") == text.replace(" ", "")  # nothing lost, only spaces at breaks
     for c in cols[1:]:
