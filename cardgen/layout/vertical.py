@@ -63,9 +63,10 @@ def is_upright(ch: str) -> bool:
 
 
 def needs_form(ch: str) -> bool:
-    """``ch`` (``Tu``: 、。, small kana) is drawn wrongly without the font's vertical form:
-    upright in its horizontal place (validate warns of a font that lacks one)."""
-    return orientation(ch) == "Tu"
+    """``ch`` (``Tu``: 、。, small kana, ゛゜) is drawn wrongly without the font's vertical form:
+    upright in its horizontal place (validate warns of a font that lacks one). Not ！？ (``Tu``
+    too): their full-width glyphs stand centred in the square, right in a column as they are."""
+    return orientation(ch) == "Tu" and ch not in jlreq.DIVIDING
 
 
 def turns_without_form(ch: str) -> bool:

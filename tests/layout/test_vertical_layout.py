@@ -24,7 +24,7 @@ def columns_of(text: str, height_em: float) -> list[str]:
 
 def test_orientation_follows_uax50():
     assert [orientation(c) for c in "あ字ー「、。Rｰ〜"] == ["U", "U", "Tr", "Tr", "Tu", "Tu", "R", "R", "Tr"]
-    assert all(needs_form(c) for c in "、。っァ") and not any(needs_form(c) for c in "あ字R1ー「")
+    assert all(needs_form(c) for c in "、。っァ") and not any(needs_form(c) for c in "あ字R1ー「！？")
     assert all(turns_without_form(c) for c in "ー「」〜…‥―") and not any(turns_without_form(c) for c in "あ、R")
 
 
