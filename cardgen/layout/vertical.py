@@ -10,7 +10,7 @@ Set as W3C JLREQ describes vertical writing (§3.1–3.2, §3.3 ruby, §3.4 tate
 - **Latin words** are turned 90° clockwise, one run as wide as the word; a word of one letter,
   or of all capitals up to ``upright_caps`` letters (``HP``, ``JIS``), is set upright letter by
   letter; a run of up to ``tcy_digits`` digits (``12``) is one tate-chu-yoko unit (縦中横): set
-  horizontally across the column in one em.
+  horizontally across the column in one em; so are ``!!`` ``!?`` (a single ``!`` ``?`` stands upright).
 - **Line breaking** uses the JLREQ classes of :mod:`cardgen.layout.jlreq` (no 、。」ー… at the start
   of a column, no 「（ at its end; a character that nothing can carry hangs and the text then
   does not fit), breaks between phrases (文節, BudouX: :mod:`cardgen.layout.phrases`) where the
@@ -48,6 +48,7 @@ VERTICAL_R = set("…‥―—")
 ICON_ADVANCE = 1.05  #: an inline icon's advance along the column (em), as in horizontal text
 
 _DIGITS = re.compile(r"[0-9]+")
+_MARKS = frozenset("!?")  #: half-width marks set upright, two of them across the column (JLREQ §3.4)
 _CAPS = re.compile(r"[A-Z]+")
 
 
@@ -149,8 +150,19 @@ def units(text: str, font: str, size: float, measure, tcy_digits: int = 2, uprig
     """``text`` as units of a column at ``size`` pt (see the module doc)."""
     out: list[Unit] = []
     rs = ruby_size(size)
-    for a in atoms(text):
-        out.append(_unit(a, font, size, rs, measure, tcy_digits, upright_caps))
+    seq = atoms(text)
+    i = 0
+    while i < len(seq):
+        a = seq[i]
+        if a.kind == "cjk" and a.text in _MARKS:  # ! ? stand upright; !! !? ?! ?? are one tate-chu-yoko unit
+            if i + 1 < len(seq) and seq[i + 1].kind == "cjk" and seq[i + 1].text in _MARKS:
+                out.append(Unit((Piece(TCY, a.text + seq[i + 1].text, size),)))
+                i += 2
+                continue
+            out.append(Unit((Piece(UPRIGHT, a.text, size),)))
+        else:
+            out.append(_unit(a, font, size, rs, measure, tcy_digits, upright_caps))
+        i += 1
     return out
 
 

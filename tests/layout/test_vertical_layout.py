@@ -35,6 +35,8 @@ def test_latin_digits_and_capitals():
     assert (UPRIGHT, "H") in pieces and (UPRIGHT, "P") in pieces and (UPRIGHT, "A") in pieces  # short capitals upright
     three = [(p.mode, p.text) for u in units("第123回", "body", SIZE, em, tcy_digits=3) for p in u.pieces]
     assert (TCY, "123") in three
+    marks = [(p.mode, p.text) for u in units("ロン!?ツモ!", "body", SIZE, em) for p in u.pieces]
+    assert (TCY, "!?") in marks and (UPRIGHT, "!") in marks
     none = [(p.mode, p.text) for u in units("第1回", "body", SIZE, em, tcy_digits=0) for p in u.pieces]
     assert (TURNED, "1") not in none and (UPRIGHT, "1") in none  # a single digit still stands upright
 
