@@ -137,7 +137,8 @@ def source_char(code: int) -> int:
     return code - VERTICAL_BASE if VERTICAL_BASE <= code < VERTICAL_BASE + 0x10000 else code
 
 
-_MAKE_TO_UNICODE = ttfonts.makeToUnicodeCMap
+#: reportlab's own ``makeToUnicodeCMap`` (also when this module is loaded a second time)
+_MAKE_TO_UNICODE = getattr(ttfonts.makeToUnicodeCMap, "__wrapped__", ttfonts.makeToUnicodeCMap)
 
 
 def _to_unicode_cmap(fontname, subset):
@@ -145,6 +146,5 @@ def _to_unicode_cmap(fontname, subset):
     return _MAKE_TO_UNICODE(fontname, [source_char(v) for v in subset])
 
 
-if ttfonts.makeToUnicodeCMap is not _to_unicode_cmap and getattr(ttfonts.makeToUnicodeCMap, "__name__", "") \
-        != "_to_unicode_cmap":
-    ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # looked up by TTFont.addObjects when a subset is written
+_to_unicode_cmap.__wrapped__ = _MAKE_TO_UNICODE  # type: ignore[attr-defined]
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # looked up by TTFont.addObjects when a subset is written
