@@ -117,7 +117,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         add([p for p in found if p.severity == "error"], fatal=True)
         add([p for p in found if p.severity != "error"])
     if layout:
-        _layout(check, add, plan, on_fonts, preload_rulebook=rulebook and (game.root / "rules").is_dir())
+        _layout(check, add, plan, on_fonts)
         if sheets is not False:
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
@@ -139,19 +139,11 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     return check
 
 
-def _layout(check: GameCheck, add, plan=None, on_fonts=None, preload_rulebook: bool = False) -> None:
-    """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``.
-    ``preload_rulebook``: the rulebook check follows; its libraries are loaded before the fonts are
-    set up, so a font helper (:mod:`cardgen.fonts.helper`) still at work — on a busy machine it
-    is — is waited for while they load instead of after."""
+def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
+    """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
     from cardgen.fonts.fontset import fonts_for
     from cardgen.steps.layout_findings import layout_problems
 
-    if preload_rulebook:  # the imports the rulebook check makes anyway: only their time moves
-        from importlib import import_module
-
-        for name in ("cardgen.rulebook.assemble", "cardgen.rulebook.pdf", "cardgen.steps.rulebook"):
-            import_module(name)
     game, report = check.game, check.report
     try:
         check.fonts = fonts_for(game)
