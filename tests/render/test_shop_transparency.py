@@ -160,3 +160,15 @@ def test_named_profile_must_be_cmyk(tmp_path):
     (p,) = [p for p in exc.value.problems if p.code == "cmyk-profile"]
     assert p.code == "cmyk-profile" and "not a CMYK profile" in p.message and p.line is not None
     assert not (tmp_path / "out" / "mini" / "shop").exists()
+
+
+def test_print_sheets_name_no_unknown_resource(shop_file):
+    """The sheets draw a face used three times as a form too: the same fix holds there."""
+    sheets = shop_file.parents[1] / "print-sheets.pdf"
+    with pikepdf.open(sheets) as pdf:
+        assert _unknown_resources(pdf) == []
+        forms = [x for page in pdf.pages for x in page.obj.Resources.get("/XObject", {}).values()
+                 if "/ExtGState" in x.get("/Resources", {})]
+        assert forms  # the translucent faces are forms with their graphics states
+    poppler = subprocess.run(["pdftoppm", "-r", "10", "-f", "1", "-l", "1", str(sheets)], capture_output=True)
+    assert b"unknown" not in poppler.stderr, poppler.stderr
