@@ -67,15 +67,16 @@ def resolve_preset(game: Game, name: str | None) -> ShopPreset | None:
 
 
 def ink_rules(game: Game, preset: ShopPreset) -> InkRules:
-    """The ink rules of ``preset`` for ``game`` (its ``print.cmyk_profile`` when it names one)."""
+    """The ink rules of ``preset`` for ``game`` (its ``print.cmyk_profile`` and ``print.rich_black``
+    when it names them)."""
     profile = DEFAULT_PROFILE
     if game.manifest.print.cmyk_profile:
         profile = safe_path(game.root, game.manifest.print.cmyk_profile, game.manifest_file,
                             game.line("print", "cmyk_profile"), "print → cmyk_profile")
-    rules = InkRules(profile=profile, tac=preset.tac or DEFAULT_TAC)
-    if preset.rich_black is not None:
-        rules = InkRules(profile=profile, tac=rules.tac, rich_black=preset.rich_black)
-    return rules
+    rich = game.manifest.print.rich_black or preset.rich_black
+    if rich is None:
+        return InkRules(profile=profile, tac=preset.tac or DEFAULT_TAC)
+    return InkRules(profile=profile, tac=preset.tac or DEFAULT_TAC, rich_black=tuple(rich))
 
 
 def _alpha_art(plan: CardPlan) -> list[str]:
