@@ -112,6 +112,12 @@ def preset_problems(game: Game, fonts: FontSet, plans, preset: ShopPreset) -> li
     if preset.format == "png" and preset.bleed_mm is not None and bleed_mm > preset.bleed_mm + 0.005:
         out.append(game.problem(("print", "bleed"), f"the bleed is {bleed_mm:g} mm; {preset.name}'s images are "
                                 f"{preset.bleed_mm:g} mm", f"set print.bleed: {preset.bleed_mm:g}", "shop-bleed"))
+    safe_mm = m.print.safe / MM
+    if preset.safe_mm is not None and safe_mm + 0.005 < preset.safe_mm:
+        out.append(game.problem(("print", "safe"), f"the safe area is {safe_mm:g} mm inside the trim; {preset.name} "
+                                f"keeps important text and art {preset.safe_mm:g} mm in",
+                                f"set print.safe: {preset.safe_mm:g} (the preflight then warns of what reaches "
+                                "outside it)", "shop-safe", "warning"))
     for p in plans:
         if not p.cards:
             continue
