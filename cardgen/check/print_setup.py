@@ -5,17 +5,19 @@ libraries.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from pathlib import Path
 
-from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
-from cardgen.presets import card_mm, sizes
 from cardgen.check.deck_math import Report, validate
+from cardgen.core.boundary import confine
+from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
+from cardgen.core.units import MM
 from cardgen.data.game import Game, load_game
 from cardgen.data.project import Project
-from cardgen.data.template import load_template
+from cardgen.data.template import load_template, plain_name
 from cardgen.data.template_model import Template
-from cardgen.core.units import MM
+from cardgen.presets import card_mm, sizes
 
 
 def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
@@ -66,9 +68,6 @@ def find_template(project: Project, game: Game, name: str, line_path: tuple) -> 
     Raises:
         CardgenError: missing template (naming the manifest line that asks for it), template problems.
     """
-    from cardgen.core.boundary import confine
-    from cardgen.data.template import plain_name
-
     for d in project.template_dirs:
         if plain_name(name) and (d / f"{name}.yaml").is_file():
             confine(rel(d / f"{name}.yaml"), project.allowed(), game.manifest_file, game.line(*line_path),
@@ -84,8 +83,6 @@ def find_template(project: Project, game: Game, name: str, line_path: tuple) -> 
 
 def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Problem:
     """The missing-template problem saying where cardgen looked, what it found elsewhere, and the fix."""
-    from cardgen.core.errors import rel
-
     own = game.root / "templates" / "cards"
     shared = project.root / "templates" / "cards"
     looked = [f"{rel(own)}/ (the game's own)"]
@@ -103,7 +100,6 @@ def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Pro
               and (g / "game.yaml").is_file() and (g / "templates" / "cards" / f"{name}.yaml").is_file()]
     elsewhere = (f"; {rel(others[0])} has that name but belongs to another game, whose templates are never used"
                  if others else "")
-    import difflib
 
     close = difflib.get_close_matches(name, avail, 1)
     return replace(problem, message=f"the card template {name!r} was not found; looked in " + " and ".join(looked)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.data.project import Project
 
 #: Most bytes a ``git archive`` of one game may produce (the game, its templates and fonts).
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024
@@ -58,7 +59,6 @@ def game_at_revision(game_dir: Path | str, rev: str) -> Iterator[Path]:
         raise _bad_rev(game_dir, f"the revision {rev!r} does not exist in {root.name}",
                        "name a commit, tag or branch, e.g. HEAD~1 (see `git log --oneline`)")
     sha = commit.stdout.decode().strip()
-    from cardgen.data.project import Project
     project = Project.for_game(game_dir).root.resolve()
     game_rel = game_dir.relative_to(root).as_posix()
     wanted = [game_rel]

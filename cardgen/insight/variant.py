@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.data.yaml_source import load_yaml
 from cardgen.insight.deck import DealtDeck, Kind
 
 
@@ -48,9 +49,6 @@ def load_variant(path: Path) -> Variant:
     Raises:
         CardgenError: unreadable YAML or a key that is not one of the above, with file:line.
     """
-    from cardgen.core.errors import rel
-    from cardgen.data.yaml_source import load_yaml
-
     loaded = load_yaml(Path(path), rel(Path(path)))
     data, src = loaded.data or {}, loaded.source
     problems = []
