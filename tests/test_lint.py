@@ -69,7 +69,8 @@ def local_imports_without_reason(root: Path) -> list[str]:
                 elif isinstance(p, (ast.Try, ast.If, ast.With)):
                     guarded = True
                 p = parents.get(p)
-            if in_fn and not guarded and not re.search(r"# lazy: \+\d+ ms", lines[node.end_lineno - 1]):
+            said = "\n".join(lines[node.lineno - 1:node.end_lineno])
+            if in_fn and not guarded and not re.search(r"# lazy: \+\d+ ms", said):
                 found.append(f"{path.relative_to(root)}:{node.lineno}")
     return found
 

@@ -179,8 +179,7 @@ def scoring_table(data: RulebookData) -> str:
 
 def _payments(data: RulebookData):
     """(rows from :func:`cardgen.check.scoring.payment_table`, player counts, rules) for the game's base yaku."""
-    from cardgen.check.scoring import PaymentRules  # lazy: +6 ms of imports here (measured)
-    from cardgen.check.scoring import payment_table as compute
+    from cardgen.check.scoring import PaymentRules, payment_table as compute  # lazy: +6 ms of imports here (measured)
 
     scoring = dict(data.design.get("scoring") or {})
     table_id = scoring.get("yaku")
