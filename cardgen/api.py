@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Sequence
 
 from cardgen.check.deck_math import Report
 from cardgen.check.open_questions import final_problems
-from cardgen.core.boundary import inside, output_outside
+from cardgen.core.boundary import confine, inside, output_outside
 from cardgen.core.errors import CardgenError, Problem, UsageError, rel
 from cardgen.data.expand import printable_components
 from cardgen.data.yaml_source import load_yaml
@@ -63,6 +63,7 @@ def shared_output_problems(game_dirs: list[Path]) -> list[Problem]:
     problems = []
     for d in game_dirs:
         try:
+            confine(Path(d) / "game.yaml", [Path(d).resolve()], rel(Path(d) / "game.yaml"), None, "")
             loaded = load_yaml(Path(d) / "game.yaml", rel(Path(d) / "game.yaml"))
             gid = loaded.data["game"]["id"]
         except (CardgenError, KeyError, TypeError):
@@ -281,3 +282,12 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str = "output", option
             ``force``).
     """
     return run(game_dir, out_root, options or SheetOptions(), since=since, cards=cards, force=force)
+
+
+def preflight_file(path: Path | str, standard: str | None = None, tac: float | None = None) -> list[Problem]:
+    """The PDF/X findings of the PDF at ``path`` (:mod:`cardgen.check.pdfx_check`; none: it passes)."""
+    from cardgen.check.pdfx_check import (
+        preflight_pdf,  # lazy: +156 ms of imports here (measured); pikepdf: loaded only by this command
+    )
+
+    return preflight_pdf(path, standard, tac)

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from cardgen.core.boundary import default_output
 from cardgen.core.budget_limits import (
     DEFAULT_CPU_S,
     DEFAULT_MEMORY_MB,
@@ -18,6 +17,7 @@ from cardgen.core.budget_limits import (
     MIN_MEMORY_MB,
 )
 from cardgen.presets import SHEET_PAPERS
+from cardgen.steps.export_options import ExportOptions
 
 
 def out_option(f):
@@ -35,6 +35,7 @@ def _default_out(ctx: click.Context, param: click.Parameter, value: Path) -> Pat
     command line (click handles a defaulted option after the arguments given)."""
     if ctx.get_parameter_source(param.name) is not ParameterSource.DEFAULT:
         return value
+    from cardgen.core.boundary import default_output  # lazy: +6 ms of imports here (measured)
 
     games = []
     for key in ("game_dir", "game_dirs", "old", "new"):
@@ -96,7 +97,7 @@ def _offset(value: str) -> tuple[float, float]:
     Raises:
         UsageError: anything else, or a value beyond ±MAX_BACK_OFFSET_MM (the CLI's handler exits 2).
     """
-    from cardgen.core.errors import Problem, UsageError  # lazy: +7 ms of imports here (measured)
+    from cardgen.core.errors import Problem, UsageError  # lazy: +9 ms of imports here (measured)
     try:
         x, y = (float(v) for v in value.replace(" ", "").split(","))
     except ValueError:
@@ -112,7 +113,7 @@ def _offset(value: str) -> tuple[float, float]:
 def sheet_options_of(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both",
                      one_sided="blank"):
     """The print-sheet options as :class:`cardgen.steps.sheets.SheetOptions` (margin in mm)."""
-    from cardgen.steps.sheets import SheetOptions  # lazy: +320 ms of imports here (measured)
+    from cardgen.steps.sheets import SheetOptions  # lazy: +501 ms of imports here (measured)
     return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
                         sides="front" if no_backs else sides, back_offset=_offset(back_offset), one_sided=one_sided)
 
@@ -127,10 +128,9 @@ def export_options(f):
     return f
 
 
-def exports_of(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front"):
+def exports_of(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front", preset=None):
     """The export options as :class:`cardgen.steps.exports.ExportOptions`."""
-    from cardgen.steps.export_options import ExportOptions  # lazy: +6 ms of imports here (measured)
-    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides)
+    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides, preset=preset)
 
 
 def out_options(f):
@@ -171,11 +171,11 @@ def limited(fn, *args, game: Path, **kwargs):
     Raises:
         CardgenError: the child ran past the budget (naming ``game`` and the limit), or what ``fn`` raised.
     """
-    from cardgen.core.budget import run_limited  # lazy: +12 ms of imports here (measured)
+    from cardgen.core.budget import run_limited  # lazy: +14 ms of imports here (measured)
     return run_limited(fn, *args, budget=budget_of(click.get_current_context()), game=str(game), **kwargs)
 
 
 def budget_of(ctx: click.Context):
     """The :class:`cardgen.core.budget.Budget` the command was given (defaults when it has no flags)."""
-    from cardgen.core.budget import Budget  # lazy: +17 ms of imports here (measured)
+    from cardgen.core.budget import Budget  # lazy: +14 ms of imports here (measured)
     return Budget(ctx.meta.get("cardgen.memory", DEFAULT_MEMORY_MB), ctx.meta.get("cardgen.cpu", DEFAULT_CPU_S))

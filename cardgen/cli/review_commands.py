@@ -97,8 +97,28 @@ def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, o
     print_files(res.files)
 
 
+@click.command(short_help="Check a PDF against the PDF/X rules a program can check.")
+@click.argument("pdf_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--standard", type=click.Choice(["PDF/X-4", "PDF/X-1a"]), default=None,
+              help="Check as this standard [default: what the file says it is].")
+@click.option("--tac", type=click.FloatRange(min=1, max=400), default=None, metavar="PERCENT",
+              help="Also check the total ink of every CMYK colour and image against this limit.")
+def preflight(pdf_file: Path, standard: str | None, tac: float | None) -> None:
+    """Check PDF_FILE (any PDF, a shop file or a designer's own) against the rules of PDF/X-4 /
+    PDF/X-1a that are questions about the file's objects: version, output intent, boxes, fonts,
+    colour spaces, transparency, metadata. Not a certified validator (docs/printing-shops.md)."""
+    from cardgen.api import preflight_file  # lazy: +469 ms of imports here (measured)
+
+    problems = preflight_file(pdf_file, standard, tac)
+    for p in problems:
+        echo(p.format())
+    echo(f"{pdf_file}: {len(problems)} finding(s)" if problems else f"{pdf_file}: no findings")
+    click.get_current_context().exit(1 if problems else 0)
+
+
 def register(group: click.Group) -> None:
-    """Add ``validate``, ``serve`` and ``diff`` to the ``cardgen`` group."""
+    """Add ``validate``, ``serve``, ``diff`` and ``preflight`` to the ``cardgen`` group."""
+    group.add_command(preflight)
     group.add_command(validate)
     group.add_command(serve)
     group.add_command(diff)

@@ -4,8 +4,8 @@ boxes of their templates changed.
 A face is compared as its plan (made by :func:`cardgen.steps.game_check.check_game`, the checks of `cardgen validate`: the drawing ops, pt),
 not as its data: a template colour change alters every face of that component while no card
 value changed, and a value no template shows alters none. Ops are compared as JSON (floats to
-1/1000 pt, :func:`cardgen.layout.ops.to_json`); an image op is compared by the image file's
-bytes (SHA-1), not by its path, so two folders holding the same art compare equal.
+1/1000 pt, :func:`cardgen.layout.ops.to_json`); an image op and a game icon are compared by the
+file's bytes (SHA-1), not by its path, so two folders holding the same art compare equal.
 
 Changed boxes: each template element is laid out on its own for the card in both drafts
 (elements are matched by ``name``, else kind and position); an element whose ops differ is a
@@ -25,7 +25,7 @@ from cardgen.core.errors import CardgenError
 from cardgen.core.units import MM
 from cardgen.data.game import Game, safe_path
 from cardgen.data.project import Project
-from cardgen.layout.ops import CardPlan, Image, to_json
+from cardgen.layout.ops import CardPlan, GameIcon, Image, to_json
 
 BACKGROUND = "background"  #: the pseudo-box for a template's background colour
 
@@ -39,12 +39,15 @@ def _file_hash(path: str) -> str:
 
 
 def normal_ops(ops: list) -> list:
-    """Ops as comparable JSON data: floats to 1/1000 pt, image paths replaced by their content hash."""
+    """Ops as comparable JSON data: floats to 1/1000 pt, the files of images and of the game's own
+    icons replaced by their content hash (two folders holding the same files compare equal)."""
     out = []
     for op in ops:
         data = to_json(op)
         if isinstance(op, Image):
             data["path"] = _file_hash(op.path)
+        elif isinstance(op, GameIcon):
+            data["file"] = _file_hash(op.file)
         out.append(data)
     return out
 
@@ -95,7 +98,7 @@ def _element_keys(template) -> list[str]:
 
 def template_of(faces: Faces, cid: str, side: str):
     """The template of component ``cid``'s ``side`` ("front"/"back") in this draft, or None."""
-    from cardgen.check.print_setup import find_template  # lazy: +56 ms of imports here (measured)
+    from cardgen.check.print_setup import find_template  # lazy: +64 ms of imports here (measured)
 
     game = faces.game
     comp = game.component(cid)
@@ -144,9 +147,9 @@ class BoxPlanner:
     (the ops of one box), in one draft."""
 
     def __init__(self, faces: Faces, cid: str, side: str):
-        from cardgen.check.print_setup import piece_size_mm  # lazy: +72 ms of imports here (measured)
-        from cardgen.layout.face import Frame  # lazy: +15 ms of imports here (measured)
-        from cardgen.steps.component_plans import context, table_context  # lazy: +116 ms of imports here (measured)
+        from cardgen.check.print_setup import piece_size_mm  # lazy: +73 ms of imports here (measured)
+        from cardgen.layout.face import Frame  # lazy: +21 ms of imports here (measured)
+        from cardgen.steps.component_plans import context, table_context  # lazy: +211 ms of imports here (measured)
 
         game = faces.game
         self.faces, self.cid, self.side = faces, cid, side
@@ -158,7 +161,7 @@ class BoxPlanner:
         self.base = context(game, {}, table_context(game))
         self.rows = {r.id: r for r in game.tables.get(cid, [])}
         self.keys = _element_keys(self.template) if self.template is not None else []
-        from cardgen.check.icons import icon_specs  # lazy: +6 ms of imports here (measured)
+        from cardgen.check.icons import icon_specs  # lazy: +164 ms of imports here (measured)
         self.icons = icon_specs(game)
 
     def _resolve(self, name: str) -> str:
@@ -167,7 +170,7 @@ class BoxPlanner:
 
     def boxes(self, card_id: str) -> dict[str, tuple[list, tuple[float, float, float, float]]]:
         """``{element key: (normalised ops, box pt)}`` for card ``card_id`` (``background`` too)."""
-        from cardgen.layout.card import plan_card  # lazy: +80 ms of imports here (measured)
+        from cardgen.layout.card import plan_card  # lazy: +89 ms of imports here (measured)
 
         t = self.template
         row = self.rows.get(card_id)

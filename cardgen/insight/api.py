@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.insight.report_file import merge_report, write_json
+from cardgen.insight.sim_layout import MAX_ROUNDS, MAX_SEED
 
 REPORT_JSON = "report.json"
 
@@ -31,8 +32,8 @@ def odds_game(game_dir: Path | str, out: Path | str = "output") -> OddsRun:
     Raises:
         CardgenError: schema problems of the game, or a declaration that does not fit the data.
     """
-    from cardgen.data.game import load_game  # lazy: +187 ms of imports here (measured)
-    from cardgen.insight.odds import compute_odds  # lazy: +168 ms of imports here (measured)
+    from cardgen.data.game import load_game  # lazy: +250 ms of imports here (measured)
+    from cardgen.insight.odds import compute_odds  # lazy: +231 ms of imports here (measured)
 
     game = load_game(game_dir)
     results = compute_odds(game)
@@ -73,17 +74,35 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
         CardgenError: the game cannot be simulated (see :func:`cardgen.insight.simulate.prepare`),
             a bad ``--option``, ``--policy`` or variant file.
     """
-    from cardgen.core.errors import CardgenError, Problem  # lazy: +7 ms of imports here (measured)
-    from cardgen.insight.estimates import compare  # lazy: +126 ms of imports here (measured)
-    from cardgen.insight.simulate import prepare, simulate  # lazy: +272 ms of imports here (measured)
-    from cardgen.insight.variant import load_variant, parse_options  # lazy: +172 ms of imports here (measured)
+    from cardgen.core.errors import CardgenError, Problem  # lazy: +9 ms of imports here (measured)
+    from cardgen.insight.estimates import compare  # lazy: +117 ms of imports here (measured)
+    from cardgen.insight.simulate import prepare, simulate  # lazy: +253 ms of imports here (measured)
+    from cardgen.insight.variant import load_variant, parse_options  # lazy: +180 ms of imports here (measured)
 
     if rounds < 2:
         raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at least 2 are needed for a "
                                    "standard error", "e.g. --rounds 100000", code="insight-rounds"))
+    if rounds > MAX_ROUNDS:
+        raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at most {MAX_ROUNDS:,} per player "
+                                   "count are played", "e.g. --rounds 1000000", code="insight-rounds"))
+    if not 0 <= seed <= MAX_SEED:
+        raise CardgenError(Problem("--seed", None, "seed", f"the seed {seed} is not a whole number from 0 to "
+                                   f"{MAX_SEED}", "e.g. --seed 1", code="insight-seed"))
     if jobs:
         import numba
         numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+    from cardgen.data.game import load_game  # lazy: +180 ms of imports here (measured)
+
+    game = load_game(game_dir)
+    if game.manifest.insight.model is not None:
+        return _simulate_model(game, out, rounds=rounds, seed=seed, policy=policy, options=options or [],
+                               players=players, compare_with=compare_with, pdf=pdf, progress=progress)
+    if game.manifest.insight.simulate is None:
+        raise CardgenError(Problem(game.source.file, None, "insight → model",
+                                   f"{game.manifest.game.title} describes no round to simulate: cardgen plays only "
+                                   "the rules a game's own manifest describes",
+                                   "add `insight: model:` to game.yaml (players' turns, the win test, calls, "
+                                   "scoring; see docs/insight-model.md)", code="insight-no-model"))
     base = prepare(game_dir)
     flags = parse_options(options or [], base.procedure)
     base.options.update(flags)
@@ -94,7 +113,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
             other_setup = prepare(path)
             other_setup.label = str(path) if path.resolve() != Path(game_dir).resolve() else "as built (again)"
         else:
-            other_setup = prepare(game_dir, load_variant(path))
+            other_setup = prepare(game_dir, load_variant(path, Path(game_dir)))
         other_setup.options.update(flags)
     total = rounds * (len(players) if players else len(base.decks)) * (2 if other_setup else 1)
     tick = progress(total) if progress else None
@@ -118,10 +137,43 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     return SimulationRun(base.game_id, result, other, comparison, files)
 
 
+def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: list[str], players, compare_with,
+                    pdf: bool, progress) -> SimulationRun:
+    """``cardgen simulate`` of a game with ``insight.model``: simulation.json (and insight.pdf
+    with the exact odds and the model's estimates)."""
+    from cardgen.core.errors import CardgenError, Problem  # lazy: +8 ms of imports here (measured)
+    from cardgen.insight.model_compile import compile_model  # lazy: +432 ms of imports here (measured)
+    from cardgen.insight.model_run import simulate_model  # lazy: +547 ms of imports here (measured)
+
+    if compare_with is not None:
+        raise CardgenError(Problem("--compare", None, "compare", "--compare is not yet read for a game with "
+                                   "`insight: model:`", "run simulate twice with --option NAME=VALUE",
+                                   code="insight-compare"))
+    flags = {}
+    for text in options:
+        name, sep, value = text.partition("=")
+        try:
+            flags[name.strip()] = int({"true": "1", "false": "0"}.get(value.strip().lower(), value.strip()))
+        except ValueError:
+            raise CardgenError(Problem("--option", None, "option", f"cannot read {text!r}",
+                                       "write NAME=N (a whole number, or true/false)", code="insight-option"))
+    cm = compile_model(game, flags)
+    total = rounds * len([c for c in cm.counts if not players or c.deck.players in players])
+    result = simulate_model(cm, rounds, seed, policy, progress(total) if progress else None, players)
+    out_dir = Path(out) / cm.game_id
+    files = [write_json(out_dir / SIMULATION_JSON, {"simulation": result.to_json()})]
+    if pdf:
+        from cardgen.insight.odds import compute_odds
+        from cardgen.insight.plots import write_model_pdf
+
+        files.append(write_model_pdf(out_dir / INSIGHT_PDF, result, compute_odds(game), font_path=_body_font(game)))
+    return SimulationRun(cm.game_id, result, files=files)
+
+
 def _body_font(game) -> Path | None:
     """The font file of the game's ``body`` role (for Japanese text in the plots), or None."""
-    from cardgen.core.errors import CardgenError  # lazy: +6 ms of imports here (measured)
-    from cardgen.fonts.fontset import fonts_for  # lazy: +70 ms of imports here (measured)
+    from cardgen.core.errors import CardgenError  # lazy: +8 ms of imports here (measured)
+    from cardgen.fonts.fontset import fonts_for  # lazy: +63 ms of imports here (measured)
 
     try:
         return fonts_for(game).path("body")

@@ -18,6 +18,7 @@ from cardgen.core.units import MM
 from cardgen.data.game import Game
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.tts import tts_sheets
+from cardgen.render.images import ImageCache
 from cardgen.render.png_cards import FaceTask, face_id, png_bytes, px, render_face_files, render_faces
 from cardgen.steps.export_options import ExportOptions
 
@@ -169,10 +170,15 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
 
 def write_shop(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
                progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
-    """One print-shop PDF per component: ``shop/<component>.pdf`` (see :mod:`cardgen.render.shop_pdf`)."""
-    from cardgen.render.images import ImageCache  # lazy: +6 ms of imports here (measured)
-    from cardgen.render.shop_pdf import render_shop, shop_pages  # lazy: +19 ms of imports here (measured)
+    """One print-shop PDF per component: ``shop/<component>.pdf`` (see :mod:`cardgen.render.shop_pdf`),
+    or, with a print-shop preset (``opts.preset`` or the manifest's ``print.shop``), the files that
+    shop asks for (:mod:`cardgen.steps.shop`)."""
+    from cardgen.render.shop_pdf import render_shop, shop_pages  # lazy: +132 ms of imports here (measured)
+    from cardgen.steps.shop import resolve_preset, write_preset_shop  # lazy: +263 ms of imports here (measured)
 
+    preset = resolve_preset(game, opts.preset)
+    if preset is not None:
+        return write_preset_shop(game, fonts, plans, out, opts, preset, progress)
     m = game.manifest
     images = ImageCache()
     written = []

@@ -121,6 +121,8 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
+        if game.manifest.print.shop and check.fonts is not None:
+            _shop(check, add)
     if rulebook and (game.root / "rules").is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks
         try:
@@ -154,6 +156,23 @@ def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
     pf = check.preflight = _preflight(game, check.fonts, check.plans, report)
     for f in pf.plan_findings:  # found by reading the plans (layout findings and validation are already in)
         add([f], fatal=f.code in FATAL_IMAGE_CODES)
+
+
+def _shop(check: GameCheck, add) -> None:
+    """The print-shop preset game.yaml names (``print.shop``): what stops the game going to that
+    shop and the colour preflight of its CMYK conversion (:func:`cardgen.steps.shop.preset_problems`)."""
+    from cardgen.steps.shop import (  # lazy: +317 ms of imports here (measured); pikepdf and LittleCMS: only for a shop
+        preset_problems,
+        resolve_preset,
+    )
+
+    try:
+        preset = resolve_preset(check.game, None)
+    except CardgenError as exc:
+        add(exc.problems)
+        return
+    if preset is not None:
+        add(preset_problems(check.game, check.fonts, check.plans, preset))
 
 
 def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPlans"]:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from cardgen.check.deck_math import Report
 from cardgen.check.icons import icon_specs
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.check.print_setup import SHARED_PREFIX
+from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.data.game import Game, safe_path
 from cardgen.data.project import Project
 from cardgen.fonts.fontset import FontSet
@@ -16,6 +17,18 @@ from cardgen.presets import paper_mm
 from cardgen.rulebook import block_memo
 from cardgen.rulebook.book_info import BookInfo
 from cardgen.steps.component_plans import ComponentPlans, plan_component
+
+
+def design_source(game: Game, project: Project, name: str) -> tuple[list, str]:
+    """Where the page design ``name`` is looked up: a plain name in the game's own
+    ``templates/rulebook/`` (``default``: then the built-in design), ``shared/NAME`` in the
+    project's shared ``templates/rulebook/`` only (as card templates:
+    :data:`cardgen.check.print_setup.SHARED_PREFIX`). Returns ``(folders, file stem)``."""
+    if name.startswith(SHARED_PREFIX):
+        shared = project.root.resolve() / "templates" / "rulebook"
+        return [shared] if shared != game.root.resolve() / "templates" / "rulebook" else [], name[len(SHARED_PREFIX):]
+    own = game.root / "templates" / "rulebook"
+    return [own] if own.is_dir() else [], name
 
 
 def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | None,
@@ -34,9 +47,20 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
     except KeyError:
         raise CardgenError(Problem("", None, "--paper", f"unknown paper {paper!r}", "use a5, a4, b5 or letter",
                                    code="unknown-paper"))
-    design, _ = load_design([d for d in (game.root / "templates" / "rulebook", project.root / "templates" / "rulebook")
-                             if d.is_dir()], settings.template, project.allowed(),
-                            (game.manifest_file, game.line("rulebook", "template")))
+    where = (game.manifest_file, game.line("rulebook", "template"))
+    try:
+        design, _ = load_design(*design_source(game, project, settings.template), project.allowed(), where)
+    except CardgenError as exc:
+        shared = project.root.resolve() / "templates" / "rulebook" / f"{settings.template}.yaml"
+        if not settings.template.startswith(SHARED_PREFIX) and shared.is_file() and \
+                shared.parent != game.root.resolve() / "templates" / "rulebook":
+            raise CardgenError([Problem(*where, "rulebook → template", f"no page design {settings.template!r} in "
+                                        f"{rel(game.root / 'templates' / 'rulebook')}/ (a plain name is looked up "
+                                        "in the game's own folder only)",
+                                        f"write `{SHARED_PREFIX}{settings.template}` to use the shared {rel(shared)}, "
+                                        f"or create {rel(game.root / 'templates' / 'rulebook' / shared.name)}",
+                                        code="rulebook-design")]) from exc
+        raise
 
     def missing_chars(role: str, text: str) -> list[str]:
         return fonts.missing_chars(role, text)
