@@ -36,9 +36,7 @@ def check_output(game_dir: str, no_cache: bool) -> tuple[list[tuple[bool, str]],
     """In the budgeted child: the check of ``game_dir`` as ``cardgen validate`` prints it —
     ``(lines, json_text, code)``: the ``--format text`` lines (``True``: standard error), the
     ``--format json`` text, the exit code."""
-    # Imported here, in the check's child: the checks load pydantic, reportlab, fontTools and the
-    # models (≈ 0.25 s of imports), which `cardgen --help` and the other commands do not need.
-    from cardgen.api import validate_game  # lazy: +304 ms of imports here (measured)
+    from cardgen.api import validate_game  # lazy: +304 ms of imports here (measured); --help never loads it
 
     if no_cache:  # the child's own environment: the font caches of this run are off
         os.environ["CARDGEN_NO_CACHE"] = "1"
