@@ -18,7 +18,7 @@ from cardgen.cli.options import (
     sheet_options_of,
 )
 from cardgen.cli.output import echo, print_files, print_preflight, print_report
-from cardgen.cli.watch import watch as run_watch
+from cardgen.cli import watch as watch_loop
 
 
 @click.command(short_help="Validate and build every output (all games by default).")
@@ -102,7 +102,7 @@ def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jo
     options = {"options": sheet_options_of(**kw), "rulebook_paper": rulebook_paper,
                "exports": exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))}
     echo(f"watching {game_dir} (Ctrl-C to stop)")
-    run_watch(game_dir, out, show, validate=validate, build=build, force=force, build_options=options)
+    watch_loop.watch(game_dir, out, show, validate=validate, build=build, force=force, build_options=options)
 
 
 def register(group: click.Group) -> None:
