@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-
 from cardgen.check.design_rules import check_design_rules, rule_env
-from cardgen.core.errors import Problem, ProblemList
+from cardgen.check.open_questions import check_open_questions
+from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
 from cardgen.core.sandbox import evaluation, expression_error
 from cardgen.data.card_rows import CardRow
 from cardgen.data.game import Game
-from cardgen.check.open_questions import check_open_questions
+from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
 
 
 @dataclass
@@ -229,9 +229,6 @@ def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
 def _blank_rulebook_sources(game: Game, problems: ProblemList) -> None:
     """A warning per rules file (``rules/*.md``) holding only whitespace: it adds nothing to the
     rulebook, usually by mistake. (When every file is empty the rulebook step fails instead.)"""
-    from cardgen.core.errors import CardgenError, rel
-    from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
-
     rules_dir = game.root / "rules"
     if not rules_dir.is_dir():
         return

@@ -5,17 +5,19 @@ libraries.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from pathlib import Path
 
-from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
-from cardgen.presets import card_mm, sizes
 from cardgen.check.deck_math import Report, validate
+from cardgen.core.boundary import confine
+from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
+from cardgen.core.units import MM
 from cardgen.data.game import Game, load_game
 from cardgen.data.project import Project
-from cardgen.data.template import load_template
+from cardgen.data.template import load_template, plain_name
 from cardgen.data.template_model import Template
-from cardgen.core.units import MM
+from cardgen.presets import card_mm, sizes
 
 
 def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
@@ -83,9 +85,6 @@ def find_template(project: Project, game: Game, name: str, line_path: tuple) -> 
         CardgenError: missing template (naming the manifest line that asks for it, and the shared
         template of that name when there is one), template problems.
     """
-    from cardgen.core.boundary import confine
-    from cardgen.data.template import plain_name
-
     folder, stem, shared = template_source(project, game, name)
     own = game.root.resolve() / "templates" / "cards"
     if shared and folder == own:
@@ -109,15 +108,11 @@ def find_template(project: Project, game: Game, name: str, line_path: tuple) -> 
 
 def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Problem:
     """The missing-template problem saying where cardgen looked, what it found elsewhere, and the fix."""
-    from cardgen.core.errors import rel
-
     folder, stem, shared_asked = template_source(project, game, name)
     own = game.root.resolve() / "templates" / "cards"
     shared = project.root.resolve() / "templates" / "cards"
     if shared_asked:
         avail = sorted(SHARED_PREFIX + p.stem for p in shared.glob("*.yaml")) if shared.is_dir() else []
-        import difflib
-
         close = difflib.get_close_matches(name, avail, 1)
         return replace(problem, message=f"the shared card template {stem!r} was not found in {rel(shared)}/",
                        hint=(f"did you mean {close[0]!r}? else " if close else "")
@@ -132,7 +127,6 @@ def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Pro
               and (g / "game.yaml").is_file() and (g / "templates" / "cards" / f"{stem}.yaml").is_file()]
     elsewhere = (f"; {rel(others[0])} has that name but belongs to another game, whose templates are never used"
                  if others else "")
-    import difflib
 
     close = difflib.get_close_matches(stem, avail, 1)
     shared_hint = (f"write `{SHARED_PREFIX}{stem}` to use the shared {rel(shared / (stem + '.yaml'))}, or "

@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from math import comb, prod
 from typing import Any, Iterator
 
+from cardgen.check.multiset import hands
+from cardgen.check.scoring import PaymentRules, tsumo_share
 from cardgen.core.errors import CardgenError, Problem
-from cardgen.insight.deck import DealtDeck, dealt_decks
-from cardgen.data.manifest import OddsDeclaration
 from cardgen.data.game import Game
+from cardgen.data.manifest import OddsDeclaration
+from cardgen.insight.deck import DealtDeck, dealt_decks
 
 
 def pct(p: float) -> str:
@@ -149,8 +151,6 @@ def pair_odds(deck: DealtDeck, by: str, extra: int = 0) -> CountOdds:
 
 def _yaku_rows(game: Game, decl: OddsDeclaration, i: int) -> list[tuple[str, str, int, bool, set]]:
     """(id, name, points, bonus, set of sorted tile tuples) of each yaku with a shape."""
-    from cardgen.check.multiset import hands
-
     rows = game.tables.get(decl.yaku or "", None)
     if rows is None:
         raise CardgenError(_problem(game, i, "yaku", f"{decl.yaku!r} is not a component with a card table",
@@ -174,8 +174,6 @@ def _yaku_rows(game: Game, decl: OddsDeclaration, i: int) -> list[tuple[str, str
 
 def yaku_odds(game: Game, deck: DealtDeck, decl: OddsDeclaration, i: int) -> CountOdds:
     """``yaku`` odds of a ``deck.hand + decl.extra``-tile hand (see the module docstring)."""
-    from cardgen.check.scoring import PaymentRules, tsumo_share
-
     yaku = _yaku_rows(game, decl, i)
     groups = deck.grouped(decl.by)
     values, caps = [str(v) for v in groups], list(groups.values())

@@ -17,6 +17,7 @@ the ASCII85 layer reportlab adds by default (25 % smaller, and faster).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -27,11 +28,12 @@ from reportlab.pdfbase.pdfdoc import (PDFDictionary, PDFObject, PDFPage, PDFReso
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
 from cardgen.layout.sheet import PagePlan
 from cardgen.render.draw import color, draw_ops
-from cardgen.core.units import MM
+from cardgen.render.pdf_doc import print_canvas
 
 
 @dataclass
@@ -268,8 +270,6 @@ def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> 
     of the page diagonal on any paper: the rulebook's pages of a forced build. (Print sheets carry
     the small per-card mark of :mod:`cardgen.layout.draft_mark` instead, so no card back gets a
     fragment of its own.)"""
-    import math
-
     text = "DRAFT – validation failed"
     diagonal = math.hypot(page_w, page_h)
     size = min(48.0, 0.7 * diagonal / max(fonts.width(text, "heading", 1.0), 1e-6))
@@ -308,8 +308,7 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
 
 
 def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, duplex) -> int:
-    from cardgen.layout.scale_bar import scale_bar
-    from cardgen.render.pdf_doc import print_canvas
+    from cardgen.layout.scale_bar import scale_bar  # lazy: +17 ms of imports here (measured)
 
     c = print_canvas(path, fonts, duplex)
     meta = metadata or {}

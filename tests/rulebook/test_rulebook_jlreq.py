@@ -30,7 +30,7 @@ IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
 DESIGN, _ = load_design([ROOT / "templates" / "rulebook"], "default")
 BODY = DESIGN.body.size
-RIGHT = (148 - DESIGN.margins["right"]) * MM  #: the text frame's right edge on A5, pt
+RIGHT = 148 * MM - DESIGN.margins["right"]  #: the text frame's right edge on A5, pt (margins are held in pt)
 
 
 @pytest.fixture(scope="module")
