@@ -26,7 +26,7 @@ import signal
 import stat
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
 from cardgen.core.budget_limits import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, HARD_GRACE_S
@@ -41,6 +41,15 @@ class Budget:
     memory_mb: int = DEFAULT_MEMORY_MB
     cpu_s: int = DEFAULT_CPU_S
     grace_s: int = HARD_GRACE_S
+
+    def in_force(self) -> "Budget":
+        """The limits a child actually gets: each no higher than this process's hard limit (a
+        ``ulimit -v`` or a container's limit wins over ``--memory-limit``; :func:`_limit`)."""
+        mem_hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        mem = self.memory_mb if mem_hard == resource.RLIM_INFINITY else min(self.memory_mb, mem_hard // 2**20)
+        cpu = self.cpu_s if cpu_hard == resource.RLIM_INFINITY else min(self.cpu_s, cpu_hard)
+        return replace(self, memory_mb=mem, cpu_s=cpu)
 
 
 class BudgetStop(BaseException):
@@ -443,6 +452,7 @@ def fork_holding(signals=frozenset({signal.SIGINT})) -> tuple[int, set]:
 
 
 def _stopped(kind: str, status: int, budget: Budget, game: str, where: str) -> Problem:
+    budget = budget.in_force()  # the message states the limit the child had, not only the one asked for
     at = f" while evaluating {where}" if where else ""
     if kind == "died" and os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGKILL, signal.SIGXCPU):
         kind = "cpu"  # the kernel's hard CPU limit (or the OOM killer): name the CPU budget, it is the usual one

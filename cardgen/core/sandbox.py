@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from jinja2 import TemplateError, nodes
+from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.lexer import TOKEN_FLOAT, Token, TokenStream
 from jinja2.parser import Parser
@@ -71,13 +72,24 @@ def _finite_numbers(stream: TokenStream, name, filename) -> Iterator[Token]:
         yield token
 
 
+class _CountingCodeGenerator(CodeGenerator):
+    """jinja2's code generator, with every ``~`` (string concatenation) counted against the
+    evaluation's allowance (:func:`cardgen.core.size_guards.spend`) like a filter's result."""
+
+    def visit_Concat(self, node: nodes.Concat, frame) -> None:
+        self.write("environment.concatenated(")
+        super().visit_Concat(node, frame)
+        self.write(")")
+
+
 class SafeSandbox(ImmutableSandboxedEnvironment):
     """jinja2's immutable sandbox (no attribute starting with ``_``, no mutation of values, no
     Python builtins), plus limits on ``*``, ``**``, ``%``, size arguments of filters and string
     methods, and ``join`` (see the module doc). Violations raise
     :class:`jinja2.exceptions.SecurityError`."""
 
-    intercepted_binops = frozenset({"*", "**", "%"})
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class = _CountingCodeGenerator
 
     def _tokenize(self, source, name, filename=None, state=None):
         """jinja2 hook before every parse: a number literal of more than 4,300 digits is a syntax
@@ -104,9 +116,17 @@ class SafeSandbox(ImmutableSandboxedEnvironment):
         wrong attribute)."""
         raise SecurityError(f"access to attribute {attribute!r} of {type(obj).__name__!r} object is unsafe")
 
+    def concatenated(self, value):
+        """What a ``~`` built, counted against the evaluation's allowance (LimitError past it)."""
+        return spend(value)
+
     def call_binop(self, context, operator, left, right):
         """jinja2 hook for binary operators: ``**``, ``*`` and ``%`` raise LimitError before building a result
-        past MAX_EXPONENT, MAX_INT_BITS or MAX_SEQUENCE; other operators are jinja2's own."""
+        past MAX_EXPONENT, MAX_INT_BITS or MAX_SEQUENCE; ``+`` of strings or lists is counted against
+        the evaluation's allowance like a filter's result; other operators are jinja2's own."""
+        if operator == "+":
+            result = left + right
+            return spend(result) if isinstance(result, (str, list, tuple)) else result
         if operator == "**":
             if isinstance(right, (int, float)) and not isinstance(right, bool) and abs(right) > MAX_EXPONENT:
                 raise LimitError(f"the exponent {right!r} is too large (at most {MAX_EXPONENT})")

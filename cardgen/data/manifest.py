@@ -10,7 +10,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cardgen.data.fields import Colour, Id, Length, Players
+from cardgen.data.fields import MAX_GAME_ID, Colour, Id, Length, Players
 from cardgen.data.loaded import RawFloat, RawInt
 from cardgen.data.sim_model import GameModel
 
@@ -55,7 +55,8 @@ class Choice(Strict):
 class GameInfo(Strict):
     """Who the game is and which draft this is."""
 
-    id: Id = Field(description="Short machine name of the game (used for the output folder), e.g. `tenjanpai`.")
+    id: Id = Field(max_length=MAX_GAME_ID,
+                   description="Short machine name of the game (used for the output folder), e.g. `tenjanpai`.")
     title: str = Field(description="Title as printed, e.g. `天雀牌`.")
     subtitle: str = Field("", description="Optional subtitle printed under the title.")
     version: str = Field(description="Manifest version printed on every sheet, e.g. `draft 3` (text, never a number).")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from cardgen.core.disk_cache import stamp as file_stamp
 from cardgen.core.regular_file import open_regular
+from cardgen.fonts.library_log import reading
 from cardgen.fonts.folders import FONT_SUFFIXES, is_regular, system_font_dirs  # noqa: F401 - re-exported
 
 
@@ -41,23 +42,42 @@ DISPLAY: dict[str, str] = {}  # lookup key → a name as written in a font, for 
 _REGULAR = {"regular", "book", "normal", "roman", "標準", "レギュラー"}
 
 
+#: Most faces a .ttc/.otc may hold (real collections hold a few, at most some tens: Noto Sans CJK 10).
+MAX_FACES = 256
+
+
 def collection_size(path: Path) -> int:
     """Number of faces in a .ttc/.otc (1 for a single font). Raises OSError/ValueError (also for
-    a named pipe, device or folder: never blocks, :func:`cardgen.fonts.folders.open_regular`)."""
+    a named pipe, device or folder: never blocks, :func:`cardgen.fonts.folders.open_regular`; a
+    header claiming more than :data:`MAX_FACES` faces, or more offsets than the file holds, each
+    of which fontTools would read and warn about)."""
     with open_regular(path) as fh:
         head = fh.read(12)
+        size = os.fstat(fh.fileno()).st_size
     if head[:4] != b"ttcf":
         return 1
     if len(head) < 12:
         raise ValueError("truncated collection header")
-    return struct.unpack(">I", head[8:12])[0]
+    count = struct.unpack(">I", head[8:12])[0]
+    if count > MAX_FACES:
+        raise ValueError(f"the collection's header claims {count:,} faces, more than the {MAX_FACES} a font "
+                         "collection may hold")
+    if 12 + 4 * count > size:
+        raise ValueError(f"the collection's header claims {count:,} faces, more than the file has room for")
+    return count
 
 
 def _face_names(path: Path, index: int) -> dict[int, list[str]]:
-    """name-table strings by name ID (1, 2, 4, 6, 16, 17), every language; reads only `name`."""
+    """name-table strings by name ID (1, 2, 4, 6, 16, 17), every language; reads only `name`
+    (fontTools' warnings counted, not printed: :mod:`cardgen.fonts.library_log`)."""
+    fh = open_regular(path)  # never blocks on a pipe swapped in after the scan
+    with reading(path):
+        return _names_of(fh, index)
+
+
+def _names_of(fh, index: int) -> dict[int, list[str]]:
     from fontTools.ttLib import TTFont  # lazy: +26 ms of imports here (measured)
 
-    fh = open_regular(path)  # never blocks on a pipe swapped in after the scan
     font = TTFont(fh, fontNumber=index, lazy=True)
     try:
         out: dict[int, list[str]] = {}

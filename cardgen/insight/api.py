@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardgen.core.atomic import AtomicOutput
 from cardgen.insight.report_file import merge_report, write_json
 from cardgen.insight.sim_layout import MAX_ROUNDS, MAX_SEED
 
@@ -125,16 +126,28 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     if other is not None:
         data["compared_with"] = other.to_json()
         data["comparison"] = comparison
-    files = [write_json(out_dir / SIMULATION_JSON, data)]
+    draw = None
     if pdf:
         from cardgen.data.game import load_game
         from cardgen.insight.odds import compute_odds
         from cardgen.insight.plots import write_insight_pdf
 
         game = load_game(game_dir)
-        files.append(write_insight_pdf(out_dir / INSIGHT_PDF, result, other, comparison, compute_odds(game),
-                                       font_path=_body_font(game)))
-    return SimulationRun(base.game_id, result, other, comparison, files)
+        draw = lambda path: write_insight_pdf(path, result, other, comparison, compute_odds(game),  # noqa: E731
+                                              font_path=_body_font(game))
+    return SimulationRun(base.game_id, result, other, comparison, _write_outputs(out_dir, data, draw))
+
+
+def _write_outputs(out_dir: Path, data: dict, draw_pdf) -> list[Path]:
+    """simulation.json (and insight.pdf, drawn by ``draw_pdf(path)``) written all or nothing:
+    staged beside ``out_dir`` and swapped in whole (:class:`cardgen.core.atomic.AtomicOutput`, as
+    a build writes), so a failure (a full disk) leaves the previous pair as it was. → the final paths."""
+    names = [SIMULATION_JSON] + ([INSIGHT_PDF] if draw_pdf else [])
+    with AtomicOutput(out_dir) as staged:
+        write_json(staged.path(SIMULATION_JSON), data)
+        if draw_pdf:
+            draw_pdf(staged.path(INSIGHT_PDF))
+    return [out_dir / n for n in names]
 
 
 def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: list[str], players, compare_with,
@@ -161,13 +174,13 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
     total = rounds * len([c for c in cm.counts if not players or c.deck.players in players])
     result = simulate_model(cm, rounds, seed, policy, progress(total) if progress else None, players)
     out_dir = Path(out) / cm.game_id
-    files = [write_json(out_dir / SIMULATION_JSON, {"simulation": result.to_json()})]
+    draw = None
     if pdf:
         from cardgen.insight.odds import compute_odds
         from cardgen.insight.plots import write_model_pdf
 
-        files.append(write_model_pdf(out_dir / INSIGHT_PDF, result, compute_odds(game), font_path=_body_font(game)))
-    return SimulationRun(cm.game_id, result, files=files)
+        draw = lambda path: write_model_pdf(path, result, compute_odds(game), font_path=_body_font(game))  # noqa: E731
+    return SimulationRun(cm.game_id, result, files=_write_outputs(out_dir, {"simulation": result.to_json()}, draw))
 
 
 def _body_font(game) -> Path | None:
