@@ -35,7 +35,7 @@ PAGE = (
     '  sheets       Print sheets PDF: imposed cards, bleed, crop marks, backs.\n'
     '  shop         Print-shop PDFs: one card per page with TrimBox/BleedBox.\n'
     '  simulate     Monte Carlo playtest of whole rounds, per player count.\n'
-    '  tts          Tabletop Simulator deck sheets and decks.json.\n'
+    '  tts          Tabletop Simulator saved object and deck sheets.\n'
     '  validate     Every check a build makes, short of drawing.\n'
     "  watch        Rebuild on every save and show the validator's findings.\n"
 )

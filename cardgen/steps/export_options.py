@@ -16,6 +16,8 @@ class ExportOptions:
         jobs: worker processes for rasterising (None → ``os.cpu_count()``).
         sides: faces in the print-shop PDF (``front|back|both``).
         png_sides: faces written as PNG (default fronts: one PNG per physical card).
+        tts_base_url: where the TTS images are hosted (the saved object's image URLs are this
+            plus the file name); None: their file:// paths on this machine.
     """
 
     dpi: float = 300.0
@@ -23,3 +25,4 @@ class ExportOptions:
     jobs: int | None = None
     sides: str = "both"
     png_sides: str = "front"
+    tts_base_url: str | None = None
