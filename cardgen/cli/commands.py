@@ -17,7 +17,8 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import build_commands, daemon_commands, insight, output_commands, project_commands, review_commands
+from cardgen.cli import (build_commands, daemon_commands, insight, output_commands, printer_commands, project_commands,
+                         review_commands)
 from cardgen.cli.daemon_client import INTERRUPTED
 from cardgen.cli.output import echo, fail
 
@@ -109,7 +110,8 @@ def cli(project: Path | None) -> None:
     set_project(project)
 
 
-for _commands in (review_commands, output_commands, build_commands, project_commands, insight, daemon_commands):
+for _commands in (review_commands, output_commands, build_commands, project_commands, insight, daemon_commands,
+                  printer_commands):
     _commands.register(cli)  # `cardgen --help` lists the commands by name, whatever the order here
 
 

@@ -30,6 +30,7 @@ PAGE = (
     '  new          Start a new game folder that builds as it stands.\n'
     '  odds         Exact odds of a dealt hand, from the card data.\n'
     '  png          One PNG per physical card (300 dpi).\n'
+    "  printer      Your printers' measured duplex offsets (for --printer).\n"
     '  rulebook     Rulebook PDF from the rules Markdown and the data.\n'
     '  serve        A live preview page of a game in the browser.\n'
     '  sheets       Print sheets PDF: imposed cards, bleed, crop marks, backs.\n'
