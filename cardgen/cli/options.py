@@ -58,6 +58,10 @@ def sheet_options(f, calibration: bool = False):
     f = f if calibration else click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
                      help="Faces in the PDF outputs: fronts only, backs only, or both.")(f)
     f = f if calibration else click.option(
+        "--layout", type=click.Choice(["duplex", "fold"]), default="duplex", show_default=True,
+        help="`duplex`: each front page followed by its back page (print double-sided); `fold`: fronts and "
+             "their backs on one page, mirrored about a fold line (print one-sided, fold, glue, cut).")(f)
+    f = f if calibration else click.option(
         "--one-sided", type=click.Choice(["blank", "separate"]), default="blank", show_default=True,
         help="Components without a back: a blank back page after each of their sheets (the whole file prints "
              "double-sided), or their own file print-sheets-one-sided.pdf (print it one-sided).")(f)
@@ -109,7 +113,7 @@ def parse_offset(value: str, option: str = "--back-offset") -> tuple[float, floa
 
 
 def sheet_options_of(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both",
-                     one_sided="blank", printer=None):
+                     one_sided="blank", printer=None, layout="duplex"):
     """The print-sheet options as :class:`cardgen.steps.sheets.SheetOptions` (margin in mm); the
     back offset is ``printer``'s stored one (:mod:`cardgen.data.printers`) when it is named."""
     from cardgen.core.errors import Problem, UsageError
@@ -123,7 +127,7 @@ def sheet_options_of(paper, duplex, margin, marks="japanese", no_backs=False, ba
                                      "give one of them"))
         offset = offset_of(printer)
     return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
-                        sides="front" if no_backs else sides, back_offset=offset, one_sided=one_sided)
+                        sides="front" if no_backs else sides, back_offset=offset, one_sided=one_sided, layout=layout)
 
 
 def export_options(f):
