@@ -71,16 +71,17 @@ def paper_fit_problems(game: Game, plans: Sequence[ComponentPlans], options: She
     comps = {c.id: (i, c) for i, c in enumerate(game.manifest.components)}
     out = []
     for p in plans:
-        i, comp = comps[p.component]
-        if _fits(options, p.size_mm, bleed, comp.cut):
+        cut = comps[p.component][1].cut if p.component in comps else "separate"  # a reprint's merged plans: separate
+        if _fits(options, p.size_mm, bleed, cut):
             continue
+        i, comp = comps[p.component]
         where = ("components", i, "size") if comp.size is not None else ("print", "card_size")
         papers = [name for name in SHEET_PAPERS
-                  if name != options.paper and _fits(replace(options, paper=name), p.size_mm, bleed, comp.cut)]
+                  if name != options.paper and _fits(replace(options, paper=name), p.size_mm, bleed, cut)]
         size = f"{p.size_mm[0]:g} × {p.size_mm[1]:g} mm"
         if papers:
             hint = f"print on larger paper (--paper {' or --paper '.join(papers)}) or give {p.component} a smaller size"
-        elif options.margin > 0 and _fits(replace(options, margin=0.0), p.size_mm, bleed, comp.cut):
+        elif options.margin > 0 and _fits(replace(options, margin=0.0), p.size_mm, bleed, cut):
             hint = f"print with a smaller printer margin (--margin 0, if your printer reaches the edge) or give {p.component} a smaller size"
         else:
             hint = (f"give {p.component} a smaller size: {size} fits on none of the papers cardgen prints on "
@@ -123,7 +124,7 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
     if no_fit:
         raise CardgenError(no_fit)
     cuts = {c.id: c.cut for c in m.components}
-    specs = [sheet_spec(options, p.size_mm, bleed, cuts[p.component]) for p in plans]
+    specs = [sheet_spec(options, p.size_mm, bleed, cuts.get(p.component, "separate")) for p in plans]
     landscape = common_orientation([(s, len(p.fronts)) for s, p in zip(specs, plans)])
     want_backs = options.backs and options.sides != "front"
     fold = options.layout == "fold"
