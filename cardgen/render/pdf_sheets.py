@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFObject, PDFPage, PDFStream, PDFZCompress, xObjectName
+from reportlab.pdfbase.pdfdoc import (PDFDictionary, PDFObject, PDFPage, PDFResourceDictionary, PDFStream, PDFZCompress,
+                                     xObjectName)
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfgen.canvas import Canvas
 
@@ -53,11 +54,32 @@ class _Frozen(PDFObject):
         return self.data
 
 
+def _form_resources(form) -> None:
+    """Give a finished form XObject the resource dictionary reportlab's ``PDFFormXObject.format``
+    would make — fonts, procedure sets, XObjects — plus its ``/ExtGState``, which that method
+    leaves out (reportlab 5.1): a form drawing a ``#rrggbbaa`` colour said ``/gRLs0 gs`` with no
+    such resource, so it printed opaque and poppler reported "ExtGState 'gRLs0' is unknown"."""
+    if form.Resources or not getattr(form, "ExtGState", None):
+        return
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    if form.hasImages:
+        resources.allProcs()
+    else:
+        resources.basicProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
+
+
 def _freeze_form(c: Canvas, name: str) -> None:
     """Replace the just-finished form XObject ``name`` by its formatted, compressed bytes."""
     doc = c._doc
     xname = xObjectName(name)
-    doc.idToObject[xname] = _Frozen(doc.idToObject[xname].format(doc))
+    form = doc.idToObject[xname]
+    _form_resources(form)
+    doc.idToObject[xname] = _Frozen(form.format(doc))
 
 
 class _FinishedPage(PDFPage):

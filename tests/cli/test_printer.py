@@ -21,7 +21,7 @@ def _cardgen(*args, env):
 
 def test_printer_offset_shifts_every_back_page(tmp_path):
     import os
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "CARDGEN_NO_DAEMON": "1"}
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     r = _cardgen("printer", "add", "office", "--offset", "0.5,-0.75", env=env)
     assert r.returncode == 0, r.stderr
     stored = (tmp_path / "config" / "cardgen" / "printers.yaml").read_text(encoding="utf-8")
@@ -49,7 +49,7 @@ def test_printer_offset_shifts_every_back_page(tmp_path):
 
 def test_unknown_printer_is_a_usage_error(tmp_path):
     import os
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "CARDGEN_NO_DAEMON": "1"}
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     r = _cardgen("sheets", str(ROOT / "card_data" / "tenjanpai"), "--out", str(tmp_path / "o"), "--printer", "nope", env=env)
     assert r.returncode == 2
     assert "no printer named 'nope'" in r.stderr and "cardgen printer add nope" in r.stderr

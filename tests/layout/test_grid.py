@@ -29,7 +29,7 @@ def test_nothing_fits_is_a_value_error():
         choose_grid(spec("b5", card=(200, 300)))
 
 
-SIZES = {"poker": (63, 88), "bridge": (56, 87), "mini": (44, 63), "tarot": (70, 120), "mahjong": (20, 27),
+SIZES = {"poker": (63, 88), "bridge": (58, 89), "mini": (44, 63), "tarot": (70, 120), "mahjong": (20, 27),
          "token": (16, 16), "stick": (90, 12)}
 
 
