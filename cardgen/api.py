@@ -197,7 +197,8 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     if unknown:
         raise UsageError(f"unknown step(s) {', '.join(map(repr, unknown))}; steps: {', '.join(STEPS)}")
     card_steps = any(STEPS[s].cards for s in steps)
-    chk = check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps, sheets=options if "sheets" in steps else False)
+    chk = check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps, sheets=options if "sheets" in steps else False,
+                     shop=exports.preset if exports is not None and "shop" in steps else None)
     game, report = chk.game, chk.report
     if game is None:
         raise CardgenError(report.errors)

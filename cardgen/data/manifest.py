@@ -90,6 +90,16 @@ class PrintSettings(Strict):
                              "cardgen/presets/shops.yaml, docs/printing-shops.md); `--preset` overrides it.")
     cmyk_profile: str | None = Field(None, description="CMYK ICC profile of the shop files, a file in the game "
                                      "folder (default: Ghostscript's default_cmyk.icc, docs/printing-shops.md).")
+    rich_black: list[float] | None = Field(None, min_length=4, max_length=4,
+                                           description="C, M, Y, K percent of large black solids in CMYK shop files "
+                                           "(default: the shop's, else C40 M30 Y30 K100), e.g. `[60, 40, 40, 100]`.")
+
+    @field_validator("rich_black")
+    @classmethod
+    def _percentages(cls, v):
+        if v is not None and not all(0 <= x <= 100 for x in v):
+            raise ValueError("each of C, M, Y, K is a percentage from 0 to 100")
+        return v
 
 
 class TtsFields(Strict):

@@ -83,7 +83,7 @@ def _odds(check: GameCheck, add) -> None:
 
 
 def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None,
-               sheets: "SheetOptions | bool" = True) -> GameCheck:
+               sheets: "SheetOptions | bool" = True, shop: str | None = None) -> GameCheck:
     """Load, validate and (``layout``) lay out every printed component of a game, and
     (``rulebook``, when the game has a ``rules/`` folder) read and check its rules text, without
     drawing.
@@ -93,6 +93,8 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     font set is loaded, before any face is laid out (the live preview's face cache starts there).
     ``sheets``: the print-sheet options every card must fit on once (paper, margin; ``True``: the
     defaults a build uses without options, A4 with a 5 mm margin; ``False``: no print sheets).
+    ``shop``: the print-shop preset the build writes for (``--preset``; else game.yaml's ``print.shop``):
+    its problems and colour preflight are checked too.
 
     Never raises for bad input: every problem is in the result. A problem met twice (a missing
     template found by the print-setup check and again by the layout) is kept once.
@@ -122,8 +124,8 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
-        if game.manifest.print.shop and check.fonts is not None:
-            _shop(check, add)
+        if (shop or game.manifest.print.shop) and check.fonts is not None:
+            _shop(check, add, shop)
     if rulebook and (game.root / "rules").is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks
         try:
@@ -159,13 +161,13 @@ def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
         add([f], fatal=f.code in FATAL_IMAGE_CODES)
 
 
-def _shop(check: GameCheck, add) -> None:
+def _shop(check: GameCheck, add, name: str | None = None) -> None:
     """The print-shop preset game.yaml names (``print.shop``): what stops the game going to that
     shop and the colour preflight of its CMYK conversion (:func:`cardgen.steps.shop.preset_problems`)."""
     from cardgen.steps.shop import preset_problems, resolve_preset  # pikepdf and LittleCMS: only for a shop
 
     try:
-        preset = resolve_preset(check.game, None)
+        preset = resolve_preset(check.game, name)
     except CardgenError as exc:
         add(exc.problems)
         return
