@@ -62,6 +62,28 @@ def print_settings_problems(game: Game) -> list[Problem]:
     return out
 
 
+def tts_field_problems(game: Game) -> list[Problem]:
+    """A warning for each column a component's ``tts`` names (``name`` when written, every
+    ``description`` entry) that its card table does not have: the Tabletop Simulator save would
+    name the cards by id or leave their text out."""
+    out = []
+    for i, comp in enumerate(game.manifest.components):
+        rows = game.tables.get(comp.id) or []
+        if comp.kind != "deck" or not rows:
+            continue
+        columns = sorted({k for r in rows for k in r.values})
+        wanted = [("name", None, comp.tts.name)] if "name" in comp.tts.model_fields_set else []
+        wanted += [("description", j, col) for j, col in enumerate(comp.tts.description)]
+        for key, j, col in wanted:
+            if col in columns:
+                continue
+            path = ("components", i, "tts", key) + ((j,) if j is not None else ())
+            out.append(game.problem(path, f"{comp.id}'s card table has no column {col!r}{did_you_mean(col, columns)}",
+                                    f"name one of its columns: {', '.join(columns)}", code="tts-unknown-column",
+                                    severity="warning"))
+    return out
+
+
 #: The prefix naming a shared template (``template: shared/character``): the project's
 #: ``templates/cards/`` beside the game folders, never another game's. A plain name is looked up
 #: in the game's own ``templates/cards/`` only, so a game never borrows a template silently.
@@ -178,6 +200,7 @@ def load_and_validate(game_dir: Path | str, check_print_setup: bool = True) -> t
                             warnings=[p for p in exc.problems if p.severity == "warning"])
     report = validate(game)
     report.errors.extend(print_settings_problems(game))
+    report.warnings.extend(tts_field_problems(game))
     for p in (print_setup_problems(game) if check_print_setup else []):
         (report.errors if p.severity == "error" else report.warnings).append(p)
     return game, report

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import build_commands, insight, output_commands, project_commands, review_commands
+from cardgen.cli import (build_commands, insight, output_commands, printer_commands, project_commands,
+                         review_commands)
 from cardgen.cli.output import echo, fail
 from cardgen.core.boundary import set_project
 
@@ -112,7 +113,7 @@ def cli(project: Path | None) -> None:
     set_project(project)
 
 
-for _commands in (review_commands, output_commands, build_commands, project_commands, insight):
+for _commands in (review_commands, output_commands, build_commands, project_commands, insight, printer_commands):
     _commands.register(cli)  # `cardgen --help` lists the commands by name, whatever the order here
 
 

@@ -103,6 +103,13 @@ class PrintSettings(Strict):
         return v
 
 
+class TtsFields(Strict):
+    """What a card is called in Tabletop Simulator (`tts/<game>.json`): the tooltip's name and text."""
+
+    name: str = Field("name", description="Card column whose value is the card's name (`Nickname`); a card without it is named by its id.")
+    description: list[str] = Field(default_factory=list, description="Card columns whose values, one a line, are the card's text (`Description`), e.g. `[title, skill_name, skill_text]`.")
+
+
 class Component(Strict):
     """A physical component: a deck of cards, a sheet of tokens or tiles, or something not included."""
 
@@ -117,6 +124,7 @@ class Component(Strict):
     template: str | None = Field(None, description="Face template: a name in the game's own templates/cards/ (without `.yaml`), or `shared/NAME` for the project's shared templates/cards/NAME.yaml (a plain name never falls back on a shared template).")
     back: str | None = Field(None, description="Back template, named as `template` is (`NAME` in the game's own templates/cards/, `shared/NAME`), or none for no backs.")
     size: Union[str, SizeSpec, None] = Field(None, description="Piece size; default is `print.card_size`.")
+    tts: TtsFields = Field(default_factory=TtsFields, description="The card's name and text in the Tabletop Simulator saved object (see TtsFields).")
     cut: Literal["separate", "shared"] = Field("separate", description="How the print sheets are cut: `separate` (each piece keeps its own bleed: two cuts between neighbours) or `shared` (pieces touch at their trim lines, one cut between neighbours, the bleed and the crop marks only around the outside of the block: for a flat background that runs to the edge, e.g. tokens).")
     note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
     draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
