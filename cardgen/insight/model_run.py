@@ -39,7 +39,7 @@ def play_rows(cm: CompiledModel, k: int, rounds: int, seed: int, policy: str,
     for first in range(0, rounds, CHUNK):
         part = res[first:first + CHUNK]
         R.play_many(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), c.attr, cm.T,
-                    cm.code, cm.spans, cm.calls, cm.prio, c.prm, pol)
+                    cm.code, cm.spans, cm.uses, cm.calls, cm.prio, c.prm, pol)
         if on_chunk:
             on_chunk(len(part))
     return res
