@@ -58,6 +58,7 @@ from cardgen.core.numfmt import num
 from cardgen.data.expr_cache import compile_expression
 from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
 from cardgen.check.deck_math import Report
+from cardgen.check.multiset import base_yaku_of, hands
 from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.rulebook.figure_helpers import figure_helpers
@@ -163,6 +164,8 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         "player_count_table": _player_count_table(data),
         "odds_table": odds_table_helper(game, game.manifest_file),
         "open_question": _open_question(data),
+        "tile_hands": hands,  # the hands of a tile pattern, as the validator reads them
+        "base_yaku_of": base_yaku_of,  # the base yaku a hand forms (the validator's own finding)
         "lit": _lit,
     })
     ctx.update({name: _Lazy(name, fn, data) for name, fn in TABLES.items()})
