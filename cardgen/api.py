@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from cardgen.check.preflight import Preflight
     from cardgen.steps.export_options import ExportOptions
 from cardgen.core.atomic import AtomicOutput, clean_stale_temps
-from cardgen.core.written import record_and_prune
+from cardgen.core.written import by_kind, record_and_prune
 
 #: What ``cardgen build`` produces by default.
 DEFAULT_STEPS = ("sheets", "rulebook")
@@ -232,7 +232,19 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     written: dict[str, list[str]] = {}  # step → files it wrote (relative), for the output manifest
 
     def ran(step: str, mark: int) -> None:
-        written[step] = [p.relative_to(out_dir).as_posix() for p in result.files[mark:]]
+        """Record what ``step`` wrote, by kind (:func:`cardgen.core.written.kind_of`): the kind an
+        option adds is recorded (and so pruned) only when the option was asked for this time."""
+        files = [p.relative_to(out_dir).as_posix() for p in result.files[mark:]]
+        asked = {"rulebook:booklet": rulebook_booklet,
+                 "png:back": (exports.png_sides if exports else "front") in ("back", "both")}
+        for kind, part in by_kind(step, files).items():
+            if kind == step or asked.get(kind, True):
+                written[kind] = part
+        for kind, wanted in asked.items():
+            if wanted and kind.split(":")[0] == step:
+                written.setdefault(kind, [])
+        if step == "png" and exports is not None and exports.png_sides == "back":
+            written.pop("png", None)  # fronts were not asked for: the PNGs of fronts stay
 
     removed: list[str] = []  # what the last build wrote and this one did not (issue 11), pruned before the swap
     with AtomicOutput(out_dir, finish=lambda staged: removed.extend(record_and_prune(staged, written))) as out:

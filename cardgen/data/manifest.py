@@ -260,4 +260,5 @@ class Manifest(Strict):
     design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
     rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")
     insight: InsightSettings = Field(default_factory=InsightSettings, description="Exact odds (`cardgen odds`) and the playtest simulator (`cardgen simulate`) for this game.")
+    terms: dict[str, str] = Field(default_factory=dict, description="The words of the game where cardgen's messages and odds tables name a thing of it: `hands`, `dead_wall`, `turns` (deck math), `pair` (what two alike cards in hand are for, printed after the pair odds' label), and a column name (the pair odds' `by`, e.g. `number: 数字`, `kana: 牌`). Deck math names the dead wall only where a player count sets one aside.")
     icons: dict[str, IconDeclaration] = Field(default_factory=dict, description="The game's own icons: name → IconDeclaration (an SVG or PNG file), e.g. `coin: {file: icons/coin.svg}`; used as `:coin:` in card text and `icon: coin` in templates.")

@@ -121,8 +121,11 @@ def _problem(game: Game, i: int, key: str, message: str, hint: str) -> Problem:
                    f"insight → odds → {i + 1} → {key}", message, hint, code="insight-odds")
 
 
-def pair_odds(deck: DealtDeck, by: str, extra: int = 0) -> CountOdds:
-    """``pairs`` odds of a ``deck.hand + extra``-card hand (see the module docstring)."""
+def pair_odds(deck: DealtDeck, by: str, extra: int = 0, terms: dict | None = None) -> CountOdds:
+    """``pairs`` odds of a ``deck.hand + extra``-card hand (see the module docstring), labelled in
+    the game's words (``terms``: the manifest's; ``by`` names the kind, ``pair`` what a pair is for)."""
+    terms = terms or {}
+    word = terms.get(by, "数字" if by == "number" else by)
     groups = deck.grouped(by)
     values, caps = list(groups), list(groups.values())
     k = deck.hand + extra
@@ -142,8 +145,8 @@ def pair_odds(deck: DealtDeck, by: str, extra: int = 0) -> CountOdds:
             if x >= 2:
                 two[i] += w
     out = CountOdds(deck.players, deck.size, k, total,
-                    [Line("pair", "同じ数字が2枚以上（ロンできる形）" if by == "number" else f"同じ{by}が2枚以上", pair, total),
-                     Line("triple", "同じ数字が3枚以上" if by == "number" else f"同じ{by}が3枚以上", triple, total)])
+                    [Line("pair", f"同じ{word}が2枚以上" + (f"（{terms['pair']}）" if terms.get("pair") else ""), pair, total),
+                     Line("triple", f"同じ{word}が3枚以上", triple, total)])
     out.per_value = [{"value": v, "copies": c, "p_one": one[i] / total, "p_two": two[i] / total,
                       "hands_one": one[i], "hands_two": two[i]} for i, (v, c) in enumerate(zip(values, caps))]
     return out
@@ -243,7 +246,7 @@ def compute_odds(game: Game) -> list[OddsResult]:
         raise CardgenError(problems)
     out = []
     for i, d in enumerate(decls):
-        counts = [pair_odds(deck, d.by, d.extra) if d.kind == "pairs" else yaku_odds(game, deck, d, i)
+        counts = [pair_odds(deck, d.by, d.extra, game.manifest.terms) if d.kind == "pairs" else yaku_odds(game, deck, d, i)
                   for deck in decks]
         out.append(OddsResult(d.id, d.kind, d.label or d.id, d.by, counts))
     return out

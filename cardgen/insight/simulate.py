@@ -136,16 +136,17 @@ def card_arrays(deck: DealtDeck, columns: dict[str, str]) -> dict[str, np.ndarra
             for name, col in columns.items()}
 
 
-def policy_codes(policy: str, players: int) -> np.ndarray:
-    """``greedy``, ``random``, or one per seat separated by commas (``greedy,random,random``)."""
+def policy_codes(policy: str, players: int, table: dict[str, int] | None = None) -> np.ndarray:
+    """``greedy``, ``random`` (the names of ``table``: by default the procedures'), or one per
+    seat separated by commas (``greedy,random,random``)."""
+    table = L.POLICIES if table is None else table
     names = [p.strip() for p in policy.split(",")]
-    bad = [n for n in names if n not in L.POLICIES]
+    bad = [n for n in names if n not in table]
     if bad or (len(names) > 1 and len(names) < players):
         raise CardgenError(Problem("--policy", None, "policy", f"cannot read the policy {policy!r}",
-                                   "use greedy, random, or one per seat: greedy,random,random,random",
-                                   code="insight-policy"))
-    return np.array([L.POLICIES[names[s % len(names)] if len(names) == 1 else names[s]] for s in range(players)],
-                    dtype=np.int64)
+                                   f"use {', '.join(table)}, or one per seat: "
+                                   + ",".join([next(iter(table))] * players), code="insight-policy"))
+    return np.array([table[names[0] if len(names) == 1 else names[s]] for s in range(players)], dtype=np.int64)
 
 
 def play(setup: Setup, deck: DealtDeck, rounds: int, seed: int, policy: str,

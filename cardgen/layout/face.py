@@ -46,6 +46,10 @@ class Face:
     #: ``(template file, line)`` of the element being laid out when none of its values comes from
     #: the card (its findings are the template's), else ``("", None)``: at the card's row
     at: tuple[str, int | None] = ("", None)
+    #: ``(template file, line)`` and raw text of the element being laid out, whatever it reads: an
+    #: icon name typed in the template's own text is the template's mistake, not the card's
+    element_at: tuple[str, int | None] = ("", None)
+    element_text: str = ""
 
     def found(self, severity: Severity, name: str, message: str, code: str) -> None:
         """Add a finding about element ``name`` of this face: at the card's row, or at the
@@ -57,7 +61,9 @@ class Face:
         of the game's own icons, else a built-in :class:`Icon`; an unknown name is an error
         finding naming the closest known name (the op still draws a grey square on a proof)."""
         message = unknown_icon(icon, BUILTIN_ICONS + tuple(self.icons)) if check else None
-        if message:
+        if message and f":{icon}:" in self.element_text and self.element_at[0]:  # typed in the template
+            self.findings.append(card_problem("error", self.card, element, message, "unknown-icon", *self.element_at))
+        elif message:
             self.found("error", element, message, "unknown-icon")
         spec = self.icons.get(icon)
         if spec is not None:

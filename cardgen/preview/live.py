@@ -134,11 +134,25 @@ class Preview:
         if new["components"] is None:  # the game could not be read: keep the last good faces
             self._publish(**{k: v for k, v in new.items() if k != "components"}, stale=True, building=False)
             return got.get("stats")
+        if not new["ok"]:
+            new["components"] = self._keep_lost(new["components"], new["problems"])
         self.cache.merge(got["entries"], keep=got["used"])
         self._preload(got.get("fonts", ()))
         self._publish(**new, stale=False, building=False, failed="",
                       timing={**got.get("stats", {}), "cards_s": round(time.perf_counter() - start, 4)})
         return got.get("stats")
+
+    def _keep_lost(self, components: list, problems: list) -> list:
+        """A component the last good state showed and this failed rebuild could not lay out (its
+        template does not parse, …) keeps its last good faces, in its place, with the errors
+        (``error``: their text) the page shows above them."""
+        with self._cond:
+            before = list(self.state.get("components") or [])
+        errors = [p["text"] for p in problems if p["severity"] == "error"]
+        by_id = {c["id"]: c for c in components}
+        shown = {c["id"] for c in before}
+        return ([by_id.get(old["id"]) or {**old, "error": errors, "stale": True} for old in before]
+                + [c for c in components if c["id"] not in shown])
 
     def _preload(self, fonts) -> None:
         """Parse the game's fonts once here, so every forked rebuild finds them loaded — only fonts

@@ -54,6 +54,7 @@ from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.check.deck_math import Report
+from cardgen.check.multiset import base_yaku_of, hands
 from cardgen.check.open_questions import marker
 from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.numfmt import FILTERS, num
@@ -162,6 +163,8 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         "player_count_table": _player_count_table(data),
         "odds_table": odds_table_helper(game, game.manifest_file),
         "open_question": _open_question(data),
+        "tile_hands": hands,  # the hands of a tile pattern, as the validator reads them
+        "base_yaku_of": base_yaku_of,  # the base yaku a hand forms (the validator's own finding)
         "lit": _lit,
     })
     ctx.update({name: _Lazy(name, fn, data) for name, fn in TABLES.items()})
