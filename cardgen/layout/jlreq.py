@@ -128,8 +128,8 @@ def shrinkable(ch: str, nxt: str) -> tuple[float, float]:
         return 0.0, 0.0
     if ch in _CLOSING_FW and ch not in FULL_STOPS:
         return 0.0, 0.5
-    if nxt in _OPENING_FW:
-        return 0.0, 0.5
+    if nxt in _OPENING_FW and unicodedata.east_asian_width(ch) in "WF":
+        return 0.0, 0.5  # after a narrow Latin glyph the bracket's box would start before it (text extraction reorders)
     if ch in _MIDDLE_FW or nxt in _MIDDLE_FW:
         return 0.0, 0.25
     return 0.0, 0.0
