@@ -139,7 +139,7 @@ def test_squeeze_pairs():
     assert jlreq.squeeze("あ", "「") == 0 and jlreq.squeeze("「", "あ") == 0
     assert jlreq.latin_gap("枚", "4") == 0.25 == jlreq.latin_gap("A", "を")
     assert jlreq.latin_gap("（", "4") == 0 and jlreq.latin_gap("4", "2") == 0
-    assert jlreq.absorb_spaces("ABC と日本語 と 123 の") == "ABCと日本語と123の"
+    assert jlreq.absorb_spaces("ABC と日本語 と 123 の") == "ABC と日本語と 123 の"  # typed beside Latin: kept
 
 
 def _game(tmp_path, md: str) -> Path:
@@ -176,11 +176,20 @@ def test_consecutive_punctuation_is_half_an_em(tmp_path):
     assert abs(mai["x0"] - four["x1"] - BODY / 4) < 0.01  # the Japanese–Latin quarter em
 
 
-def test_typed_spaces_beside_japanese_are_absorbed(tmp_path):
-    pdf = _build(tmp_path, "# 題\n\n数字 123 の前後と ABC の前後。\n")
-    chars = _find(_chars(pdf), "数字123の前後とABCの前後。")
-    gaps = [round(b["x0"] - a["x1"], 2) for a, b in zip(chars, chars[1:])]
+def test_typed_spaces_are_the_designers(tmp_path):
+    """Where nothing was typed the typesetter puts a quarter em between Japanese and Latin; a space
+    typed there stays (one space glyph, wider than a quarter em); between two Japanese characters a
+    typed space is taken out (issue 30)."""
+    pdf = _build(tmp_path, "# 題\n\n数字123の前後とABCの前後。数字 123 の前後と ABC の前後。打牌 する。\n")
+    chars = _chars(pdf)
+    auto = _find(chars, "数字123の前後とABCの前後。")
+    gaps = [round(b["x0"] - a["x1"], 2) for a, b in zip(auto, auto[1:])]
     assert gaps == [0, 2.25, 0, 0, 2.25, 0, 0, 0, 2.25, 0, 0, 2.25, 0, 0, 0]
+    typed = _find(chars, "数字 123 の前後と ABC の前後。")
+    gaps = [round(b["x0"] - a["x1"], 2) for a, b in zip(typed, typed[1:]) if a["text"] != " " and b["text"] != " "]
+    assert all(g == 0 for g in gaps)  # the space glyphs themselves make the room: nothing added
+    assert all(b["x0"] - a["x0"] >= 2.25 for a, b in zip(typed, typed[1:]) if a["text"] == " ")
+    assert _find(chars, "打牌する。")
 
 
 def test_no_paragraph_ends_in_a_line_of_two_characters(mincho):
