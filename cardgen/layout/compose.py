@@ -271,6 +271,12 @@ def _expansion_ok(para: _Para, spans: list[tuple[int, int]], width: float, max_e
     return True
 
 
+def _ragged_ok(para: _Para, spans: list[tuple[int, int]], shortest: float) -> bool:
+    """Every line of ``spans`` but the last is at least ``shortest`` pt wide (a re-break of ragged
+    text that moves a long word down would leave a line half empty)."""
+    return all(para.natural(s, _trailing(para, s, e)) >= shortest - EPS for s, e in spans[:-1])
+
+
 #: How far (em) :func:`compose` narrows the measure to break a paragraph again when its last line
 #: is short, in steps of half an em.
 MAX_NARROWING = 6.0
@@ -328,6 +334,8 @@ def _rebreak(para: _Para, lo: int, hi: int, spans, width: float, hang: bool, phr
             if phrases == "strict" and _split_phrase_that_fits(para, cand, width):
                 continue
             if justify and not _expansion_ok(para, cand[len(keep):], width, max_expand):
+                continue
+            if not justify and not _ragged_ok(para, cand[len(keep):], width - MAX_NARROWING * em):
                 continue
             if _short_last(para, cand, min_last):
                 n = jlreq.visible_count(_text(para, *cand[-1]))

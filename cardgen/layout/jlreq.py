@@ -91,7 +91,9 @@ def squeeze(ch: str, nxt: str) -> float:
     - closing bracket / full stop / comma followed by another of them, an opening bracket or a
       middle dot: the half-em blank after ``ch`` goes (``」」`` ``。」`` ``」「`` ``）：``);
     - opening bracket followed by an opening bracket: the half-em blank before ``nxt`` goes,
-      i.e. ``nxt`` moves half an em left (``「（``).
+      i.e. ``nxt`` moves half an em left (``「（``);
+    - full-width middle dot or colon followed by an opening bracket: the bracket's half-em blank
+      goes (``：「`` ``：【``), the quarter em after the colon stays.
 
     Returns 0.5 or 0.0.
     """
@@ -99,6 +101,8 @@ def squeeze(ch: str, nxt: str) -> float:
         return 0.5
     if ch in _OPENING_FW and nxt in _OPENING_FW:
         return 0.5
+    if ch in _MIDDLE_FW and nxt in _OPENING_FW:
+        return 0.5  # 「：「」「：【」: a quarter em after the colon, none before the bracket (was a 0.75 em hole)
     return 0.0
 
 

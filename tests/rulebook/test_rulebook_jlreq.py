@@ -19,6 +19,7 @@ from cardgen.layout import jlreq
 from cardgen.layout.text import NO_END, NO_START, break_lines, line_text
 from cardgen.rulebook.markdown import parse_blocks
 from cardgen.rulebook.design import load_design
+from cardgen.rulebook.pdf import page_margins
 from cardgen.rulebook.kinsoku import KinsokuParagraph
 from cardgen.steps.rulebook import write_rulebook
 from tests.rulebook.rules_game import rules_game
@@ -30,7 +31,7 @@ IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
 DESIGN, _ = load_design([ROOT / "templates" / "rulebook"], "default")
 BODY = DESIGN.body.size
-RIGHT = (148 - DESIGN.margins["right"]) * MM  #: the text frame's right edge on A5, pt
+RIGHT = 148 * MM - page_margins(DESIGN, (148, 210))["right"]  #: the text frame's right edge on A5 (38 em), pt
 
 
 @pytest.fixture(scope="module")
@@ -213,8 +214,8 @@ def test_cjk_friendly_emphasis(tmp_path):
 def test_ideographic_space_at_a_paragraph_start_is_an_indent(tmp_path):
     pdf = _build(tmp_path, "# 題\n\n\u3000字下げの段落です。\n\n字下げのない段落です。\n")
     chars = _chars(pdf)
-    assert round(_find(chars, "字下げの段落")[0]["x0"] / MM, 2) == 17.18  # 14 mm margin + one 9 pt em
-    assert round(_find(chars, "字下げのない")[0]["x0"] / MM, 2) == 14.00
+    assert round(_find(chars, "字下げの段落")[0]["x0"] / MM, 2) == 16.85  # 13.68 mm margin (38 em frame) + one 9 pt em
+    assert round(_find(chars, "字下げのない")[0]["x0"] / MM, 2) == 13.68
 
 
 def test_ruby_is_set_above_its_base(tmp_path):

@@ -23,6 +23,7 @@ from cardgen.fonts.fontset import fonts_for
 from cardgen.steps.rulebook import write_rulebook
 from cardgen.check.print_setup import load_and_validate
 from cardgen.rulebook.design import load_design
+from cardgen.rulebook.pdf import page_margins
 from cardgen.rulebook.kinsoku import MAX_PUSH_SPACE, KinsokuParagraph
 from cardgen.core.units import MM
 
@@ -90,7 +91,7 @@ def _unbullet(line: list) -> list:
 
 def _measure_right(page, line) -> float:
     """Where the line's measure ends: the frame's right edge, or inside the quote box it sits in."""
-    right = page["width"] - DESIGN.margins["right"] * MM
+    right = page["width"] - page_margins(DESIGN, (page["width"] / MM, 0))["right"]  # a whole number of ems
     for x1, top, bottom in page["boxes"]:
         if top <= line[0]["top"] and line[0]["bottom"] <= bottom:
             right = min(right, x1 - RIGHT_PAD)
