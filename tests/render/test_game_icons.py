@@ -122,3 +122,21 @@ def test_turned_corner_index_turns_the_games_icon(tmp_path):
     turned = next(op for op in icons if op.angle == 180.0)
     # the box is 40–57 mm across and 70–82 mm down; turned, the icon sits at its right, bottom corner
     assert abs((turned.x + turned.size) / MM - 57) < 1.5 and abs(turned.y / MM - (88 - 82)) < 1.5
+
+
+@needs_fonts
+def test_an_icon_label_below_6_pt_is_a_validate_warning_and_is_not_drawn(tmp_path):
+    """A game's own icon whose label would print below 6 pt (here 月金 across an icon inline in
+    9 pt card text: 3.4 pt) is a warning of validate at the element's template line, and the icon
+    is drawn without its label (as the built-in icons draw their symbol instead of kana)."""
+    game = make_game(tmp_path, "手番に:coin:を得る。")
+    text = (game / "game.yaml").read_text(encoding="utf-8").replace("coin: {file: icons/coin.svg}",
+                                                                      "coin: {file: icons/coin.svg, label: 金貨}")
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    report = validate_game(game)
+    small = [p for p in report.errors + report.warnings if p.code == "small-icon-label"]
+    assert small and all(p.severity == "warning" for p in small), [p.format() for p in report.errors + report.warnings]
+    assert "'金貨'" in small[0].message and small[0].file and small[0].line
+    res = build_game(game, tmp_path / "out", steps=("shop",), exports=ExportOptions(jobs=1, sides="front"))
+    with pdfplumber.open(res.out_dir / "shop" / "cards.pdf") as doc:
+        assert not any(c["text"] in "金貨" for p in doc.pages for c in p.chars)
