@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from cardgen.core.errors import CardRef, Problem, Severity, card_problem
 from cardgen.core.units import MM
-from cardgen.layout.icon_names import BUILTIN_ICONS, IconSpec, unknown_icon
+from cardgen.layout.icon_names import BUILTIN_ICONS, LABEL_MIN_PT, IconSpec, label_size, unknown_icon
 from cardgen.layout.ops import GameIcon, Icon
 from cardgen.layout.text import Measure
 
@@ -67,6 +67,14 @@ class Face:
             self.found("error", element, message, "unknown-icon")
         spec = self.icons.get(icon)
         if spec is not None:
-            return GameIcon(icon, x, y, size, spec.file, spec.label, spec.label_colour)
+            label = spec.label
+            if label and label_size(size, label) < LABEL_MIN_PT - 1e-6:
+                self.found("warning", element,
+                           f"the label {label!r} of icon {icon!r} would print at {label_size(size, label):.2g} pt, "
+                           f"below the {LABEL_MIN_PT:g} pt that reads at arm's length: the icon is drawn without it; "
+                           f"make the icon {LABEL_MIN_PT / label_size(1.0, label):.1f} pt or larger (or its text), "
+                           "or give it a picture that reads alone", "small-icon-label")
+                label = ""
+            return GameIcon(icon, x, y, size, spec.file, label, spec.label_colour)
         return Icon(icon, x, y, size)
 

@@ -31,6 +31,7 @@ from reportlab.lib.utils import ImageReader
 from cardgen.core.colours import parse_colour
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.render.images import embedded_image_size, load_upright, pixel_limit
+from cardgen.layout.icon_names import label_size
 
 #: Largest SVG icon file read, in bytes (an icon is a few kilobytes).
 MAX_SVG_BYTES = 2_000_000
@@ -183,7 +184,7 @@ def draw_game_icon(canvas, op, font_name: str) -> None:
     c.restoreState()
     if op.label:
         c.saveState()
-        fs = s * (0.55 if len(op.label) == 1 else 0.38)
+        fs = label_size(s, op.label)
         r, g, b, a = parse_colour(op.label_colour) or (0, 0, 0, 255)
         c.setFillColor(Color(r / 255, g / 255, b / 255, alpha=a / 255))
         c.setFont(font_name, fs)
