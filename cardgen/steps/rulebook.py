@@ -11,6 +11,7 @@ from cardgen.layout.ops import CardPlan
 from cardgen.presets import paper_mm
 from cardgen.check.icons import icon_specs
 from cardgen.check.print_setup import SHARED_PREFIX
+from cardgen.data.template import plain_name
 from cardgen.data.project import Project
 from cardgen.check.deck_math import Report
 from cardgen.data.game import Game, safe_path
@@ -51,7 +52,7 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
         design, _ = load_design(*design_source(game, project, settings.template), project.allowed(), where)
     except CardgenError as exc:
         shared = project.root.resolve() / "templates" / "rulebook" / f"{settings.template}.yaml"
-        if not settings.template.startswith(SHARED_PREFIX) and shared.is_file() and \
+        if plain_name(settings.template) and shared.is_file() and \
                 shared.parent != game.root.resolve() / "templates" / "rulebook":
             raise CardgenError([Problem(*where, "rulebook → template", f"no page design {settings.template!r} in "
                                         f"{rel(game.root / 'templates' / 'rulebook')}/ (a plain name is looked up "
