@@ -9,6 +9,7 @@ from cardgen.check.deck_math import Report
 from cardgen.check.icons import icon_specs
 from cardgen.check.print_setup import SHARED_PREFIX
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.data.template import plain_name
 from cardgen.data.game import Game, safe_path
 from cardgen.data.project import Project
 from cardgen.fonts.fontset import FontSet
@@ -52,7 +53,7 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
         design, _ = load_design(*design_source(game, project, settings.template), project.allowed(), where)
     except CardgenError as exc:
         shared = project.root.resolve() / "templates" / "rulebook" / f"{settings.template}.yaml"
-        if not settings.template.startswith(SHARED_PREFIX) and shared.is_file() and \
+        if plain_name(settings.template) and shared.is_file() and \
                 shared.parent != game.root.resolve() / "templates" / "rulebook":
             raise CardgenError([Problem(*where, "rulebook → template", f"no page design {settings.template!r} in "
                                         f"{rel(game.root / 'templates' / 'rulebook')}/ (a plain name is looked up "
