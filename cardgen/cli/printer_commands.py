@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from cardgen.cli.options import parse_offset
-from cardgen.data.printers import add_printer, config_file, load_printers
 
 
 @click.group(short_help="Your printers' measured duplex offsets (for --printer).")
@@ -20,6 +19,8 @@ def printer() -> None:
               help="The back's shift read off the calibration rulers, mm (x right, y down, as seen on the back).")
 def add(name: str, offset: str) -> None:
     """Store printer NAME with its duplex offset; `--printer NAME` then shifts every back page by it."""
+    from cardgen.data.printers import add_printer  # lazy: +17 ms of imports here (measured; PyYAML, kept out of --help)
+
     x, y = parse_offset(offset, "--offset")
     path = add_printer(name, (x, y))
     click.echo(f"printer {name}: offset {x:g},{y:g} mm, in {path}")
@@ -28,6 +29,8 @@ def add(name: str, offset: str) -> None:
 @printer.command("list")
 def list_() -> None:
     """The stored printers and their offsets."""
+    from cardgen.data.printers import config_file, load_printers  # lazy: +17 ms of imports here (measured)
+
     printers = load_printers()
     if not printers:
         click.echo(f"no printers in {config_file()}: add one with `cardgen printer add NAME --offset X,Y`")
