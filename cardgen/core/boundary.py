@@ -159,7 +159,7 @@ def confine(path: Path | str, roots: list[Path], file: str, line: int | None, fi
     if not any(inside(resolved, r) for r in roots):
         raise CardgenError(Problem(file, line, field, f"{what} {str(path)!r} leads outside the game folder",
                                    "copy the file into the game folder (links and paths that leave it are "
-                                   "refused; README → Security)", code="path-escape"))
+                                   "refused; docs/security.md)", code="path-escape"))
     if regular:
         try:
             mode = resolved.stat().st_mode

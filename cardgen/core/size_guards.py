@@ -56,7 +56,7 @@ class LimitError(SecurityError):
 
 #: The hint for a :class:`LimitError`.
 LIMIT_HINT = ("keep numbers, strings and loops small: an expression may build at most "
-              f"{MAX_SEQUENCE:,} items in one step (README → Security lists the limits)")
+              f"{MAX_SEQUENCE:,} items in one step (docs/security.md lists the limits)")
 
 
 def too_big(n: int) -> SecurityError:

@@ -149,7 +149,7 @@ class _Extract:
             raise self._refuse(rel(self.game_dir / shown),
                                f"the file {shown!r} at {self.rev} is a link leading outside the game folder",
                                "commit the file itself instead of a link (links that leave the game folder are "
-                               "refused; README → Security)", code="path-escape")
+                               "refused; docs/security.md)", code="path-escape")
         os.symlink(target, self.dest / path)
 
 

@@ -49,7 +49,7 @@ _HINTS = {
     "small-text": "give the box more room or shorten the text; min_size below 6 pt says it is meant",
     "template-expr": "check the field names used in the template against the card table's columns",
     "template-sandbox": "templates may read card, game and design values only",
-    "template-limit": "keep numbers, strings and loops small (README → Security lists the limits)",
+    "template-limit": "keep numbers, strings and loops small (docs/security.md lists the limits)",
     "missing-file": "put the image in the game folder, or fix the file name (it is relative to the game folder)",
     "missing-glyph": "use another character, or a font that has it (fonts: in game.yaml or fonts/fonts.yaml)",
     "no-vertical-form": "use a font with vertical forms (the OpenType vert feature: IPAex, Noto Sans/Serif CJK), or set this text horizontally",

@@ -1,4 +1,4 @@
-"""Resource limits and option ranges (README → Security): each refused input is one message
+"""Resource limits and option ranges (docs/security.md): each refused input is one message
 block, exit 1 or 2, no traceback, and is refused before the work is done (cardgen.core.sandbox)."""
 from __future__ import annotations
 

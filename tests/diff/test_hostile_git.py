@@ -109,4 +109,4 @@ def test_a_link_in_the_committed_tree_that_leads_out_is_refused_by_name(tmp_path
     assert res.exit_code == 1, res.output
     assert res.stderr == ("g/cards.csv: error: --rev → the file 'cards.csv' at HEAD is a link leading outside the "
                           "game folder\n    hint: commit the file itself instead of a link (links that leave the "
-                          "game folder are refused; README → Security)\n")
+                          "game folder are refused; docs/security.md)\n")

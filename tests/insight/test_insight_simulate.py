@@ -248,7 +248,7 @@ def test_a_variant_file_that_is_a_link_leading_out_is_refused_unread(tmp_path, m
         simulate_game("tenjanpai", tmp_path / "out", rounds=10, compare_with=named, pdf=False)
     assert [p.format() for p in err.value.problems] == [
         f"{named}: error: --compare → the variant file {named!r} leads outside the game folder\n"
-        "    hint: copy the file into the game folder (links and paths that leave it are refused; README → Security)"]
+        "    hint: copy the file into the game folder (links and paths that leave it are refused; docs/security.md)"]
     assert not (tmp_path / "out").exists()
 
 

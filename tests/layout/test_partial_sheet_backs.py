@@ -32,7 +32,7 @@ def _ids_by_box(page) -> dict[str, tuple]:
 @pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
 def test_each_back_of_the_last_sheet_is_the_mirror_of_its_front(tmp_path, duplex, monkeypatch):
     game = copy_game(tmp_path / "src")
-    monkeypatch.chdir(tmp_path / "src")  # the project root is where cardgen runs (README → Security)
+    monkeypatch.chdir(tmp_path / "src")  # the project root is where cardgen runs (docs/security.md)
     for name in ("battle.yaml", "battle_back.yaml"):
         with open(tmp_path / "src" / "templates" / "cards" / name, "a", encoding="utf-8") as f:
             f.write(ID_LINE)
