@@ -159,6 +159,8 @@ def is_japanese(text: str) -> bool:
 def latin_gap(ch: str, nxt: str) -> float:
     """The space (em) the typesetter puts between ``ch`` and ``nxt``: :data:`LATIN_GAP` between a
     Japanese letter (kana, kanji) and a Latin letter or digit, in either order; else 0."""
+    if ch in MIDDLE_DOTS or nxt in MIDDLE_DOTS:  # ・ (cl-05) has its own quarter em either side
+        return 0.0
     if (_JAPANESE.match(ch) and _LATIN.match(nxt)) or (_LATIN.match(ch) and _JAPANESE.match(nxt)):
         return LATIN_GAP
     return 0.0
