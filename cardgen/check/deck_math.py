@@ -233,7 +233,7 @@ def _blank_rulebook_sources(game: Game, problems: ProblemList) -> None:
     from cardgen.core.errors import CardgenError, rel
     from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
 
-    rules_dir = game.root / "rules"
+    rules_dir = game.rules_dir
     if not rules_dir.is_dir():
         return
     try:

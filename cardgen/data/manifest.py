@@ -10,6 +10,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cardgen.data.edition_model import Edition
 from cardgen.data.fields import Colour, Id, Length, Players
 from cardgen.data.loaded import RawFloat, RawInt
 
@@ -102,6 +103,7 @@ class Component(Strict):
     size: Union[str, SizeSpec, None] = Field(None, description="Piece size; default is `print.card_size`.")
     note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
     draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
+    translate: list[str] = Field(default_factory=list, description="Text columns an edition translates (`editions`), e.g. `[name, skill_text]`; every other column is shared by all editions.")
 
     _v = field_validator("name", "note", mode="before")(_text)
 
@@ -233,4 +235,5 @@ class Manifest(Strict):
     design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
     rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")
     insight: InsightSettings = Field(default_factory=InsightSettings, description="Exact odds (`cardgen odds`) and the playtest simulator (`cardgen simulate`) for this game.")
+    editions: dict[Id, Edition] = Field(default_factory=dict, description="Editions of the game in other languages, from the same cards: edition id → Edition (see docs/editions.md). The first is the default edition, whose texts are the tables' own, e.g. `{ja: {language: ja}, en: {language: en, translations: editions/en.csv, rules: rules_en}}`.")
     icons: dict[str, IconDeclaration] = Field(default_factory=dict, description="The game's own icons: name → IconDeclaration (an SVG or PNG file), e.g. `coin: {file: icons/coin.svg}`; used as `:coin:` in card text and `icon: coin` in templates.")

@@ -83,7 +83,7 @@ def _odds(check: GameCheck, add) -> None:
 
 
 def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None,
-               sheets: "SheetOptions | bool" = True) -> GameCheck:
+               sheets: "SheetOptions | bool" = True, edition: str | None = None) -> GameCheck:
     """Load, validate and (``layout``) lay out every printed component of a game, and
     (``rulebook``, when the game has a ``rules/`` folder) read and check its rules text, without
     drawing.
@@ -94,10 +94,13 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     ``sheets``: the print-sheet options every card must fit on once (paper, margin; ``True``: the
     defaults a build uses without options, A4 with a 5 mm margin; ``False``: no print sheets).
 
+    ``edition``: the edition checked (:mod:`cardgen.data.editions`; None: the default edition,
+    with every other edition's coverage).
+
     Never raises for bad input: every problem is in the result. A problem met twice (a missing
     template found by the print-setup check and again by the layout) is kept once.
     """
-    game, report = load_and_validate(game_dir)
+    game, report = load_and_validate(game_dir, edition=edition)
     check = GameCheck(game, report)
     if game is None:
         return check
@@ -117,12 +120,12 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         add([p for p in found if p.severity == "error"], fatal=True)
         add([p for p in found if p.severity != "error"])
     if layout:
-        _layout(check, add, plan, on_fonts, preload_rulebook=rulebook and (game.root / "rules").is_dir())
+        _layout(check, add, plan, on_fonts, preload_rulebook=rulebook and game.rules_dir.is_dir())
         if sheets is not False:
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
-    if rulebook and (game.root / "rules").is_dir():
+    if rulebook and game.rules_dir.is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks
         try:
             if check.fonts is not None:  # glyphs and table columns need the fonts

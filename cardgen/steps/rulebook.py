@@ -13,6 +13,7 @@ from cardgen.check.icons import icon_specs
 from cardgen.data.project import Project
 from cardgen.check.deck_math import Report
 from cardgen.data.game import Game, safe_path
+from cardgen.rulebook.words import book_words
 from cardgen.steps.component_plans import ComponentPlans, plan_component
 
 
@@ -53,12 +54,13 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
         k = next(k for k, c in enumerate(cp.cards) if card_id is None or c.row.id == card_id)
         return (cp.backs if side == "back" else cp.fronts)[k]
 
-    rules_dir = game.root / "rules"
+    rules_dir = game.rules_dir
 
     def resolve_image(src: str) -> Path:
         return safe_path(rules_dir, src, m.game.id + "/rules", None, "rulebook → image")
 
-    info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source, draft=bool(report.errors))
+    info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source, draft=bool(report.errors),
+                    language=game.language, words=book_words(game))
     return blocks, design, info, page, card_plan, resolve_image
 
 
