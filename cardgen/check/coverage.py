@@ -32,6 +32,8 @@ def coverage(game, eid: str, sources: dict | None = None) -> list[Problem]:
         return []
     m = game.manifest
     spec = m.editions[eid]
+    if not spec.translations and spec.language == m.editions[default_edition(game)].language:
+        return []  # the default's own texts (a bilingual deck's first language): nothing to translate
     sources = source_texts(game) if sources is None else sources
     entries, problems = read_translations(game, eid)
     problems = [replace(p, severity="error") if p.code in ("edition-duplicate",) else p for p in problems]

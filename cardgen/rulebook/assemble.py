@@ -18,6 +18,7 @@ from cardgen.rulebook.context import build_context, read_rulebook_source, render
 from cardgen.rulebook.glossary import glossary_blocks
 from cardgen.rulebook.words import book_words
 from cardgen.data.editions import is_latin
+from cardgen.rulebook.inline import WESTERN
 from cardgen.rulebook.markdown import keep_indent, parse_blocks, parse_tokens
 from cardgen.rulebook.numbering import Numberer
 from cardgen.rulebook.tables import TABLE_WORDS
@@ -73,7 +74,11 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
             continue
         source = read_rulebook_source(f)
         tokens = parse_tokens(text, typographer=is_latin(game.language))
-        parsed = parse_blocks(text, numberer, tokens)
+        western = WESTERN.set(is_latin(game.language))
+        try:
+            parsed = parse_blocks(text, numberer, tokens)
+        finally:
+            WESTERN.reset(western)
         # the text is parsed once: the blocks' tokens are those of the text as written when no
         # line starts with an ideographic space (keep_indent left it as it was)
         problems += html_problems(text, f, source, tokens if keep_indent(text) == text else None) + figure_problems(parsed, f, source, game, image_ok) \

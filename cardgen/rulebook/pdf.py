@@ -21,6 +21,7 @@ from cardgen.rulebook.design import PageDesign
 from cardgen.rulebook.markup import canvas_class
 from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.story import StoryBuilder
+from cardgen.data.editions import is_latin
 
 
 class _KeepTogether(KeepTogether):
@@ -146,6 +147,12 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
     return built + once
 
 
+def _latin_spaces(text: str, info: BookInfo) -> str:
+    """A header or footer of a Latin-script edition with the design's ideographic spaces as plain
+    ones (its fonts may have no U+3000)."""
+    return text.replace("\u3000", " ") if is_latin(info.language) else text
+
+
 def frame_box(design: PageDesign, page_mm: tuple[float, float]) -> tuple[float, float, float, float]:
     """The text frame on a page of ``page_mm`` (w, h in mm) with the design's margins (mm):
     ``(x, y, width, height)`` in pt, from the page's lower left corner."""
@@ -179,7 +186,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
             y = ph - m["top"] + 4 * MM
             c.setFont(fonts.name(h.font), h.size)
             c.setFillColor(HexColor(h.color))
-            c.drawString(m["left"], y, h.text.format(page=doc.page, **fmt))
+            c.drawString(m["left"], y, _latin_spaces(h.text.format(page=doc.page, **fmt), info))
             if h.rule:
                 c.setStrokeColor(HexColor(h.rule))
                 c.setLineWidth(0.4)
@@ -187,7 +194,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
         if f.text:
             c.setFont(fonts.name(f.font), f.size)
             c.setFillColor(HexColor(f.color))
-            c.drawCentredString(pw / 2, m["bottom"] - 8 * MM, f.text.format(page=doc.page, **fmt))
+            c.drawCentredString(pw / 2, m["bottom"] - 8 * MM, _latin_spaces(f.text.format(page=doc.page, **fmt), info))
         c.restoreState()
 
     def draft_mark(c, doc):

@@ -125,6 +125,8 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
+        if edition is None:
+            _other_editions(check, add, plan)
     if rulebook and game.rules_dir.is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks
         try:
@@ -138,6 +140,31 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         except CardgenError as exc:  # the rulebook step cannot be forced past these
             add(exc.problems, fatal=True)
     return check
+
+
+def _other_editions(check: GameCheck, add, plan=None) -> None:
+    """The faces of every edition but the default laid out too (the longest text decides whether a
+    box fits): their layout errors (text that does not fit, glyphs the edition's fonts lack) are
+    warnings of the default edition's check, named ``edition 'en': …`` at the card — the default
+    edition still builds; ``--edition en`` makes them errors of that build."""
+    from dataclasses import replace
+
+    from cardgen.data.editions import apply_edition, edition_ids
+    from cardgen.fonts.fontset import fonts_for
+    from cardgen.steps.layout_findings import layout_problems
+
+    for eid in edition_ids(check.game)[1:]:
+        found: list[Problem] = []
+        try:
+            game = apply_edition(check.game, eid)
+            fonts = fonts_for(game)
+        except CardgenError as exc:
+            found = list(exc.problems)
+        else:
+            plans = _plans(game, fonts, found.extend, plan)
+            found += layout_problems(game, plans)
+        add([replace(p, severity="warning", message=f"edition {eid!r}: {p.message}")
+             for p in found if p.severity == "error"])
 
 
 def _layout(check: GameCheck, add, plan=None, on_fonts=None, preload_rulebook: bool = False) -> None:
