@@ -8,20 +8,24 @@ FONT_PKGS := fonts-ipaexfont-gothic fonts-ipaexfont-mincho
 # The browser test of `cardgen serve` (tests/test_preview_browser.py) drives Debian's chromium
 # through its chromedriver (/usr/bin/chromium, /usr/bin/chromedriver); nothing is downloaded by selenium.
 BROWSER_PKGS := chromium chromium-driver
+# Print-shop output (issue 29): Ghostscript's ICC profiles (libgs-common: the CMYK destination
+# profile /usr/share/color/icc/ghostscript/default_cmyk.icc, see docs/printing-shops.md), and the
+# tools the tests read shop PDFs with (qpdf --check; poppler-utils: pdffonts, pdfimages, pdftoppm).
+PRESS_PKGS := libgs-common qpdf poppler-utils
 
-.PHONY: build test install fonts browser clean bench-protograf
+.PHONY: build test install fonts browser press clean bench-protograf
 
 build: install
 	$(BIN)/cardgen build --force
 
-test: install browser
+test: install browser press
 	$(BIN)/python -m pytest
 
 # cardgen's own modules are byte-compiled here: an editable install leaves that to the first run,
 # which cannot write them where PYTHONDONTWRITEBYTECODE is set; then every command compiled ~100
 # modules again (`cardgen sheets` of 10 cards: 0.51 s CPU instead of 0.43 s). A module edited
 # later is recompiled by the next make (until then, in memory: a stale .pyc is never used).
-install: fonts $(VENV)/.installed
+install: fonts press $(VENV)/.installed
 	@$(BIN)/python -m compileall -q cardgen
 
 $(VENV)/.installed: pyproject.toml
@@ -37,6 +41,16 @@ fonts:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(FONT_PKGS)) >/dev/null; \
 	  else \
 	    echo "Install the IPAex fonts ($(FONT_PKGS)) or name a font in fonts/fonts.yaml"; \
+	  fi; \
+	fi
+
+# The CMYK profile and the PDF tools of the print-shop output (apt-get as root, like the fonts).
+press:
+	@if [ ! -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || ! command -v qpdf >/dev/null || ! command -v pdffonts >/dev/null; then \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(PRESS_PKGS)) >/dev/null; \
+	  else \
+	    echo "Install $(PRESS_PKGS) for CMYK print-shop files and their tests"; \
 	  fi; \
 	fi
 

@@ -3,7 +3,7 @@
     python benchmarks/run.py                 # 天雀牌 + generated 1,000 and 4,000-card decks
     python benchmarks/run.py --sizes 1000 --repeat 3 --no-png
     python benchmarks/run.py --protograf-only --sizes 1000 4000   # only protograf vs cardgen sheets
-    python benchmarks/run.py --small-deck-only --repeat 5          # only the fixed cost, with and without the daemon
+    python benchmarks/run.py --small-deck-only --repeat 5          # only the fixed cost
 
 Every measured build runs in its own Python process (imports and start-up are not timed; the
 clock covers the build from the game folder to the written PDF). Peak memory is that process's
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="only the protograf comparison (kept beside the other results in --out)")
     ap.add_argument("--no-protograf", action="store_true", help="skip the protograf comparison")
     ap.add_argument("--small-deck-only", action="store_true",
-                    help="only whole_run.small_deck (the fixed cost, with and without `cardgen daemon`), "
+                    help="only whole_run.small_deck (the fixed cost), "
                          "kept beside the other results in --out")
     ap.add_argument("--child", nargs=3, metavar=("KIND", "GAME", "OUT"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         busy0, t0 = _busy_ticks(), time.perf_counter()
         results["startup"] = {
             "help_s": _wall(py + ["--help"], 5, cpu, "help"),
-            # --no-cache: every run checks in full (a stored result is benchmarks/validate.py's "warm" case)
+            # --no-cache: the font caches off too
             "validate_s": {g.name: _wall(py + ["validate", "--no-cache", str(g)], 5, cpu, g.name)
                            for g in sorted((ROOT / "card_data").iterdir()) if (g / "game.yaml").is_file()},
             "cpu_s": cpu,
@@ -386,39 +386,8 @@ def _small_deck(tmp: Path, repeat: int) -> dict:
     print(f"{SMALL_DECK}-card deck (the fixed cost, measured): cardgen sheets {row['cardgen']:.3f} s "
           f"({row['cardgen_cpu']:.3f} s CPU), independent floor {row['raw']:.3f} s ({row['raw_cpu']:.3f} s CPU) "
           f"(other load {row['other_load_cores']:.2f} cores)", flush=True)
-    row["daemon"] = _small_deck_daemon(game, tmp, repeat)
     row["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     return row
-
-
-def _small_deck_daemon(game: Path, tmp: Path, repeat: int) -> dict:
-    """The same ``cardgen sheets`` with a ``cardgen daemon`` running (benchmarks/daemon.py: started
-    in a temporary ``XDG_RUNTIME_DIR``, stopped after), interleaved with the command without it;
-    medians of wall and CPU (the client's, plus the daemon's and its child's) and the other load."""
-    from daemon import Daemon
-
-    cmd = _cardgen_sheets(game, tmp)
-    runs: dict[str, list] = {"with": [], "with_cpu": [], "without": [], "without_cpu": [], "other_load_cores": []}
-    with Daemon(cmd[:3], dict(os.environ), tmp / "daemon-run", ROOT) as d:
-        served = d.served()
-        for _ in range(repeat + 2):
-            busy0, t0 = _busy_ticks(), time.perf_counter()
-            wall, cpu = d.run(cmd[3:])
-            alone = _process(cmd, env={**os.environ, "CARDGEN_NO_DAEMON": "1"})
-            runs["with"].append(wall)
-            runs["with_cpu"].append(cpu)
-            runs["without"].append(alone["seconds"])
-            runs["without_cpu"].append(alone["cpu_s"])
-            own = cpu + alone["cpu_s"]
-            spent = time.perf_counter() - t0
-            runs["other_load_cores"].append(max(0.0, ((_busy_ticks() - busy0) / os.sysconf("SC_CLK_TCK") - own) / spent))
-        assert d.served() == served + repeat + 2, "the daemon did not serve every run"
-    out = {k: statistics.median(v) for k, v in runs.items()}
-    out["runs"] = repeat + 2
-    print(f"{SMALL_DECK}-card deck with `cardgen daemon`: cardgen sheets {out['with']:.3f} s ({out['with_cpu']:.3f} s CPU, "
-          f"client + daemon's child), without it {out['without']:.3f} s ({out['without_cpu']:.3f} s CPU) "
-          f"(other load {out['other_load_cores']:.2f} cores)", flush=True)
-    return out
 
 
 def _whole_run(games: dict, tmp: Path, repeat: int) -> dict:

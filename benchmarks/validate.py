@@ -8,16 +8,13 @@ checkout's .venv, interpreter start-up included), timed from outside: wall secon
 seconds of the process and its budgeted child (os.wait4). Cases, each with its own cache folder
 (``XDG_CACHE_HOME``, never the user's):
 
-- ``cold``: an empty cache folder before every run — no stored result, no parsed fonts, no font-name index;
-- ``warm``: the same files as the run before, whose result is stored (the fast path prints it);
+- ``cold``: an empty cache folder before every run — no parsed fonts, no font-name index;
+- ``warm``: the same files as the run before, the font caches filled (every run checks in full);
 - ``after_edit``: one cell of characters.csv changed before every run (a new name for card c1-1 in
   a copy of the game), the font caches warm: what a designer waits for after saving a cell;
 - ``after_rules_edit``: one sentence of rules/02_play.md changed before every run (a number added
   to the line under "### 1. ツモ" in the copy), the font caches warm: the rules text is laid out again;
-- ``no_cache``: ``--no-cache`` with warm font caches (every check, nothing stored or read);
-- ``warm_daemon``, ``after_edit_daemon``, ``after_rules_edit_daemon``: the same three cases with a
-  ``cardgen daemon`` running (issue 19; benchmarks/daemon.py): its CPU is the client's plus the
-  daemon's and its children's.
+- ``no_cache``: ``--no-cache`` (the font caches neither read nor written).
 
 Medians are reported; ``other_load_cores`` is how busy the machine was meanwhile apart from these
 runs (/proc/stat), ``loadavg_1min`` the load average at the end. Writes the ``validate`` key of
@@ -67,29 +64,6 @@ def _case(runs: list[tuple[float, float]]) -> dict:
             "wall_min_max": [round(min(walls), 3), round(max(walls), 3)], "runs": len(runs)}
 
 
-def _with_daemon(copy: Path, cache: Path, edit, edit_rules, repeat: int, tmp: Path) -> tuple:
-    """``warm``, ``after_edit`` and ``after_rules_edit`` again with a ``cardgen daemon`` running
-    (benchmarks/daemon.py: started in a temporary ``XDG_RUNTIME_DIR`` with the runs' environment,
-    stopped after); CPU is the client's plus the daemon's and its children's."""
-    from daemon import Daemon
-
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    env.pop("CARDGEN_NO_CACHE", None)
-    with Daemon([str(CARDGEN)], env, tmp / "daemon-run", ROOT) as d:
-        served = d.served()
-        def run(before=None) -> tuple[float, float]:
-            if before is not None:
-                before()
-            return d.run(["validate", str(copy)], ok=(0, 1))
-
-        run()  # stores the result of the files as they are
-        warm = [run() for _ in range(repeat)]
-        after_edit = [run(edit) for _ in range(repeat)]
-        after_rules_edit = [run(edit_rules) for _ in range(repeat)]
-        assert d.served() == served + 1 + 3 * repeat, "the daemon did not serve every run"
-    return (("warm_daemon", warm), ("after_edit_daemon", after_edit), ("after_rules_edit_daemon", after_rules_edit))
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=7, help="runs per case (median reported)")
@@ -102,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         cold = [_run([str(GAME)], tmp / "cold", lambda: shutil.rmtree(tmp / "cold", ignore_errors=True))
                 for _ in range(a.repeat)]
         warm_cache = tmp / "warm"
-        _run([str(GAME)], warm_cache)  # stores the result and the parsed fonts
+        _run([str(GAME)], warm_cache)  # stores the parsed fonts and font names
         warm = [_run([str(GAME)], warm_cache) for _ in range(a.repeat)]
         no_cache = [_run(["--no-cache", str(GAME)], warm_cache) for _ in range(a.repeat)]
         copy = tmp / "game" / "tenjanpai"
@@ -129,7 +103,6 @@ def main(argv: list[str] | None = None) -> int:
         after_rules_edit = [_run([str(copy)], warm_cache, edit_rules) for _ in range(a.repeat)]
         cases = (("cold", cold), ("warm", warm), ("after_edit", after_edit), ("after_rules_edit", after_rules_edit),
                  ("no_cache", no_cache))
-        cases += _with_daemon(copy, warm_cache, edit, edit_rules, a.repeat, tmp)
         for name, runs in cases:
             out[name] = _case(runs)
             cpu_total += sum(c for _w, c in runs)

@@ -2,7 +2,7 @@
 import sys
 
 try:
-    from cardgen.cli.entry import main  # the validate fast path, then the click command line
+    from cardgen.cli.entry import main
 except KeyboardInterrupt:  # pragma: no cover - Ctrl-C while the modules load
     sys.exit(130)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Sequence
 
+from cardgen.core.boundary import confine
 from cardgen.core.errors import CardgenError, Problem, UsageError
 from cardgen.data.expand import printable_components
 from cardgen.fonts.fontset import fonts_for
@@ -60,6 +61,7 @@ def shared_output_problems(game_dirs: list[Path]) -> list[Problem]:
     problems = []
     for d in game_dirs:
         try:
+            confine(Path(d) / "game.yaml", [Path(d).resolve()], rel(Path(d) / "game.yaml"), None, "")
             loaded = load_yaml(Path(d) / "game.yaml", rel(Path(d) / "game.yaml"))
             gid = loaded.data["game"]["id"]
         except (CardgenError, KeyError, TypeError):
@@ -331,3 +333,10 @@ def reprint_sheets(game_dir: Path | str, out_root: Path | str = "output", option
     """
     from cardgen.diff.reprint import reprint_sheets as run
     return run(game_dir, out_root, options or SheetOptions(), since=since, cards=cards, force=force)
+
+
+def preflight_file(path: Path | str, standard: str | None = None, tac: float | None = None) -> list[Problem]:
+    """The PDF/X findings of the PDF at ``path`` (:mod:`cardgen.check.pdfx_check`; none: it passes)."""
+    from cardgen.check.pdfx_check import preflight_pdf  # pikepdf: loaded only by this command
+
+    return preflight_pdf(path, standard, tac)

@@ -15,34 +15,13 @@ from pathlib import Path
 
 import pytest
 
-# cardgen's on-disk caches (converted fonts, font names, parsed fonts, validate results) go to a
-# folder of this test run, never to the user's ~/.cache; subprocesses inherit it. The validate
-# result cache is off unless a test turns it on (a test that patches cardgen in-process must not
-# store or read a result under the real inputs' key).
+# cardgen's on-disk caches (converted fonts, font names, parsed fonts) go to a folder of this test
+# run, never to the user's ~/.cache; subprocesses inherit it. They are off unless a test turns them
+# on (a test that patches cardgen in-process must not store a parse under a real font's key).
 _CACHE = tempfile.mkdtemp(prefix="cardgen-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 os.environ["CARDGEN_NO_CACHE"] = "1"
 atexit.register(shutil.rmtree, _CACHE, True)
-
-# `cardgen daemon` (the preloaded fork server) keeps its sockets under $XDG_RUNTIME_DIR/cardgen: a
-# folder of this test run, so no test meets a daemon the user started (its key differs anyway: the
-# test run's XDG_CACHE_HOME is in it). Tests that start one give each its own folder under this one
-# and stop it (tests/cli/test_daemon.py); any daemon still there when the run ends is killed.
-_RUNTIME = tempfile.mkdtemp(prefix="cgrun-")
-os.environ["XDG_RUNTIME_DIR"] = _RUNTIME
-
-
-def _kill_left_daemons() -> None:
-    from cardgen.cli import fork_server
-
-    for sock in Path(_RUNTIME).rglob("*.sock"):
-        info = fork_server.parse_status(fork_server.ask(str(sock), b"status"))
-        if info is not None:
-            os.kill(int(info["pid"]), signal.SIGKILL)
-    shutil.rmtree(_RUNTIME, True)
-
-
-atexit.register(_kill_left_daemons)
 
 # The Ctrl-C tests send SIGINT to cardgen processes. A test run started in the background by a
 # non-interactive shell (`make test &`, nohup) inherits SIGINT ignored, and so would every cardgen

@@ -86,3 +86,42 @@ def _side_label(page) -> str:
     rotated = sorted((c for c in page.chars if not c.get("upright", True)
                       and (c["x1"] < edge or c["x0"] > float(page.width) - edge)), key=lambda c: -c["bottom"])
     return "".join(c["text"] for c in rotated)
+
+
+def vertical_columns(page) -> list[str]:
+    """The columns of vertical text (縦書き) on a pdfplumber page: upright characters sharing one
+    left edge and size, each within 1.1 em below the one before, top to bottom (turned Latin
+    runs of the column included)."""
+    by_x: dict[tuple[float, float], list[dict]] = {}
+    for c in page.chars:
+        if c["text"].strip():
+            by_x.setdefault((round(c["x0"], 1), round(c["size"], 1)), []).append(c)
+    out = []
+    for (_, size), chars in by_x.items():
+        chars.sort(key=lambda c: c["top"])
+        run = [chars[0]]
+        for c in chars[1:]:
+            if c["top"] - run[-1]["bottom"] <= 0.1 * size and abs(c["x1"] - run[-1]["x1"]) < 0.1:
+                run.append(c)
+            else:
+                out.append("".join(ch["text"] for ch in run))
+                run = [c]
+        out.append("".join(ch["text"] for ch in run))
+    return [s for s in out if len(s) > 1]
+
+
+def column_chars(chars) -> set[int]:
+    """The ``id`` of each upright character of ``chars`` (pdfplumber dicts) that stands in a
+    column of vertical text: another one of its size directly above or below it (touching
+    within 0.1 em, the same right edge). Horizontal reading of a page leaves these out."""
+    by_edge: dict[tuple[float, float], list[dict]] = {}
+    for c in chars:
+        if c.get("upright", True) and c["text"].strip():
+            by_edge.setdefault((round(c["x1"], 1), round(c["size"], 1)), []).append(c)
+    out: set[int] = set()
+    for (_x, size), col in by_edge.items():
+        col.sort(key=lambda c: c["top"])
+        for a, b in zip(col, col[1:]):
+            if 0 <= b["top"] - a["bottom"] <= 0.1 * size or abs(b["top"] - a["bottom"]) <= 0.1 * size:
+                out.update((id(a), id(b)))
+    return out

@@ -113,3 +113,23 @@ def test_the_checks_can_fail(case):
 def test_imports_inside_functions_are_read():
     assert "cardgen.data.manifest" in cardgen_imports(PKG / "data" / "game.py")  # at the top
     assert "cardgen.render.images" in cardgen_imports(PKG / "rulebook" / "assemble.py")  # inside a function
+
+
+def imports_of_click(path: Path) -> bool:
+    """Whether ``path`` imports click (``import click``, ``from click… import …``), anywhere in it."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "click" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "click":
+            return True
+    return False
+
+
+def test_only_the_cli_imports_click(tmp_path):
+    """The command line is a thin click layer over cardgen.api: no module outside cardgen/cli/ imports click."""
+    outside = [str(p.relative_to(PKG)) for p in sorted(PKG.rglob("*.py"))
+               if "cli" not in p.relative_to(PKG).parts[:1] and imports_of_click(p)]
+    assert outside == []
+    assert imports_of_click(PKG / "cli" / "commands.py")  # the check sees an import (it can fail)
+    (tmp_path / "lazy.py").write_text("def f():\n    from click.testing import CliRunner\n", encoding="utf-8")
+    assert imports_of_click(tmp_path / "lazy.py")

@@ -15,6 +15,7 @@ import pdfplumber
 
 from cardgen.layout import jlreq
 from cardgen.layout.text import NO_END, NO_START
+from tests.pdfread import column_chars
 
 MM = 72 / 25.4
 
@@ -50,8 +51,9 @@ def read_lines(pdf_path: Path, min_size: float = 6.0) -> list[Line]:
     out: list[Line] = []
     with pdfplumber.open(str(pdf_path)) as pdf:
         for pno, page in enumerate(pdf.pages, 1):
+            vertical = column_chars(page.chars)  # vertical text (a cover, a column) has no lines to read
             chars = [c for c in page.chars if c.get("upright", True) and min_size <= c["size"] <= 30
-                     and c["text"].strip()]
+                     and c["text"].strip() and id(c) not in vertical]
             rows: dict[tuple[float, float], list] = {}
             for c in chars:
                 rows.setdefault((round(c["bottom"], 0), round(c["size"], 1)), []).append(c)

@@ -13,7 +13,6 @@ from cardgen.check.design_rules import check_design_rules, rule_env
 from cardgen.core.errors import Problem, ProblemList
 from cardgen.core.sandbox import evaluation, expression_error
 from cardgen.data.card_rows import CardRow
-from cardgen.data.expr_cache import compile_expression
 from cardgen.data.game import Game
 from cardgen.check.open_questions import check_open_questions
 
@@ -117,7 +116,7 @@ def _derive(game: Game, pc, base: tuple, problems: ProblemList) -> tuple[dict[st
     for key, expr in formulas.items():
         try:
             with evaluation(f"{game.manifest_file}:{game.line('setup', 'derive', key)}", f"setup → derive → {key}"):
-                value = compile_expression(env, expr, undefined_to_none=False)(players=pc.players, design=m.design)
+                value = env.compile_expression(expr, undefined_to_none=False)(players=pc.players, design=m.design)
         except MemoryError:
             raise
         except Exception as exc:  # noqa: BLE001 - the expression is the designer's: any failure is a message

@@ -19,7 +19,6 @@ from cardgen.check.multiset import any_fits, hands, unformable, unscored
 from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.card_rows import CardRow
-from cardgen.data.expr_cache import compile_expression
 from cardgen.data.game import Game
 
 
@@ -134,9 +133,9 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
             problems.add(game.problem(("design_rules", i) + ((key,) if key else ()), message, hint, code, severity))
 
         try:
-            check = compile_expression(env, rule.check, undefined_to_none=False)
-            when = compile_expression(env, rule.when, undefined_to_none=False) if rule.when else None
-            explain = compile_expression(env, rule.explain, undefined_to_none=False) if rule.explain else None
+            check = env.compile_expression(rule.check, undefined_to_none=False)
+            when = env.compile_expression(rule.when, undefined_to_none=False) if rule.when else None
+            explain = env.compile_expression(rule.explain, undefined_to_none=False) if rule.explain else None
         except (TemplateSyntaxError, RecursionError) as exc:
             at_rule(f"the expression cannot be read: {getattr(exc, 'message', None) or 'nested too deeply'}",
                     "design rules use jinja2 expression syntax, e.g. `card.power == card.pon + card.chi`",

@@ -62,23 +62,48 @@ def print_settings_problems(game: Game) -> list[Problem]:
     return out
 
 
+#: The prefix naming a shared template (``template: shared/character``): the project's
+#: ``templates/cards/`` beside the game folders, never another game's. A plain name is looked up
+#: in the game's own ``templates/cards/`` only, so a game never borrows a template silently.
+SHARED_PREFIX = "shared/"
+
+
+def template_source(project: Project, game: Game, name: str) -> tuple[Path, str, bool]:
+    """Where ``name`` is looked up: ``(folder, file stem, shared)``. ``shared/NAME`` is the
+    project's shared ``templates/cards/``; a plain name the game's own."""
+    own = game.root.resolve() / "templates" / "cards"
+    if isinstance(name, str) and name.startswith(SHARED_PREFIX):
+        return project.root.resolve() / "templates" / "cards", name[len(SHARED_PREFIX):], True
+    return own, name, False
+
+
 def find_template(project: Project, game: Game, name: str, line_path: tuple) -> Template:
-    """Load template ``name`` from the game's own templates, then the project's.
+    """Load template ``name``: a plain name from the game's own ``templates/cards/``,
+    ``shared/NAME`` from the project's shared ``templates/cards/`` (:data:`SHARED_PREFIX`).
 
     Raises:
-        CardgenError: missing template (naming the manifest line that asks for it), template problems.
+        CardgenError: missing template (naming the manifest line that asks for it, and the shared
+        template of that name when there is one), template problems.
     """
     from cardgen.core.boundary import confine
     from cardgen.data.template import plain_name
 
-    for d in project.template_dirs:
-        if plain_name(name) and (d / f"{name}.yaml").is_file():
-            confine(rel(d / f"{name}.yaml"), project.allowed(), game.manifest_file, game.line(*line_path),
-                    "template", what="the card template")
-            return load_template(d, name, game.manifest_file, game.line(*line_path))
-    base = project.template_dirs[0] if project.template_dirs else project.root / "templates" / "cards"
+    folder, stem, shared = template_source(project, game, name)
+    own = game.root.resolve() / "templates" / "cards"
+    if shared and folder == own:
+        why = ("this game folder is its own project (its own templates/cards/ and fonts/)"
+               if own.is_dir() and (game.root / "fonts").is_dir()
+               else "no shared templates/cards/ with fonts/ is in the folders above it")
+        raise CardgenError(game.problem(line_path, f"{name!r} names a shared template, but {why}: there are no "
+                                        "shared templates", f"create {rel(own / (stem + '.yaml'))} (copy one from a "
+                                        f"cardgen checkout's templates/cards/ to start) and write `{stem}`",
+                                        code="missing-template"))
+    if plain_name(stem) and (folder / f"{stem}.yaml").is_file():
+        confine(rel(folder / f"{stem}.yaml"), project.allowed(), game.manifest_file, game.line(*line_path),
+                "template", what="the card template")
+        return load_template(folder, stem, game.manifest_file, game.line(*line_path))
     try:
-        return load_template(base, name, game.manifest_file, game.line(*line_path))
+        return load_template(folder, stem, game.manifest_file, game.line(*line_path))
     except CardgenError as exc:
         raise CardgenError([_not_found(project, game, name, p) if p.code == "missing-template" else p
                             for p in exc.problems])
@@ -88,29 +113,35 @@ def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Pro
     """The missing-template problem saying where cardgen looked, what it found elsewhere, and the fix."""
     from cardgen.core.errors import rel
 
-    own = game.root / "templates" / "cards"
-    shared = project.root / "templates" / "cards"
-    looked = [f"{rel(own)}/ (the game's own)"]
-    if shared.resolve() != own.resolve():
-        looked.append(f"{rel(shared)}/ (shared)" if shared.is_dir() else f"{rel(shared)}/ (shared; not there)")
-    elif own.is_dir() and (game.root / "fonts").is_dir():
-        looked.append("nowhere else (a game folder with its own templates/cards/ and fonts/ is its own project: "
-                      "shared templates are not searched)")
-    else:
-        looked.append("no shared templates/cards/ with fonts/ in the folders above it")
-    avail = sorted({p.stem for d in project.template_dirs for p in d.glob("*.yaml")})
+    folder, stem, shared_asked = template_source(project, game, name)
+    own = game.root.resolve() / "templates" / "cards"
+    shared = project.root.resolve() / "templates" / "cards"
+    if shared_asked:
+        avail = sorted(SHARED_PREFIX + p.stem for p in shared.glob("*.yaml")) if shared.is_dir() else []
+        import difflib
+
+        close = difflib.get_close_matches(name, avail, 1)
+        return replace(problem, message=f"the shared card template {stem!r} was not found in {rel(shared)}/",
+                       hint=(f"did you mean {close[0]!r}? else " if close else "")
+                       + f"create {rel(own / (stem + '.yaml'))} in the game folder and write `{stem}`"
+                       + (f"; shared: {', '.join(avail)}" if avail else "; no shared templates are there"))
+    looked = f"{rel(own)}/ (the game's own; a plain name is looked up there only)"
+    has_shared = shared != own and (shared / f"{stem}.yaml").is_file()
+    avail = sorted(p.stem for p in own.glob("*.yaml")) if own.is_dir() else []
     root = game.root.resolve()
     games = [p for p in root.parents if (p / "game.yaml").is_file()] + sorted(root.parent.glob("*/"))
-    others = [g / "templates" / "cards" / f"{name}.yaml" for g in games if g.resolve() != root
-              and (g / "game.yaml").is_file() and (g / "templates" / "cards" / f"{name}.yaml").is_file()]
+    others = [g / "templates" / "cards" / f"{stem}.yaml" for g in games if g.resolve() != root
+              and (g / "game.yaml").is_file() and (g / "templates" / "cards" / f"{stem}.yaml").is_file()]
     elsewhere = (f"; {rel(others[0])} has that name but belongs to another game, whose templates are never used"
                  if others else "")
     import difflib
 
-    close = difflib.get_close_matches(name, avail, 1)
-    return replace(problem, message=f"the card template {name!r} was not found; looked in " + " and ".join(looked)
-                   + elsewhere,
-                   hint=(f"did you mean {close[0]!r}? else " if close else "") + f"create {rel(own / (name + '.yaml'))} (copy one from a cardgen checkout's templates/cards/ "
+    close = difflib.get_close_matches(stem, avail, 1)
+    shared_hint = (f"write `{SHARED_PREFIX}{stem}` to use the shared {rel(shared / (stem + '.yaml'))}, or "
+                   if has_shared else "")
+    return replace(problem, message=f"the card template {name!r} was not found; looked in {looked}" + elsewhere,
+                   hint=(f"did you mean {close[0]!r}? else " if close else "") + shared_hint
+                   + f"create {rel(own / (stem + '.yaml'))} (copy one from a cardgen checkout's templates/cards/ "
                    "to start), or name an existing template" + (f"; available: {', '.join(avail)}" if avail else
                                                                   "; none are available"))
 

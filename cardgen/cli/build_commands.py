@@ -96,11 +96,14 @@ def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jo
 
     load_build_libraries()
     from cardgen.api import validate_game
+    from cardgen.rulebook.block_memo import remembering, take_in
 
     quiet = is_quiet()
 
-    def validate(d):
-        return limited(validate_game, d, game=game_dir)
+    def validate(d):  # the rulebook findings per block the child kept stay here for the next save
+        report, kept = limited(remembering, validate_game, d, game=game_dir)
+        take_in(kept)
+        return report
 
     def build(d, out_root, steps, progress=None, **options):
         return limited(build_with_bars, d, out_root, quiet, game=game_dir, steps=steps, **options)

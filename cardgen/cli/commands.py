@@ -1,10 +1,11 @@
 """Command line: the ``cardgen`` group, its error handler and :func:`main`, the click command line
-(the console entry, :mod:`cardgen.cli.entry`, calls it after the validate fast path).
+(the console entry, :mod:`cardgen.cli.entry`, calls it).
 
 A thin click layer over :mod:`cardgen.api`; the commands live in the ``*_commands`` modules of
 this folder (and :mod:`cardgen.cli.insight`), each group added here by its ``register``.
 
-Heavy libraries are imported inside the commands, so ``cardgen --help`` starts fast.
+Libraries a command alone needs (reportlab, pydantic's models, rich, pypdfium2, matplotlib…) are
+imported inside that command: ``cardgen --help`` loads only click and the command modules.
 Expected failures print one message block per problem and exit 1 (usage errors 2).
 """
 from __future__ import annotations
@@ -17,9 +18,11 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import build_commands, daemon_commands, insight, output_commands, project_commands, review_commands
-from cardgen.cli.daemon_client import INTERRUPTED
+from cardgen.cli import build_commands, insight, output_commands, project_commands, review_commands
 from cardgen.cli.output import echo, fail
+
+#: What an interrupted command prints last (exit 130).
+INTERRUPTED = "cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix"
 
 
 def _cardgen_error() -> type:
@@ -109,15 +112,19 @@ def cli(project: Path | None) -> None:
     set_project(project)
 
 
-for _commands in (review_commands, output_commands, build_commands, project_commands, insight, daemon_commands):
+for _commands in (review_commands, output_commands, build_commands, project_commands, insight):
     _commands.register(cli)  # `cardgen --help` lists the commands by name, whatever the order here
 
 
-def main() -> None:
-    """The click command line (``cardgen`` reaches it through :func:`cardgen.cli.entry.main`
-    when the validate fast path has no answer). Ctrl-C at any moment (also while click reads the arguments) ends
+def main(startup_problem: str | None = None) -> None:
+    """The click command line (``cardgen`` reaches it through :func:`cardgen.cli.entry.main`).
+    ``startup_problem``: a message that ends the command before it starts (exit 1: the current
+    folder no longer exists, :func:`cardgen.cli.entry.here_problem`). Ctrl-C at any moment (also while click reads the arguments) ends
     with one line and exit 130; the build's child process and workers are stopped first
     (:func:`cardgen.core.budget.run_limited`)."""
+    if startup_problem is not None:
+        echo(startup_problem, err=True)
+        sys.exit(1)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
     try:

@@ -12,6 +12,7 @@ import click
 
 from cardgen.cli.options import budget_options, limited, quiet_option
 from cardgen.cli.output import echo
+from cardgen.insight.sim_layout import MAX_ROUNDS, MAX_SEED
 
 
 @click.command("odds", short_help="Exact odds of a dealt hand, from the card data.")
@@ -43,9 +44,9 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
 @quiet_option
 @budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--rounds", "-n", type=click.IntRange(min=2), default=100_000, show_default=True,
+@click.option("--rounds", "-n", type=click.IntRange(min=2, max=MAX_ROUNDS), default=100_000, show_default=True,
               help="Rounds per player count.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=1, show_default=True,
               help="Random seed; the same seed and rounds give the same results on any number of cores.")
 @click.option("--policy", default="greedy", show_default=True,
               help="Player policy: greedy, random, or one per seat (greedy,random,random,random).")
@@ -67,7 +68,7 @@ def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple
     count, with standard errors; --compare plays a second game or variant on the same rounds."""
     import json
 
-    from cardgen.cli.insight_output import print_comparison, print_simulation
+    from cardgen.cli.insight_output import print_comparison, print_model_simulation, print_simulation
     from cardgen.insight.api import simulate_game
 
     quiet = click.get_current_context().meta.get("cardgen.quiet", False)
@@ -76,13 +77,15 @@ def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple
                   progress=None if quiet else _progress, game=game_dir)
     if fmt == "json":
         echo(json.dumps(json.loads(run.files[0].read_text(encoding="utf-8")), ensure_ascii=False, indent=2))
+    elif hasattr(run.result, "model"):
+        print_model_simulation(run.result)
     else:
         print_simulation(run.result)
         if run.other is not None:
             print_simulation(run.other)
             print_comparison(run.result, run.other, run.comparison)
     for f in run.files:
-        echo(f"wrote {f}")
+        echo(f"wrote {f}", err=fmt == "json")  # --format json: stdout holds the JSON alone
 
 
 def _progress(total: int):

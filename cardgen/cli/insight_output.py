@@ -45,6 +45,23 @@ def _fmt(value: float, se: float, percent: bool, n: int | None = None) -> str:
     return f"{value:.3f} ± {se:.3f}"
 
 
+def print_model_simulation(result, console: Console | None = None) -> None:
+    """A game's own model (``insight.model``): per player count, its estimates (± 1 SE), with the
+    model's name and what it leaves out."""
+    console = console or Console()
+    console.print(markup(f"model: {result.model}" + (f" — leaves out: {result.description}" if result.description else "")))
+    for c in result.counts:
+        t = Table(title=markup(f"{result.title}: {c['players']} players, {c['rounds']:,} rounds, policy {result.policy}, "
+                               f"seed {result.seed}" + (f", {c['turn_limit']} turns each" if c["turn_limit"] else "")
+                               + (f" ({c['rounds_per_second']:,.0f} rounds/s)" if c["rounds_per_second"] else "")),
+                  title_justify="left")
+        t.add_column("estimate (± 1 standard error)")
+        t.add_column("value", justify="right")
+        for key, e in c["estimates"].items():
+            t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], not key.startswith(("turns", "points"))))
+        console.print(t)
+
+
 def print_simulation(result, console: Console | None = None) -> None:
     """Per player count: endings, turns, seats, numbers 2–7 (face up / down, win rate when face
     up), calls and points, each with its standard error (± 1 SE)."""

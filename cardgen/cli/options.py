@@ -124,10 +124,10 @@ def export_options(f):
     return f
 
 
-def exports_of(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front"):
+def exports_of(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front", preset=None):
     """The export options as :class:`cardgen.steps.exports.ExportOptions`."""
     from cardgen.steps.export_options import ExportOptions
-    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides)
+    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides, preset=preset)
 
 
 def out_options(f):

@@ -91,9 +91,13 @@ def tts(game_dir: Path, out: Path, force: bool, jobs: int | None) -> None:
 @out_options
 @click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
               help="Faces in the PDF: fronts only, backs only, or both (front 1, back 1, front 2…).")
-def shop(game_dir: Path, out: Path, force: bool, sides: str) -> None:
-    """Write print-shop PDFs (OUT/<game>/shop/<component>.pdf): one face per page, TrimBox and BleedBox set."""
-    run_steps(game_dir, out, force=force, steps=("shop",), exports=exports_of(sides=sides))
+@click.option("--preset", metavar="SHOP", default=None,
+              help="Print-shop preset (popls, jelly2print, printry, drivethrucards, thegamecrafter): the files, "
+                   "colours (CMYK, PDF/X) and order that shop asks for [default: print.shop of game.yaml].")
+def shop(game_dir: Path, out: Path, force: bool, sides: str, preset: str | None) -> None:
+    """Write print-shop PDFs (OUT/<game>/shop/<component>.pdf): one face per page, TrimBox and BleedBox set.
+    With a preset, the files that shop asks for (docs/printing-shops.md), checked as PDF/X."""
+    run_steps(game_dir, out, force=force, steps=("shop",), exports=exports_of(sides=sides, preset=preset))
 
 
 @click.command(short_help="Rulebook PDF from the rules Markdown and the data.")

@@ -1,6 +1,5 @@
 """What ``cardgen validate`` prints, as text, without click: :func:`report_lines` and :func:`clean`
-(re-exported by :mod:`cardgen.cli.output`). The validate check child formats its report with them
-(:mod:`cardgen.cli.early_check`), so it need not load click."""
+(re-exported by :mod:`cardgen.cli.output`). The validate check's child formats its report with them."""
 from __future__ import annotations
 
 
@@ -15,7 +14,7 @@ def clean(text: str) -> str:
 
 def report_lines(report) -> list[tuple[bool, str]]:
     """What :func:`cardgen.cli.output.print_report` prints, as ``(to_stderr, text)`` pairs already :func:`clean`
-    (the validate cache stores them, :mod:`cardgen.steps.check_cache`)."""
+    (the validate check's child sends them to the command)."""
     lines = [(True, p.format()) for p in report.errors + report.warnings]
     if report.player_counts:
         lines.append((False, f"{report.title or report.game} {report.version}: deck math"))

@@ -3,13 +3,14 @@ build), ``serve`` (the live preview) and ``diff`` (two drafts compared); added t
 by :func:`register`."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import click
 
 from cardgen.cli.options import budget_of, budget_options, limited, out_option
-from cardgen.cli.output import echo, print_files
+from cardgen.cli.output import clean, echo, print_files, report_lines
 
 
 @click.command(short_help="Every check a build makes, short of drawing.")
@@ -18,41 +19,32 @@ from cardgen.cli.output import echo, print_files
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Report format.")
 @click.option("--no-cache", is_flag=True,
-              help="Check everything again from the files: no stored result, font parse or font-name "
-                   "index is read or written (also CARDGEN_NO_CACHE=1).")
+              help="Parse every font again: no font parse or font-name index is read or written "
+                   "(also CARDGEN_NO_CACHE=1).")
 def validate(game_dir: Path, fmt: str, no_cache: bool) -> None:
     """Check a game as a build would, short of drawing: schema, deck math per player count,
     design rules, counts, templates and their fields, fonts and glyphs, text fit, art (present,
     resolution), print geometry and the rules text — the same problems, at the same file:line.
-
-    The result is stored, keyed by every file it could read (README → Validate cache); a run
-    with exactly the same inputs prints it without checking again."""
-    from cardgen.cli import early_check
-    from cardgen.core import disk_cache
-    from cardgen.steps import check_cache
-
-    started = early_check.take(game_dir, no_cache, budget_of(click.get_current_context()))
-    prior = os.environ.get("CARDGEN_NO_CACHE")
-    if no_cache:  # every cache of the run: validate results, font parses, font names (the child inherits it)
-        os.environ["CARDGEN_NO_CACHE"] = "1"
-    try:
-        state = check_cache.state_before(game_dir) if disk_cache.enabled() else None
-        if started is not None:  # forked by the console entry before click loaded, for these very options
-            lines, json_text, code = started.result()
-        else:
-            lines, json_text, code = limited(early_check.check_output, os.fspath(game_dir), no_cache, game=game_dir)
-    finally:  # as it was (a library caller's process goes on)
-        from cardgen.fonts import prefetch
-        prefetch.stop()  # the font helper the console entry started, if it did (its work was taken or is not needed)
-        early_check.stop()
-        if prior is None:
-            os.environ.pop("CARDGEN_NO_CACHE", None)
-        else:
-            os.environ["CARDGEN_NO_CACHE"] = prior
-    check_cache.store(game_dir, state, lines, json_text, code)
+    Every run checks everything again."""
+    lines, json_text, code = limited(check_output, os.fspath(game_dir), no_cache, game=game_dir)
     for err, text in [(False, json_text)] if fmt == "json" else lines:
         click.echo(text, err=err)
     click.get_current_context().exit(code)
+
+
+def check_output(game_dir: str, no_cache: bool) -> tuple[list[tuple[bool, str]], str, int]:
+    """In the budgeted child: the check of ``game_dir`` as ``cardgen validate`` prints it —
+    ``(lines, json_text, code)``: the ``--format text`` lines (``True``: standard error), the
+    ``--format json`` text, the exit code."""
+    # Imported here, in the check's child: the checks load pydantic, reportlab, fontTools and the
+    # models (≈ 0.25 s of imports), which `cardgen --help` and the other commands do not need.
+    from cardgen.api import validate_game
+
+    if no_cache:  # the child's own environment: the font caches of this run are off
+        os.environ["CARDGEN_NO_CACHE"] = "1"
+    report = validate_game(Path(game_dir))
+    return (report_lines(report), clean(json.dumps(report.to_json(), ensure_ascii=False, indent=2)),
+            0 if report.ok else 1)
 
 
 @click.command(short_help="A live preview page of a game in the browser.")
@@ -107,8 +99,28 @@ def diff(old: Path, new: Path | None, rev: str | None, fmt: str, no_pdf: bool, o
     print_files(res.files)
 
 
+@click.command(short_help="Check a PDF against the PDF/X rules a program can check.")
+@click.argument("pdf_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--standard", type=click.Choice(["PDF/X-4", "PDF/X-1a"]), default=None,
+              help="Check as this standard [default: what the file says it is].")
+@click.option("--tac", type=click.FloatRange(min=1, max=400), default=None, metavar="PERCENT",
+              help="Also check the total ink of every CMYK colour and image against this limit.")
+def preflight(pdf_file: Path, standard: str | None, tac: float | None) -> None:
+    """Check PDF_FILE (any PDF, a shop file or a designer's own) against the rules of PDF/X-4 /
+    PDF/X-1a that are questions about the file's objects: version, output intent, boxes, fonts,
+    colour spaces, transparency, metadata. Not a certified validator (docs/printing-shops.md)."""
+    from cardgen.api import preflight_file
+
+    problems = preflight_file(pdf_file, standard, tac)
+    for p in problems:
+        echo(p.format())
+    echo(f"{pdf_file}: {len(problems)} finding(s)" if problems else f"{pdf_file}: no findings")
+    click.get_current_context().exit(1 if problems else 0)
+
+
 def register(group: click.Group) -> None:
-    """Add ``validate``, ``serve`` and ``diff`` to the ``cardgen`` group."""
+    """Add ``validate``, ``serve``, ``diff`` and ``preflight`` to the ``cardgen`` group."""
+    group.add_command(preflight)
     group.add_command(validate)
     group.add_command(serve)
     group.add_command(diff)

@@ -65,6 +65,12 @@ class AtomicOutput:
             shutil.rmtree(self.tmp, ignore_errors=True)  # the old folder after a swap, or the failed build
 
 
+def as_output(path: Path | str) -> None:
+    """Give a file made with ``tempfile.mkstemp`` (0600) the mode of every other output file:
+    0666 under the umask (0644 with the usual 022); call before it is renamed into place."""
+    os.chmod(path, 0o666 & ~_umask())
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

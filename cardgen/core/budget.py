@@ -52,16 +52,6 @@ _PAGE_SIZE = 1024
 _PAGE = mmap.mmap(-1, _PAGE_SIZE)  # anonymous and shared: forked children write, the parent reads
 
 
-def own_page() -> None:
-    """Give this process a page of its own, for the budgeted children it forks from now on.
-
-    The page made at import is shared with every process forked after it: a preloaded process
-    (``cardgen daemon``) calls this in each command's child, so two commands running at once never
-    read each other's ``file:line``."""
-    global _PAGE
-    _PAGE = mmap.mmap(-1, _PAGE_SIZE)
-
-
 def _write(text: str) -> None:
     data = text.encode("utf-8", "replace")[: _PAGE_SIZE - 2]
     _PAGE[:2] = len(data).to_bytes(2, "big")
@@ -108,7 +98,7 @@ def _libc():
 
 def before_fork() -> None:
     """Call in a process just before it forks a child that will call :func:`_die_with_parent`
-    (a budgeted child, a helper, a pool of workers): records this process as the parent the child
+    (a budgeted child, a pool of workers): records this process as the parent the child
     must die with, and loads the C library, so the child's request takes microseconds."""
     global _FORKER
     _FORKER = os.getpid()
@@ -131,26 +121,11 @@ def _die_with_parent() -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def die_with_parent() -> None:
-    """Die with the parent (PR_SET_PDEATHSIG, :func:`_die_with_parent`), leaving this process's
-    signal handling as it is: a command's child of ``cardgen daemon``, which sets its own."""
-    _die_with_parent()
-
-
 def worker_init() -> None:
     """Initializer for worker processes of a build (PNG rendering): die with the build process,
     and leave Ctrl-C to the parent (no worker tracebacks)."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def limit_helper(budget: Budget) -> None:
-    """Put this process — a helper a command forked to work beside the budgeted build, such as
-    :mod:`cardgen.fonts.prefetch` — under ``budget`` as a build child is: it dies with its parent,
-    leaves Ctrl-C to the parent, and its address space and CPU time are limited (past the CPU
-    limit :class:`BudgetStop` is raised in it, then the kernel kills it)."""
-    worker_init()
-    _apply(budget)
 
 
 def _limit(kind: int, soft: int, hard: int) -> None:
@@ -308,8 +283,7 @@ def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int, mask: s
 
 def send_result(w: int, out: tuple) -> None:
     """Write ``out`` (``(kind, value)``) pickled to the pipe ``w``, whole; an exception that cannot
-    be pickled goes as a ``RuntimeError`` keeping its words (the forked side of :func:`run_limited`
-    and of :class:`cardgen.core.beside.Beside`)."""
+    be pickled goes as a ``RuntimeError`` keeping its words (the forked side of :func:`run_limited`)."""
     try:
         data = pickle.dumps(out)
     except Exception:  # noqa: BLE001 - an unpicklable value or exception: keep its words
@@ -461,8 +435,7 @@ def fork_holding(signals=frozenset({signal.SIGINT})) -> tuple[int, set]:
     ``_releaseLock``, run by ``os.fork`` in the parent), which swallows it ("Exception ignored in:
     …") and the build ran on; a signal sent to a child before it set its own handlers would meet
     the parent's. The parent restores the mask once it can stop the child (a held-back signal is
-    raised there), the child once its handlers are its own (:func:`start_limited`, the daemon's
-    :meth:`cardgen.cli.fork_server._Server._fork`)."""
+    raised there), the child once its handlers are its own (:func:`start_limited`)."""
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
     try:
         return os.fork(), mask

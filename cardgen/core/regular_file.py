@@ -1,5 +1,5 @@
-"""Opening a file that must be a regular file without ever blocking (standard library only: the
-validate fast path and the cache use it before anything else is loaded)."""
+"""Opening a file that must be a regular file without ever blocking (a pipe or a device named in
+a game folder, or planted in the cache folder, is never opened)."""
 from __future__ import annotations
 
 import os

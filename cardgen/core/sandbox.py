@@ -12,14 +12,17 @@ what is left (loops, recursive macros) after :data:`MAX_SECONDS`. Violations rai
 """
 from __future__ import annotations
 
+import math
 import re
 import signal
+import sys
 import threading
 import time
 from contextlib import contextmanager
 from typing import Iterator
 
 from jinja2.exceptions import SecurityError, TemplateSyntaxError
+from jinja2.lexer import TOKEN_FLOAT, Token, TokenStream
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from cardgen.core.size_guards import (MAX_EXPONENT, MAX_INT_BITS, MAX_SEQUENCE, SIZED_FILTERS, SIZED_METHODS,
@@ -41,6 +44,15 @@ class BudgetExceeded(LimitError):
 _LONG_NUMBER = re.compile(r"\d{4301,}")
 
 
+def _finite_numbers(stream: TokenStream, name, filename) -> Iterator[Token]:
+    """The tokens of ``stream``, refusing a float literal that is not finite (``1e400``)."""
+    for token in stream:
+        if token.type == TOKEN_FLOAT and not math.isfinite(token.value):
+            raise TemplateSyntaxError(f"a number in it is too large to read (a decimal number is at most about "
+                                      f"{sys.float_info.max:.1e})".replace("e+", "e"), token.lineno, name, filename)
+        yield token
+
+
 class SafeSandbox(ImmutableSandboxedEnvironment):
     """jinja2's immutable sandbox (no attribute starting with ``_``, no mutation of values, no
     Python builtins), plus limits on ``*``, ``**``, ``%``, size arguments of filters and string
@@ -51,10 +63,13 @@ class SafeSandbox(ImmutableSandboxedEnvironment):
 
     def _tokenize(self, source, name, filename=None, state=None):
         """jinja2 hook before every parse: a number literal of more than 4,300 digits is a syntax
-        error (jinja's lexer reads it with int(), which Python refuses with a ValueError)."""
+        error (jinja's lexer reads it with int(), which Python refuses with a ValueError), and so is
+        a decimal number too large for a float (``1e400`` reads as ``inf``, which jinja2 compiles
+        to the name ``inf``: a NameError when the template runs)."""
         if _LONG_NUMBER.search(source):
             raise TemplateSyntaxError("a number in it is too long to read (more than 4,300 digits)", 1, name, filename)
-        return super()._tokenize(source, name, filename, state)
+        stream = super()._tokenize(source, name, filename, state)
+        return TokenStream(_finite_numbers(stream, name, filename), name, filename)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -7,12 +7,14 @@ tables it names (CSV or inline). Problems carry ``file:line`` from the
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from cardgen.core.boundary import confine
 from cardgen.core.errors import CardgenError, Problem, ProblemList, did_you_mean, rel
 from cardgen.data.loaded import Loaded, Source
 from cardgen.data.yaml_source import load_yaml
@@ -93,12 +95,24 @@ def _close_table(path: Path) -> str:
     return did_you_mean(path.name, names, cutoff=0.75)
 
 
+#: A web address given as a card table (``https://docs.google.com/…``): a scheme, then ``//``.
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
 def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, problems: ProblemList) -> list[CardRow]:
     if comp.cards is None:
         return []
     if isinstance(comp.cards, str):
         line = msrc.line(("components", index, "cards"))
         try:
+            if _URL.match(comp.cards.strip()):
+                raise CardgenError(Problem(msrc.file, line, f"components → {comp.id} → cards",
+                                           f"{comp.cards.strip()[:80]!r} is a web address: a card table is a file "
+                                           "in the game folder (cardgen never downloads while it builds)",
+                                           "download the sheet into the game folder (Google Sheets: File → "
+                                           "Download → Comma-separated values; Excel online: File → Save as → "
+                                           "Download a copy) and write its file name here, e.g. `cards: "
+                                           "characters.csv`", code="url-source"))
             name, sheet = split_sheet(comp.cards)
             path = safe_path(game_root, name, msrc.file, line, f"components → {comp.id} → cards")
             if not path.is_file():
@@ -149,6 +163,8 @@ def load_game(game_dir: Path | str) -> Game:
     if not manifest_path.is_file():
         raise CardgenError(Problem(rel(manifest_path), None, "", "the game folder has no game.yaml",
                                    "create game.yaml (start from `cardgen new`)", code="no-manifest"))
+    # game.yaml itself is a file of the game: a link leading out of the folder is refused before it is read
+    confine(manifest_path, [root.resolve()], rel(manifest_path), None, "", what="the manifest")
     loaded = load_yaml(manifest_path, rel(manifest_path))
     if loaded.data in ({}, None):
         raise CardgenError(Problem(loaded.source.file, 1, "", "the manifest is empty",

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from cardgen.data.edition_model import Edition
 from cardgen.data.fields import Colour, Id, Length, Players
 from cardgen.data.loaded import RawFloat, RawInt
+from cardgen.data.sim_model import GameModel
 
 
 class Strict(BaseModel):
@@ -79,12 +80,17 @@ class SizeSpec(Strict):
 class PrintSettings(Strict):
     """How components are printed."""
 
-    card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `bridge` 56×87, `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
+    card_size: Union[str, SizeSpec] = Field("poker", description="Card size preset (`poker` 63×88 mm, `poker-us` 63.5×88.9 (2½×3½ in), `bridge` 58×89, `bridge-us` 57.15×88.9 (2¼×3½ in), `mini` 44×63, `tarot` 70×120, `mahjong` 20×27) or `{width, height}`.")
     bleed: Length = Field(3, validate_default=True, description="Bleed around every card, mm (塗り足し). Art is extended this far past the trim.")
     safe: Length = Field(3, validate_default=True, description="Safe area inset inside the trim, mm: text is kept at least this far in.")
     cut_tolerance: Length = Field(3, validate_default=True, description="Frames and text boxes keep at least this far inside the trim, mm, "
                                   "or run into the bleed (a preflight warning otherwise): home duplex and hand "
                                   "cutting are off by about 1 mm.")
+    shop: str | None = Field(None, description="Print-shop preset of `cardgen shop` and the build's shop files "
+                             "(`popls`, `jelly2print`, `printry`, `drivethrucards`, `thegamecrafter`; "
+                             "cardgen/presets/shops.yaml, docs/printing-shops.md); `--preset` overrides it.")
+    cmyk_profile: str | None = Field(None, description="CMYK ICC profile of the shop files, a file in the game "
+                                     "folder (default: Ghostscript's default_cmyk.icc, docs/printing-shops.md).")
 
 
 class Component(Strict):
@@ -98,9 +104,10 @@ class Component(Strict):
     cards: Union[str, list[dict[str, Any]], None] = Field(None, description="Card table: a file in the game folder — CSV (`,` `;` or tab separated) or a spreadsheet (`.xlsx`, `.ods`; `cards.xlsx#battle` names the sheet, else the first) — or a list of rows inline. Each row needs `id`; a `count` column gives copies per row (default 1).")
     quantity: str = Field("count", description="Column holding copies per row.")
     fields: dict[str, Literal["int", "float", "bool", "text"]] = Field(default_factory=dict, description="Column types of the card table (`int`, `float`, `bool`, `text`); columns not named here are text.")
-    template: str | None = Field(None, description="Face template name in templates/cards/ (without `.yaml`).")
-    back: str | None = Field(None, description="Back template name in templates/cards/, or none for no backs.")
+    template: str | None = Field(None, description="Face template: a name in the game's own templates/cards/ (without `.yaml`), or `shared/NAME` for the project's shared templates/cards/NAME.yaml (a plain name never falls back on a shared template).")
+    back: str | None = Field(None, description="Back template, named as `template` is (`NAME` in the game's own templates/cards/, `shared/NAME`), or none for no backs.")
     size: Union[str, SizeSpec, None] = Field(None, description="Piece size; default is `print.card_size`.")
+    cut: Literal["separate", "shared"] = Field("separate", description="How the print sheets are cut: `separate` (each piece keeps its own bleed: two cuts between neighbours) or `shared` (pieces touch at their trim lines, one cut between neighbours, the bleed and the crop marks only around the outside of the block: for a flat background that runs to the edge, e.g. tokens).")
     note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
     draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
     translate: list[str] = Field(default_factory=list, description="Text columns an edition translates (`editions`), e.g. `[name, skill_text]`; every other column is shared by all editions.")
@@ -176,7 +183,7 @@ class RulebookSettings(Strict):
     toc_depth: int = Field(2, ge=1, le=4, description="Heading levels listed in the table of contents, from `number_from` down.")
     glossary: bool = Field(False, description="End the rulebook with a list of every term the rules text gives a reading (ruby: `｜聴牌《テンパイ》`, `{聴牌|テンパイ}`), in the order of the readings (五十音順).")
     paper: Literal["a5", "a4", "b5", "letter"] = Field("a5", description="Paper of the rulebook (A5 booklet by default); `cardgen rulebook --paper` overrides it.")
-    template: str = Field("default", description="Page design in templates/rulebook/ (without `.yaml`).")
+    template: str = Field("default", description="Page design: a name in the game's own templates/rulebook/ (without `.yaml`; `default`: the built-in design when the game has none), or `shared/NAME` for the project's shared templates/rulebook/NAME.yaml.")
     breakdown_by: str = Field("number", description="Column of the setup deck that `breakdown_table` groups by.")
     breakdown_columns: list[str] = Field(default_factory=list, description="Int columns of the setup deck shown in `breakdown_table` as the number of cards that have them (> 0), e.g. `[pon, chi]`.")
     values: dict[str, str] = Field(default_factory=dict, description="Extra names for the rules text, each a jinja2 expression over the rulebook context, e.g. `character_count: components.characters.count`.")
@@ -210,7 +217,8 @@ class InsightSettings(Strict):
     """What ``cardgen odds`` and ``cardgen simulate`` compute for this game."""
 
     odds: list[OddsDeclaration] = Field(default_factory=list, description="Exact odds computed from the card table per player count.")
-    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game.")
+    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game (a procedure written for one game; `model` describes a game's own round as data).")
+    model: GameModel | None = Field(None, description="One round of this game described as data, played by `cardgen simulate` (see docs/insight-model.md).")
 
 
 class IconDeclaration(Strict):

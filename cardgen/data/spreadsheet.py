@@ -13,8 +13,11 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from cardgen.core.budget import evaluating
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.file_limits import MAX_CSV_BYTES, read_capped
+from cardgen.data.sheet_limits import check_sheet_size
+from cardgen.data.xlsx_formulas import unsaved_formulas
 
 #: File name endings read as spreadsheets (everything else is read as CSV text).
 SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
@@ -66,8 +69,10 @@ def read_sheet(path: Path, shown: str, sheet: str | None) -> list[tuple[int, lis
     from python_calamine import CalamineWorkbook
 
     read_capped(path, shown, MAX_CSV_BYTES)  # the size cap, before the file is opened
+    check_sheet_size(path, shown, sheet)  # calamine aborts the process on an allocation it cannot make
     try:
-        book = CalamineWorkbook.from_path(str(path))
+        with evaluating(shown):  # a reader that dies all the same is named in the budget's message
+            book = CalamineWorkbook.from_path(str(path))
     except Exception as exc:  # calamine raises its own error types, and zip/xml errors
         raise CardgenError(Problem(shown, None, "", f"the spreadsheet cannot be read ({type(exc).__name__}: {exc})",
                                    "save it again from your spreadsheet program as .xlsx or .ods, or export "
@@ -83,7 +88,16 @@ def read_sheet(path: Path, shown: str, sheet: str | None) -> list[tuple[int, lis
                                    + ", ".join(repr(n) for n in names),
                                    f"name one of them after '#', e.g. {base}#{names[0]}" if names else "",
                                    code="unknown-sheet"))
-    data = book.get_sheet_by_name(sheet)
-    start_row, start_col = data.start or (0, 0)
-    rows = data.to_python(skip_empty_area=True)
+    if str(path).lower().endswith((".xlsx", ".xlsm")):
+        unsaved = unsaved_formulas(path, sheet)
+        if unsaved:
+            raise CardgenError([Problem(shown, row, cell, f"formula {formula[:60]}{'…' if len(formula) > 60 else ''} "
+                                        "has no saved result (the file was written without the results, e.g. by a "
+                                        "script)", "open and save the file in your spreadsheet app, or export the "
+                                        "sheet as 'CSV UTF-8'", code="spreadsheet-formula")
+                                for cell, row, formula in unsaved])
+    with evaluating(shown):
+        data = book.get_sheet_by_name(sheet)
+        start_row, start_col = data.start or (0, 0)
+        rows = data.to_python(skip_empty_area=True)
     return [(start_row + i + 1, [""] * start_col + [cell_text(v) for v in cells]) for i, cells in enumerate(rows)]

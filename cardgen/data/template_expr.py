@@ -12,7 +12,6 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.core.sandbox import SafeSandbox, time_budget
-from cardgen.data.expr_cache import compile_expression, compile_source
 
 
 @lru_cache(maxsize=1)
@@ -30,17 +29,17 @@ def sandbox() -> ImmutableSandboxedEnvironment:
 
 @lru_cache(maxsize=4096)
 def compile_text(source: str):
-    """A template string (``"{{ card.name }}"``) compiled in :func:`sandbox`, cached by source
-    (in memory, and its code object on disk: :mod:`cardgen.data.expr_cache`).
+    """A template string (``"{{ card.name }}"``) compiled in :func:`sandbox`, cached by source in
+    memory (jinja2's ``from_string``).
     Raises jinja2's TemplateSyntaxError (callers report it at the template line)."""
-    return compile_source(sandbox(), source)
+    return sandbox().from_string(source)
 
 
 @lru_cache(maxsize=4096)
 def compile_expr(source: str):
     """An expression (an element's ``if:``) compiled in :func:`sandbox`, cached by source;
     undefined names raise instead of giving None. Raises TemplateSyntaxError."""
-    return compile_expression(sandbox(), source, undefined_to_none=False)
+    return sandbox().compile_expression(source, undefined_to_none=False)
 
 
 

@@ -4,8 +4,8 @@ boxes of their templates changed.
 A face is compared as its plan (made by :func:`cardgen.steps.game_check.check_game`, the checks of `cardgen validate`: the drawing ops, pt),
 not as its data: a template colour change alters every face of that component while no card
 value changed, and a value no template shows alters none. Ops are compared as JSON (floats to
-1/1000 pt, :func:`cardgen.layout.ops.to_json`); an image op is compared by the image file's
-bytes (SHA-1), not by its path, so two folders holding the same art compare equal.
+1/1000 pt, :func:`cardgen.layout.ops.to_json`); an image op and a game icon are compared by the
+file's bytes (SHA-1), not by its path, so two folders holding the same art compare equal.
 
 Changed boxes: each template element is laid out on its own for the card in both drafts
 (elements are matched by ``name``, else kind and position); an element whose ops differ is a
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.errors import CardgenError
-from cardgen.layout.ops import CardPlan, Image, to_json
+from cardgen.layout.ops import CardPlan, GameIcon, Image, to_json
 from cardgen.data.game import Game
 from cardgen.core.units import MM
 
@@ -38,12 +38,15 @@ def _file_hash(path: str) -> str:
 
 
 def normal_ops(ops: list) -> list:
-    """Ops as comparable JSON data: floats to 1/1000 pt, image paths replaced by their content hash."""
+    """Ops as comparable JSON data: floats to 1/1000 pt, the files of images and of the game's own
+    icons replaced by their content hash (two folders holding the same files compare equal)."""
     out = []
     for op in ops:
         data = to_json(op)
         if isinstance(op, Image):
             data["path"] = _file_hash(op.path)
+        elif isinstance(op, GameIcon):
+            data["file"] = _file_hash(op.file)
         out.append(data)
     return out
 

@@ -1,5 +1,4 @@
-"""Where fonts are looked for on this machine, and which files count as fonts (standard library only:
-the validate fast path, :mod:`cardgen.steps.check_cache`, keys its cache on these folders)."""
+"""Where fonts are looked for on this machine, and which files count as fonts."""
 from __future__ import annotations
 
 import os

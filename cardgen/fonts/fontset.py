@@ -21,8 +21,9 @@ from cardgen.fonts.index import clear_system_index, folder_index
 from cardgen.fonts.lookup import DEFAULT_ROLES, Where, lookup, read_config
 from cardgen.fonts.registration import FontFace, preload, register  # preload: re-exported (__all__)
 from cardgen.fonts.variations import prepare as prepare_text
+from cardgen.fonts.vertical_forms import forms as vertical_forms
 
-if TYPE_CHECKING:  # the manifest models are not loaded for the font helper (cardgen.fonts.prefetch)
+if TYPE_CHECKING:
     from cardgen.data.game import Game
 
 __all__ = ["DEFAULT_ROLES", "FontFace", "FontSet", "clear_caches", "fonts_for", "load_fontset", "preload"]
@@ -89,6 +90,14 @@ class FontSet:
         Whitespace (spaces, tabs, newlines) and U+2060 (the no-break mark of
         :mod:`cardgen.layout.text`, never drawn) are ignored. Cached by font and text."""
         return list(_missing(self.name(role), text))
+
+    def without_vertical_form(self, role: str, chars) -> list[str]:
+        """The characters of ``chars`` the ``role`` font draws but has no vertical form for
+        (``vert``/``vrt2``, :mod:`cardgen.fonts.vertical_forms`), once each, in order."""
+        name = self.name(role)
+        cmap = pdfmetrics.getFont(name).face.charToGlyph
+        vf = vertical_forms(name)
+        return [ch for ch in dict.fromkeys(chars) if ord(ch) in cmap and not vf.has_form(ch)]
 
 
 @functools.lru_cache(maxsize=65536)

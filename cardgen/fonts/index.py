@@ -145,7 +145,7 @@ def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[s
     try:
         faces = [_face_names(path, i) for i in range(collection_size(path))]
     except (OSError, MemoryError):  # this run's trouble (no file descriptor left, a memory limit), not
-        return None  # the font's: not recorded, so neither the cache nor the font helper keeps it
+        return None  # the font's: not recorded, so the cache does not keep it
     except Exception:  # an unreadable font only loses its names here; loading it reports
         faces = None
     cache[str(path)] = [stamp, faces]
@@ -153,25 +153,15 @@ def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[s
     return faces
 
 
-def _stored(entry: list) -> list:
-    """A name-cache entry in its stored form (name IDs as text, as JSON keeps them)."""
-    stamp, faces = entry
-    return [stamp, None if faces is None else [{str(k): v for k, v in f.items()} for f in faces]]
-
-
 def index_files(files: list[Path]) -> dict[str, list[Hit]]:
     """Name index of ``files``: :func:`norm` key → every face that name matches. A font that
     cannot be read is indexed by its file name only (loading it reports the error).
 
     The names of each file are read once and kept in the on-disk cache (:data:`NAME_CACHE`,
-    keyed by path and stamp), so a later run reads no font it has seen; names the font helper
-    of this command read (:mod:`cardgen.fonts.prefetch`) are taken the same way."""
-    from cardgen.fonts import prefetch
-
+    keyed by path and stamp), so a later run reads no font it has seen."""
     index: dict[str, list[Hit]] = {}
     cache_path = _cache_file()
-    # entries the font helper read in this command (cardgen.fonts.prefetch), trusted as the cache's: by stamp
-    cache = {**_read_cache(cache_path), **prefetch.names()} if files else {}
+    cache = _read_cache(cache_path) if files else {}
     changed: list[Path] = []
 
     def add(text: str, hit: Hit) -> None:
@@ -184,8 +174,6 @@ def index_files(files: list[Path]) -> dict[str, list[Hit]]:
         add(path.stem, Hit(0, path, 0))
         add(path.name, Hit(0, path, 0))
         faces = _file_faces(path, cache, changed)
-        if str(path) in cache:
-            prefetch.record_names(str(path), _stored(cache[str(path)]))
         for i, names in enumerate(faces or []):
             sub = {norm(s) for s in names.get(2, []) + names.get(17, [])}
             regular = not sub or bool(sub & {norm(r) for r in _REGULAR})

@@ -116,27 +116,20 @@ def _restore(name: str, path: str, payload: bytes) -> TTFont | None:
 
 
 def load_ttfont(name: str, path: str, index: int = 0) -> TTFont:
-    """``reportlab.pdfbase.ttfonts.TTFont(name, path, subfontIndex=index)``: the parse this
-    command's font helper sent under the same key (:mod:`cardgen.fonts.prefetch`), else the
-    on-disk cache's when it holds this file's parse, else parsed (and stored, unless the file's
+    """``reportlab.pdfbase.ttfonts.TTFont(name, path, subfontIndex=index)``: the on-disk cache's
+    when it holds this file's parse, else parsed (and stored, unless the file's
     stamp changed meanwhile). Raises what reportlab raises for a file it cannot read
     (``TTFError``, ``OSError``…)."""
-    from cardgen.fonts import prefetch
-
     key = _key(path, index)
     if key is not None:
-        payload = prefetch.parsed(key)  # parsed by this command's font helper, under the same key
-        if payload is None:
-            payload = disk_cache.read(KIND, key)
+        payload = disk_cache.read(KIND, key)
         if payload is not None:
             font = _restore(name, path, payload)
             if font is not None:
-                prefetch.record_parsed(key, payload)
                 return font
     font = TTFont(name, path, subfontIndex=index)
     if key is not None:
         payload = _dump(font)
         if payload is not None and _key(path, index) == key:  # not when the file changed while it was parsed
             disk_cache.write(KIND, key, payload)
-            prefetch.record_parsed(key, payload)
     return font

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.insight.report_file import merge_report
+from cardgen.insight.sim_layout import MAX_ROUNDS, MAX_SEED
 
 REPORT_JSON = "report.json"
 
@@ -82,9 +83,27 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     if rounds < 2:
         raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at least 2 are needed for a "
                                    "standard error", "e.g. --rounds 100000", code="insight-rounds"))
+    if rounds > MAX_ROUNDS:
+        raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at most {MAX_ROUNDS:,} per player "
+                                   "count are played", "e.g. --rounds 1000000", code="insight-rounds"))
+    if not 0 <= seed <= MAX_SEED:
+        raise CardgenError(Problem("--seed", None, "seed", f"the seed {seed} is not a whole number from 0 to "
+                                   f"{MAX_SEED}", "e.g. --seed 1", code="insight-seed"))
     if jobs:
         import numba
         numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+    from cardgen.data.game import load_game
+
+    game = load_game(game_dir)
+    if game.manifest.insight.model is not None:
+        return _simulate_model(game, out, rounds=rounds, seed=seed, policy=policy, options=options or [],
+                               players=players, compare_with=compare_with, pdf=pdf, progress=progress)
+    if game.manifest.insight.simulate is None:
+        raise CardgenError(Problem(game.source.file, None, "insight → model",
+                                   f"{game.manifest.game.title} describes no round to simulate: cardgen plays only "
+                                   "the rules a game's own manifest describes",
+                                   "add `insight: model:` to game.yaml (players' turns, the win test, calls, "
+                                   "scoring; see docs/insight-model.md)", code="insight-no-model"))
     base = prepare(game_dir)
     flags = parse_options(options or [], base.procedure)
     base.options.update(flags)
@@ -95,7 +114,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
             other_setup = prepare(path)
             other_setup.label = str(path) if path.resolve() != Path(game_dir).resolve() else "as built (again)"
         else:
-            other_setup = prepare(game_dir, load_variant(path))
+            other_setup = prepare(game_dir, load_variant(path, Path(game_dir)))
         other_setup.options.update(flags)
     total = rounds * (len(players) if players else len(base.decks)) * (2 if other_setup else 1)
     tick = progress(total) if progress else None
@@ -117,6 +136,40 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
         files.append(write_insight_pdf(out_dir / INSIGHT_PDF, result, other, comparison, compute_odds(game),
                                        font_path=_body_font(game)))
     return SimulationRun(base.game_id, result, other, comparison, files)
+
+
+def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: list[str], players, compare_with,
+                    pdf: bool, progress) -> SimulationRun:
+    """``cardgen simulate`` of a game with ``insight.model``: simulation.json (and insight.pdf
+    with the exact odds and the model's estimates)."""
+    from cardgen.core.errors import CardgenError, Problem
+    from cardgen.insight.model_compile import compile_model
+    from cardgen.insight.model_run import simulate_model
+    from cardgen.insight.report_file import write_json
+
+    if compare_with is not None:
+        raise CardgenError(Problem("--compare", None, "compare", "--compare is not yet read for a game with "
+                                   "`insight: model:`", "run simulate twice with --option NAME=VALUE",
+                                   code="insight-compare"))
+    flags = {}
+    for text in options:
+        name, sep, value = text.partition("=")
+        try:
+            flags[name.strip()] = int({"true": "1", "false": "0"}.get(value.strip().lower(), value.strip()))
+        except ValueError:
+            raise CardgenError(Problem("--option", None, "option", f"cannot read {text!r}",
+                                       "write NAME=N (a whole number, or true/false)", code="insight-option"))
+    cm = compile_model(game, flags)
+    total = rounds * len([c for c in cm.counts if not players or c.deck.players in players])
+    result = simulate_model(cm, rounds, seed, policy, progress(total) if progress else None, players)
+    out_dir = Path(out) / cm.game_id
+    files = [write_json(out_dir / SIMULATION_JSON, {"simulation": result.to_json()})]
+    if pdf:
+        from cardgen.insight.odds import compute_odds
+        from cardgen.insight.plots import write_model_pdf
+
+        files.append(write_model_pdf(out_dir / INSIGHT_PDF, result, compute_odds(game), font_path=_body_font(game)))
+    return SimulationRun(cm.game_id, result, files=files)
 
 
 def _body_font(game) -> Path | None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardgen.core.atomic import as_output
 from cardgen.insight import sim_layout as L
 
 A4_LANDSCAPE_IN = (11.69, 8.27)
@@ -144,31 +145,60 @@ def _comparison(fig, comparison, a_label, b_label):
     ax.set_title(f"比較：{b_label} − {a_label}（同じ配牌・同じ乱数）")
 
 
-def _odds_page(fig, odds):
+#: Height of one odds-table row and of a table's title, as a fraction of the page's axes.
+ODDS_ROW, ODDS_TITLE, ODDS_GAP = 0.045, 0.05, 0.06
+
+
+def _odds_cells(r) -> tuple[list[str], list[list[str]]]:
+    """The header and rows of one declared odds table."""
     from cardgen.insight.odds import pct
 
+    counts = sorted(r.counts, key=lambda c: c.players)
+    head = [""] + [f"{c.players}人（{c.cards}枚 / {c.deck}枚）" for c in counts]
+    cells = [[line.label] + [pct(c.lines[i].p) for c in counts] for i, line in enumerate(counts[0].lines)]
+    cells += [[f"期待値 {k}"] + [f"{c.expected[k]:,.1f}" for c in counts] for k in counts[0].expected]
+    if r.kind == "pairs":
+        for v in dict.fromkeys(x["value"] for c in counts for x in c.per_value):
+            row = [f"{r.by} {v}：1枚以上 / 2枚以上"]
+            for c in counts:
+                pv = next((x for x in c.per_value if x["value"] == v), None)
+                row.append(f"{pct(pv['p_one'])} / {pct(pv['p_two'])}" if pv else "—")
+            cells.append(row)
+    return head, cells
+
+
+def _odds_height(r) -> float:
+    return ODDS_TITLE + ODDS_ROW * (len(_odds_cells(r)[1]) + 1) + ODDS_GAP
+
+
+def odds_pages(odds: list) -> list[list]:
+    """The declared odds tables, as many to a page as fit (a table taller than a page gets one of
+    its own): every declaration is drawn, none falls off the page's foot."""
+    pages: list[list] = []
+    room = 0.0
+    for r in odds:
+        h = _odds_height(r)
+        if not pages or h > room:
+            pages.append([])
+            room = 0.97
+        pages[-1].append(r)
+        room -= h
+    return pages
+
+
+def _odds_page(fig, odds):
     ax = fig.subplots(1, 1)
     ax.axis("off")
     y = 0.97
     for r in odds:
-        counts = sorted(r.counts, key=lambda c: c.players)
         ax.text(0, y, f"正確な確率：{r.label}", fontsize=13, transform=ax.transAxes, va="top")
-        y -= 0.05
-        head = [""] + [f"{c.players}人（{c.cards}枚 / {c.deck}枚）" for c in counts]
-        cells = [[line.label] + [pct(c.lines[i].p) for c in counts] for i, line in enumerate(counts[0].lines)]
-        cells += [[f"期待値 {k}"] + [f"{c.expected[k]:,.1f}" for c in counts] for k in counts[0].expected]
-        if r.kind == "pairs":
-            for v in dict.fromkeys(x["value"] for c in counts for x in c.per_value):
-                row = [f"{r.by} {v}：1枚以上 / 2枚以上"]
-                for c in counts:
-                    pv = next((x for x in c.per_value if x["value"] == v), None)
-                    row.append(f"{pct(pv['p_one'])} / {pct(pv['p_two'])}" if pv else "—")
-                cells.append(row)
-        h = 0.045 * (len(cells) + 1)
+        y -= ODDS_TITLE
+        head, cells = _odds_cells(r)
+        h = ODDS_ROW * (len(cells) + 1)
         table = ax.table(cellText=cells, colLabels=head, loc="upper left", bbox=[0, y - h, 1, h], cellLoc="center")
         table.auto_set_font_size(False)
         table.set_fontsize(9)
-        y -= h + 0.06
+        y -= h + ODDS_GAP
 
 
 def write_insight_pdf(path: Path, result, other=None, comparison=None, odds=None, font_path: Path | None = None) -> Path:
@@ -205,12 +235,65 @@ def write_insight_pdf(path: Path, result, other=None, comparison=None, odds=None
                 _comparison(fig, comparison, result.label, other.label)
                 pdf.savefig(fig)
                 plt.close(fig)
-            if odds:
+            for part in odds_pages(odds or []):
                 fig = plt.figure(figsize=A4_LANDSCAPE_IN)
                 fig.suptitle(f"{result.title} — exact odds from the card data", fontsize=10)
-                _odds_page(fig, odds)
+                _odds_page(fig, part)
                 pdf.savefig(fig)
                 plt.close(fig)
+        as_output(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None) -> Path:
+    """insight.pdf of a game with ``insight.model``: one page of the model's estimates per player
+    count (± 1.96 standard errors), then the exact odds tables."""
+    import os
+    import tempfile
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    family = _font(font_path)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".insight-", suffix=".pdf", dir=path.parent)
+    os.close(fd)
+    style = {"font.family": [family, "sans-serif"] if family else ["sans-serif"], "pdf.fonttype": 42}
+    try:
+        with plt.rc_context(style), PdfPages(tmp, metadata={"Title": f"{result.title} insight"}) as pdf:
+            for c in result.counts:
+                fig = plt.figure(figsize=A4_LANDSCAPE_IN)
+                fig.suptitle(f"{result.title} — {result.model}: {c['players']}人, {c['rounds']:,} rounds, "
+                             f"policy {result.policy}, seed {result.seed}", fontsize=10)
+                ax = fig.subplots(1, 1)
+                ax.axis("off")
+                cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
+                          if not k.startswith(("turns", "points")) else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
+                         for k, e in c["estimates"].items()]
+                if result.description:
+                    ax.text(0, 1.0, f"このモデルが扱わないこと：{result.description}", fontsize=9,
+                            transform=ax.transAxes, va="top")
+                table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
+                                 bbox=[0, 0.9 - ODDS_ROW * (len(cells) + 1), 1, ODDS_ROW * (len(cells) + 1)],
+                                 cellLoc="center")
+                table.auto_set_font_size(False)
+                table.set_fontsize(9)
+                pdf.savefig(fig)
+                plt.close(fig)
+            for part in odds_pages(odds or []):
+                fig = plt.figure(figsize=A4_LANDSCAPE_IN)
+                fig.suptitle(f"{result.title} — exact odds from the card data", fontsize=10)
+                _odds_page(fig, part)
+                pdf.savefig(fig)
+                plt.close(fig)
+        as_output(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -12,6 +12,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from cardgen.core.atomic import as_output
+
 
 def merge_report(path: Path, key: str, value: Any) -> Path:
     """Set ``key`` in the JSON object at ``path`` (created if missing or unreadable) and return the path."""
@@ -35,6 +37,7 @@ def write_json(path: Path, data: Any) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        as_output(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

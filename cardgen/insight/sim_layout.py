@@ -11,6 +11,12 @@ at most 8 seats fit.
 """
 from __future__ import annotations
 
+#: Most rounds per player count one simulation plays (a result row is ~100 bytes: 10⁸ rounds are
+#: past the default memory budget already, which then stops the run cleanly).
+MAX_ROUNDS = 100_000_000
+#: Largest --seed: the compiled procedures take the seed as a 64-bit signed integer.
+MAX_SEED = 2**63 - 1
+
 END_DRAW, END_TSUMO, END_RON = 0, 1, 2
 END_NAMES = {END_DRAW: "流局", END_TSUMO: "tsumo", END_RON: "ron"}
 

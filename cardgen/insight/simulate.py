@@ -61,13 +61,19 @@ def prepare(game_dir: Path | str, variant: Variant | None = None) -> Setup:
     if sim is None:
         raise CardgenError(Problem(src.file, None, "insight → simulate",
                                    "this game declares no turn procedure to simulate",
-                                   "add `insight: simulate: {procedure: NAME}`; registered: " + ", ".join(names()),
+                                   "describe its round under `insight: model:` (see docs/insight-model.md)",
                                    code="insight-no-procedure"))
     proc = get(sim.procedure)
     if proc is None:
         raise CardgenError(Problem(src.file, src.line(("insight", "simulate", "procedure")), "insight → simulate → procedure",
                                    f"no turn procedure {sim.procedure!r} is registered",
                                    "registered: " + ", ".join(names()), code="insight-no-procedure"))
+    if getattr(proc, "game", m.game.id) != m.game.id:
+        raise CardgenError(Problem(src.file, src.line(("insight", "simulate", "procedure")), "insight → simulate → procedure",
+                                   f"{sim.procedure!r} plays the rules of the game {proc.game!r}, not of "
+                                   f"{m.game.id!r}: its results would be another game's",
+                                   "describe this game's own round under `insight: model:` (see docs/insight-model.md)",
+                                   code="insight-no-procedure"))
     variant = variant or Variant()
     decks = apply_variant(dealt_decks(game), variant)
     columns = {name: sim.columns.get(name, name) for name in proc.columns}
@@ -101,6 +107,14 @@ def prepare(game_dir: Path | str, variant: Variant | None = None) -> Setup:
         if d.players > L.MAX_SEATS:
             problems.append(Problem(src.file, line, "insight → simulate", f"{d.players} players: the simulator "
                                     f"plays at most {L.MAX_SEATS}", "simulate fewer players", code="insight-players"))
+        dealt = d.players * d.hand + d.dead_wall
+        if dealt > d.size:  # the compiled procedure would read past the shuffled deck
+            i = next(i for i, pc in enumerate(m.setup.player_counts) if pc.players == d.players)
+            problems.append(game.problem(("setup", "player_counts", i, "hand"),
+                                         f"{d.players} players × {d.hand} (hands) + {d.dead_wall} (dead wall) = "
+                                         f"{dealt} cards are dealt, but the deck holds {d.size}, so no round "
+                                         "can be played", "deal fewer cards, or add cards to the deck",
+                                         code="insight-deal"))
     if not problems:
         for d in decks:
             for k in d.kinds:

@@ -3,10 +3,12 @@ values, design constants and procedure options, read from a small YAML file or `
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardgen.core.boundary import confine, inside
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.insight.deck import DealtDeck, Kind
 
@@ -41,16 +43,33 @@ def apply_variant(decks: list[DealtDeck], variant: Variant) -> list[DealtDeck]:
     return out
 
 
-def load_variant(path: Path) -> Variant:
+def variant_roots(path: Path, game_dir: Path | None) -> list[Path]:
+    """The folder a variant file must lie in once its links are followed: the game folder when
+    ``path`` is named inside it (a file the game supplies), else the folder ``path`` is named in
+    (a link there may not lead out of it either)."""
+    named = Path(os.path.abspath(path))
+    if game_dir is not None:
+        game = Path(game_dir).resolve()
+        if inside(named, Path(os.path.abspath(game_dir))) or inside(named, game):
+            return [game]
+    return [named.parent.resolve()]
+
+
+def load_variant(path: Path, game_dir: Path | None = None) -> Variant:
     """Read a variant file (YAML: ``label``, ``cards: [{where: {...}, set: {...}}]``, ``design``,
-    ``options``), safely (no tags, no aliases; :func:`cardgen.data.yaml_source.load_yaml`).
+    ``options``), safely (no tags, no aliases; :func:`cardgen.data.yaml_source.load_yaml`),
+    through the file boundary (:func:`variant_roots`: a link leading out of the game folder is
+    refused before the file is read).
 
     Raises:
-        CardgenError: unreadable YAML or a key that is not one of the above, with file:line.
+        CardgenError: a path leading outside its folder, unreadable YAML or a key that is not one
+            of the above, with file:line.
     """
     from cardgen.core.errors import rel
     from cardgen.data.yaml_source import load_yaml
 
+    confine(Path(path), variant_roots(Path(path), game_dir), rel(Path(path)), None, "--compare",
+            what="the variant file")
     loaded = load_yaml(Path(path), rel(Path(path)))
     data, src = loaded.data or {}, loaded.source
     problems = []

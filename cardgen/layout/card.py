@@ -86,7 +86,7 @@ def _box(el: Element, frame: Frame) -> tuple[float, float, float, float]:
 
 def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Measure, card: CardRef | str,
               ascent: float = ASCENT, resolve_file=None, exists=None, missing_chars=None, prepare=None,
-              icons: Mapping[str, IconSpec] | None = None) -> LayoutResult:
+              icons: Mapping[str, IconSpec] | None = None, without_vertical_form=None) -> LayoutResult:
     """Lay out one card face.
 
     Args:
@@ -108,6 +108,8 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             to every text element before its glyphs are checked, measured and placed.
         icons: the game's own icons (``icons:`` in game.yaml), name → :class:`IconSpec`; they are
             known names besides the built-in ones and become :class:`GameIcon` ops.
+        without_vertical_form: callable ``(font_role, chars) -> [chars without a vertical form]``;
+            vertical text using such a character is a warning finding (``no-vertical-form``).
 
     Returns:
         :class:`LayoutResult`: the plan and findings (text that does not fit at the minimum size
@@ -118,7 +120,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     ops: list = []
     findings: list[Problem] = []
     face = Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings, prepare,
-                 dict(icons or {}))
+                 dict(icons or {}), without_vertical_form=without_vertical_form)
     if template.background:
         b = frame.bleed
         bg = render_text(template.background, ctx).strip() if "{" in template.background else template.background

@@ -13,7 +13,7 @@ from cardgen.data.template_model import TextElement
 from cardgen.layout.face import Face
 from cardgen.layout.ops import GameIcon, Icon, Line, Text, TurnedIcon, TurnedText
 from cardgen.layout.print_checks import small_text_message
-from cardgen.layout.text import Fitted, Measure, fit_text, runs
+from cardgen.layout.text import Fitted, Measure, fit_text, placed_runs
 from cardgen.layout.text_atoms import ruby_size
 from cardgen.data.editions import is_latin
 from cardgen.layout.western import break_western
@@ -25,7 +25,8 @@ _FIT_CACHE_MAX = 2048  # plans are kept per distinct face, so this only serves t
 
 
 def fit_cached(text: str, width: float, height: float, font: str, size: float, min_size: float,
-               measure: Measure, leading: float, language: str = "ja") -> Fitted:
+               measure: Measure, leading: float, hang: bool = False, phrases: bool = True,
+               language: str = "ja") -> Fitted:
     """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure, language).
 
     ``language``: a Latin-script language (:func:`cardgen.data.editions.is_latin`) is broken at
@@ -35,13 +36,14 @@ def fit_cached(text: str, width: float, height: float, font: str, size: float, m
     The same text in the same box (a fixed label, a shared back, copies of a card) is fitted
     once per process. The result is shared: callers must not mutate it.
     """
-    key = (text, width, height, font, size, min_size, leading, measure, language)
+    key = (text, width, height, font, size, min_size, leading, measure, hang, phrases, language)
     hit = _FIT_CACHE.get(key)
     if hit is None:
         if len(_FIT_CACHE) >= _FIT_CACHE_MAX:
             _FIT_CACHE.clear()
         breaker = partial(break_western, language=language) if is_latin(language) else None
-        hit = _FIT_CACHE[key] = fit_text(text, width, height, font, size, min_size, measure, leading, breaker=breaker)
+        hit = _FIT_CACHE[key] = fit_text(text, width, height, font, size, min_size, measure, leading,
+                                         hang=hang, phrases=phrases, breaker=breaker)
     return hit
 
 
@@ -63,7 +65,8 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
         return
     frame = face.frame
     key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate,
-           face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language, tuple(face.icons.items()))
+           el.hang, el.phrases, face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language,
+           tuple(face.icons.items()))
     hit = _OPS_CACHE.get(key)
     if hit is None:
         if len(_OPS_CACHE) >= _OPS_CACHE_MAX:
@@ -91,7 +94,7 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     """:func:`plan_text` for one face, worked out (not from the cache)."""
     frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
     min_size = el.min_size if el.min_size is not None else el.size
-    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading, frame.language)
+    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading, el.hang, el.phrases, frame.language)
     if not fitted.fits:
         findings.append(card_problem(
             "error", card, name,
@@ -100,6 +103,12 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     elif fitted.shrunk:
         findings.append(card_problem("warning", card, name,
                                     f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
+    if fitted.fits and fitted.short:
+        findings.append(card_problem(
+            "warning", card, name,
+            f"a paragraph ends in a line of {len(fitted.short[0].strip())} character(s) "
+            f"({fitted.short[0].strip()!r}) that neither tighter setting nor other line breaks avoid; "
+            "reword the text or widen the box", "short-last-line"))
     small = small_text_message(fitted.size, el.min_size)
     if small:
         findings.append(card_problem("warning", card, name, small, "small-text"))
@@ -115,21 +124,19 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     safe = frame.safe
     for i, line in enumerate(fitted.lines):
         base = top - s * ascent - i * fitted.leading - sum(raise_[:i + 1])
-        x = X + {"left": 0.0, "center": (W - line.width) / 2, "right": W - line.width}[el.align]
+        set_width = line.width - line.hang  # hanging punctuation sits past the measure, not in it
+        x = X + {"left": 0.0, "center": (W - set_width) / 2, "right": W - set_width}[el.align]
         if x < safe - EPS or x + line.width > frame.width - safe + EPS or base - 0.12 * s < safe - EPS \
                 or base + s * ascent > frame.height - safe + EPS:
             findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
-        for kind, value in runs(line):
+        for kind, value, advance in placed_runs(line):
             if kind == "icon":
                 ops.append(face.icon(value, name, x + s * 0.025, base - s * 0.12, s * 1.0))
-                x += s * 1.05
             elif kind == "ruby":
-                ruby, width = ruby_ops(value, x, base, el.font, s, el.color, measure, ascent)
-                ops.extend(ruby)
-                x += width
+                ops.extend(ruby_ops(value, x, base, el.font, s, el.color, measure, ascent)[0])
             else:
                 ops.append(Text(x, base, value, el.font, s, el.color))
-                x += measure(value, el.font, s)
+            x += advance
     if el.rotate == 180:  # turned about the box centre: read from across the table
         ops[first:] = [_turned(op, X + W / 2, Y + H / 2) for op in ops[first:]]
     if not fitted.fits:  # a forced build prints the card: the proof shows where the text does not fit

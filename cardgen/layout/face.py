@@ -41,6 +41,9 @@ class Face:
     findings: list[Problem]
     prepare: Callable | None = None
     icons: dict[str, IconSpec] = field(default_factory=dict)
+    #: ``(font_role, chars) -> [chars the font has no vertical form for]`` (``FontSet.without_vertical_form``):
+    #: vertical text warns of them; None: not checked
+    without_vertical_form: Callable | None = None
     #: ``(template file, line)`` of the element being laid out when none of its values comes from
     #: the card (its findings are the template's), else ``("", None)``: at the card's row
     at: tuple[str, int | None] = ("", None)

@@ -54,9 +54,16 @@ PREFIXED = set("￥＄￡＃€№$#")
 #: cl-13 postfixed abbreviations (no break before them).
 POSTFIXED = set("°′″℃￠％‰㏋ℓ%")
 
+#: The (combining and spacing) voiced and semi-voiced sound marks ゛゜: they belong to the kana
+#: before them and never begin a line.
+SOUND_MARKS = set("\u3099\u309a\u309b\u309c\uff9e\uff9f")
+
 #: Characters that must not begin a line (行頭禁則).
 NO_START = (CLOSING | HYPHENS | DIVIDING | MIDDLE_DOTS | FULL_STOPS | COMMAS | ITERATION | PROLONGED
-            | SMALL_KANA | POSTFIXED | set("－"))
+            | SMALL_KANA | POSTFIXED | SOUND_MARKS | set("－"))
+#: Leaders that cardgen never sets at a line start (stricter than JLREQ, which allows cl-08
+#: there): a line starting with … reads as a dropped word.
+NO_START_LEADERS = set("…‥")
 #: Characters that must not end a line (行末禁則).
 NO_END = OPENING | PREFIXED
 
@@ -93,6 +100,50 @@ def squeeze(ch: str, nxt: str) -> float:
     if ch in _OPENING_FW and nxt in _OPENING_FW:
         return 0.5
     return 0.0
+
+
+def may_break(ch: str, nxt: str) -> bool:
+    """May a line end between the characters ``ch`` and ``nxt`` (JLREQ §3.1.7, §3.1.10)? Not
+    before a line-start-prohibited character (:data:`NO_START`), not after a line-end-prohibited
+    one (:data:`NO_END`), not between two of the same inseparable character (``――`` ``……``);
+    cardgen also starts no line with ``…`` or ``‥`` (:data:`NO_START_LEADERS`)."""
+    if nxt in NO_START or nxt in NO_START_LEADERS or ch in NO_END:
+        return False
+    return not (ch == nxt and ch in INSEPARABLE)
+
+
+#: Line adjustment by reduction (JLREQ §3.8.2, Appendix D, the JIS X 4051 example): the space
+#: between Japanese and Latin may go from a quarter em down to an eighth (tier 1, used first);
+#: the half-em blank after a closing bracket or comma, or before an opening bracket, down to
+#: nothing, a quarter em beside a middle dot (tier 2). A full stop keeps its half em mid-line.
+LATIN_SHRINK = 0.125
+
+
+def shrinkable(ch: str, nxt: str) -> tuple[float, float]:
+    """How much (em) the space between ``ch`` and ``nxt`` may be reduced when a line is set
+    tighter to take more text (追い込み): ``(tier 1, tier 2)``, see :data:`LATIN_SHRINK`."""
+    if latin_gap(ch, nxt):
+        return LATIN_SHRINK, 0.0
+    if squeeze(ch, nxt):
+        return 0.0, 0.0
+    if ch in _CLOSING_FW and ch not in FULL_STOPS:
+        return 0.0, 0.5
+    if nxt in _OPENING_FW:
+        return 0.0, 0.5
+    if ch in _MIDDLE_FW or nxt in _MIDDLE_FW:
+        return 0.0, 0.25
+    return 0.0, 0.0
+
+
+def line_end_trim(ch: str) -> float:
+    """The blank (em) a full-width closing bracket, full stop or comma drops at the end of a line
+    (JLREQ Appendix D, line-end column: 1/2 → 0): its glyph fills the first half of its em."""
+    return 0.5 if ch in _CLOSING_FW else 0.0
+
+
+#: The punctuation that may hang past the end of a line (ぶら下げ, JLREQ §3.8.3): 、。 and the
+#: full-width comma and full stop.
+HANGING = set("、。，．")
 
 
 def is_japanese(text: str) -> bool:

@@ -78,6 +78,23 @@ class TurnedText:
 
 
 @dataclass(frozen=True, slots=True)
+class VerticalText:
+    """One column of vertical text (縦書き, :mod:`cardgen.layout.vertical_text`): ``x`` the
+    column's centre, ``y`` its top (pt); ``items``: ``(mode, text, offset)`` top to bottom, each
+    ``offset`` pt below ``y`` — ``upright`` one character in its em square (drawn with the font's
+    vertical form), ``turned`` a run turned 90° clockwise starting there, ``tcy`` digits set
+    across the column in one em (縦中横)."""
+
+    x: float
+    y: float
+    font: str  #: font role (see fonts/fonts.yaml)
+    size: float
+    color: str
+    items: tuple[tuple[str, str, float], ...]
+    op: str = "vertical_text"
+
+
+@dataclass(frozen=True, slots=True)
 class Icon:
     """A built-in vector icon (``pon``, ``chi``, ``power``…) in the square ``x, y, size``."""
 
@@ -136,7 +153,7 @@ class Image:
     op: str = "image"
 
 
-Op = Union[Rect, Circle, Line, Text, TurnedText, Icon, TurnedIcon, Image]
+Op = Union[Rect, Circle, Line, Text, TurnedText, VerticalText, Icon, TurnedIcon, Image]
 
 
 @dataclass
@@ -170,5 +187,5 @@ def to_json(obj) -> object:
     return obj
 
 
-__all__ = ["Rect", "Circle", "Line", "Text", "TurnedText", "Icon", "TurnedIcon", "GameIcon", "Image", "CardPlan", "to_json",
+__all__ = ["Rect", "Circle", "Line", "Text", "TurnedText", "VerticalText", "Icon", "TurnedIcon", "GameIcon", "Image", "CardPlan", "to_json",
            "asdict"]

@@ -16,6 +16,7 @@ from cardgen.data.template_model import (CircleElement, IconElement, IconsElemen
 from cardgen.layout.card_text import plan_text
 from cardgen.layout.face import Face
 from cardgen.layout.ops import Circle, Image, Line, Rect
+from cardgen.layout.vertical_text import plan_vertical_text, vertical_form_problems
 
 MAX_ICONS = 100  #: icons one `icons` box may repeat
 
@@ -103,4 +104,8 @@ def _plan_text_element(el: TextElement, box, name: str, face: Face) -> None:
         if lacking:
             face.found("error", name, f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
                        + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph")
-    plan_text(el, text, X, Y, W, H, name, face)
+    if el.direction == "vertical":
+        vertical_form_problems(text, el.font, name, face)
+        plan_vertical_text(el, text, X, Y, W, H, name, face)
+    else:
+        plan_text(el, text, X, Y, W, H, name, face)

@@ -1,14 +1,16 @@
 """Imposition (面付け): placing cards on sheets, with bleed, crop marks and duplex backs.
 
-All geometry in pt, page origin bottom-left. A slot is a card's *trim* rectangle; every card
-keeps its own bleed, and cards are separated by a gutter that holds the crop marks, so marks
-never fall on a neighbouring card's bleed.
+All geometry in pt, page origin bottom-left. A slot is a card's *trim* rectangle. The grid
+(:mod:`cardgen.layout.grid`) puts the cards' bleed boxes side by side (``cut: separate``) or the
+cards trim to trim with one bleed around the block (``cut: shared``).
 
-Crop marks (トンボ):
-- ``japanese``: at each corner a double mark — one line on the trim line and one on the bleed
-  line, both running outward from the bleed edge — plus a centre mark at the middle of each
-  side (JIS Z 8306 style "trim marks and register marks", simplified for small pieces).
-- ``western``: one line on each trim line at every corner, starting outside the bleed.
+Crop marks (トンボ) lie around the outside of the block only — a mark for every cut line at both
+of its ends, none between two cards — so every mark lies outside every card's bleed box:
+- ``japanese``: at each cut line a line on the trim line, and on the block's corners a second
+  line on the bleed line (the corner トンボ's inner and outer lines; with separate bleeds every
+  card's bleed line is marked), running outward from the block; a centre トンボ (a cross) at the
+  middle of each side of the block.
+- ``western``: one line on each trim line, at both ends, outside the block.
 - ``none``.
 
 Page label: a band inside the printer margin, at the bottom or up the left side of the page, as
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cardgen.layout.grid import Grid, SheetSpec, choose_grid
+from cardgen.layout.marks import crop_marks
 from cardgen.layout.ops import Line
 
 Duplex = Literal["long-edge", "short-edge"]
@@ -33,7 +36,9 @@ Duplex = Literal["long-edge", "short-edge"]
 
 @dataclass(frozen=True)
 class Slot:
-    """One card position on a page: trim rectangle (pt) and the index of the card in the run."""
+    """One card position on a page: trim rectangle (pt), the index of the card in the run, and
+    ``box``: the rectangle ``(x0, y0, x1, y1)`` the card is printed in — its bleed box, or on a
+    shared-cut sheet its trim, grown by the bleed only on the sides with no neighbour."""
 
     x: float
     y: float
@@ -42,6 +47,7 @@ class Slot:
     index: int  #: position in the page's card list (0-based, reading order of the front)
     col: int
     row: int
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass
@@ -58,6 +64,7 @@ class PagePlan:
     label_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  #: x, y, w, h of the page label band
     label_vertical: bool = False  #: the band runs up the page side: the label reads bottom to top
     blank: bool = False  #: a back page left blank (the component has no back): no slots, no marks
+    shared_cut: bool = False  #: cards touch at their trims: each is printed cut to its slot's ``box``
 
 
 def label_band(grid: Grid, spec: SheetSpec, mirror: Literal["x", "y"] | None = None) -> tuple[float, float, float, float]:
@@ -81,14 +88,22 @@ def mirrors_x(grid: Grid, duplex: Duplex) -> bool:
 
 def front_slots(grid: Grid, spec: SheetSpec, count: int) -> list[Slot]:
     """Trim rectangles for ``count`` cards (≤ per sheet), reading order: left→right, top→bottom."""
+    px, py = spec.pitch
+    b = spec.bleed
+    shared = spec.cut == "shared"
+    cells = {divmod(i, grid.cols) for i in range(count)}
     slots = []
-    cell_w = spec.card_w + 2 * spec.bleed
-    cell_h = spec.card_h + 2 * spec.bleed
     for i in range(count):
         r, c = divmod(i, grid.cols)
-        x = grid.origin_x + c * (cell_w + grid.gutter_x)
-        y = grid.origin_y + (grid.rows - 1 - r) * (cell_h + grid.gutter_y)
-        slots.append(Slot(x, y, spec.card_w, spec.card_h, i, c, r))
+        x = grid.origin_x + c * (px + grid.gutter_x)
+        y = grid.origin_y + (grid.rows - 1 - r) * (py + grid.gutter_y)
+        if shared:  # the bleed only where no neighbour's trim is
+            left, right = (r, c - 1) not in cells, (r, c + 1) not in cells
+            top, bottom = (r - 1, c) not in cells, (r + 1, c) not in cells
+            box = (x - b * left, y - b * bottom, x + spec.card_w + b * right, y + spec.card_h + b * top)
+        else:
+            box = (x - b, y - b, x + spec.card_w + b, y + spec.card_h + b)
+        slots.append(Slot(x, y, spec.card_w, spec.card_h, i, c, r, box))
     return slots
 
 
@@ -103,40 +118,23 @@ def mirror_slots(slots: list[Slot], grid: Grid, duplex: Duplex,
     """
     mirror_x = mirrors_x(grid, duplex)
     dx, dy = offset
+    W, H = grid.page_w, grid.page_h
     out = []
     for s in slots:
+        x0, y0, x1, y1 = s.box
         if mirror_x:
-            out.append(Slot(grid.page_w - s.x - s.w + dx, s.y + dy, s.w, s.h, s.index, s.col, s.row))
+            box = (W - x1 + dx, y0 + dy, W - x0 + dx, y1 + dy)
+            out.append(Slot(W - s.x - s.w + dx, s.y + dy, s.w, s.h, s.index, s.col, s.row, box))
         else:
-            out.append(Slot(s.x + dx, grid.page_h - s.y - s.h + dy, s.w, s.h, s.index, s.col, s.row))
+            box = (x0 + dx, H - y1 + dy, x1 + dx, H - y0 + dy)
+            out.append(Slot(s.x + dx, H - s.y - s.h + dy, s.w, s.h, s.index, s.col, s.row, box))
     return out
 
 
-def crop_marks(slots: list[Slot], spec: SheetSpec, width: float = 0.25, color: str = "#000000") -> list[Line]:
-    """Crop mark lines for every slot (see module doc). Each line lies outside every bleed box."""
-    if spec.marks == "none":
-        return []
-    b, L, off = spec.bleed, spec.mark_length, spec.mark_offset
-    lines: list[Line] = []
-    for s in slots:
-        x0, y0, x1, y1 = s.x, s.y, s.x + s.w, s.y + s.h
-        bx0, by0, bx1, by1 = x0 - b, y0 - b, x1 + b, y1 + b
-        verticals = [x0, x1] if spec.marks == "western" else [x0, x1, bx0, bx1]
-        horizontals = [y0, y1] if spec.marks == "western" else [y0, y1, by0, by1]
-        # Vertical lines (x = trim/bleed x), running outward from the bleed box, top and bottom.
-        for x in verticals:
-            lines.append(Line(x, by1 + off, x, by1 + off + L, width, color))
-            lines.append(Line(x, by0 - off, x, by0 - off - L, width, color))
-        for y in horizontals:
-            lines.append(Line(bx0 - off, y, bx0 - off - L, y, width, color))
-            lines.append(Line(bx1 + off, y, bx1 + off + L, y, width, color))
-        if spec.marks == "japanese":
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            lines.append(Line(cx, by1 + off, cx, by1 + off + L, width, color))
-            lines.append(Line(cx, by0 - off, cx, by0 - off - L, width, color))
-            lines.append(Line(bx0 - off, cy, bx0 - off - L, cy, width, color))
-            lines.append(Line(bx1 + off, cy, bx1 + off + L, cy, width, color))
-    return lines
+def page_marks(slots: list[Slot], spec: SheetSpec, grid: Grid) -> list[Line]:
+    """The crop marks of a page holding ``slots`` (:func:`cardgen.layout.marks.crop_marks`), as
+    long as ``grid`` leaves room for."""
+    return crop_marks(slots, spec.marks, grid.mark_x, grid.mark_y, spec.mark_offset)
 
 
 def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "long-edge",
@@ -163,15 +161,17 @@ def impose(count: int, spec: SheetSpec, backs: bool = True, duplex: Duplex = "lo
         if k not in shared:
             fronts = front_slots(grid, spec, k)
             back_slots = mirror_slots(fronts, grid, duplex, back_offset) if backs else []
-            shared[k] = (fronts, crop_marks(fronts, spec), back_slots, crop_marks(back_slots, spec) if backs else [])
+            shared[k] = (fronts, page_marks(fronts, spec, grid), back_slots,
+                         page_marks(back_slots, spec, grid) if backs else [])
         fronts, front_marks, back_slots, back_marks = shared[k]
         indexes = list(range(start, start + k))
         vertical = grid.label_side == "left"
+        cut = spec.cut == "shared"
         pages.append(PagePlan("front", sheet, grid.page_w, grid.page_h, fronts, front_marks, indexes,
-                              label_band(grid, spec), vertical))
+                              label_band(grid, spec), vertical, shared_cut=cut))
         if backs:
             pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, back_slots, back_marks, indexes,
-                                  label_band(grid, spec, mirror), vertical))  # type: ignore[arg-type]
+                                  label_band(grid, spec, mirror), vertical, shared_cut=cut))  # type: ignore[arg-type]
         elif blank_backs:
             pages.append(PagePlan("back", sheet, grid.page_w, grid.page_h, [], [], [],
                                   label_band(grid, spec, mirror), vertical, blank=True))  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from cardgen.core.units import EPS
 from cardgen.layout import jlreq
+from cardgen.layout.compose import Piece, compose
 from cardgen.layout.text_atoms import Atom, atoms, ruby_size
 
 Measure = Callable[[str, str, float], float]
@@ -27,18 +28,22 @@ Measure = Callable[[str, str, float], float]
 #: Line-start and line-end prohibition (行頭・行末禁則): the JLREQ classes of :mod:`cardgen.layout.jlreq`
 #: (cl-02 … cl-11, cl-13 and half-width forms may not begin a line; cl-01, cl-12 may not end one).
 #: ``…`` and ``‥`` (cl-08) do not begin one either, so a split ``……`` never starts a line.
-NO_START = jlreq.NO_START | set("…‥")
+NO_START = jlreq.NO_START | jlreq.NO_START_LEADERS
 NO_END = jlreq.NO_END
 
 
 @dataclass
 class LaidLine:
-    """A laid-out line: atoms and total width in pt; ``has_ruby``: the line holds a ruby base (it
-    needs :func:`ruby_size` more room above), worked out when the line is made (a laid line is
-    never changed: fitted lines are shared, see ``card_text.fit_cached``)."""
+    """A laid-out line: atoms, each atom's ``advances`` (pt: its width with the JLREQ adjustments
+    of :mod:`cardgen.layout.compose`), ``width`` their sum, ``hang`` how far it reaches past the
+    measure (ぶら下げ); ``has_ruby``: the line holds a ruby base (it needs :func:`ruby_size` more
+    room above). A laid line is never changed: fitted lines are shared (``card_text.fit_cached``)."""
 
     atoms: list[Atom]
     width: float
+    advances: list[float]
+    hang: float = 0.0
+    cuts: frozenset[int] = frozenset()  #: atoms whose advance is not their natural width
 
     def __post_init__(self) -> None:
         self.has_ruby = any(a.kind == "ruby" for a in self.atoms)
@@ -55,81 +60,50 @@ def _atom_width(a: Atom, font: str, size: float, measure: Measure) -> float:
     return measure(a.text, font, size)
 
 
-def _no_start(a: Atom) -> bool:
-    return a.kind != "icon" and a.text[:1] in NO_START
+_KIND = {"cjk": "text", "word": "text", "ruby": "text", "space": "space", "icon": "icon", "newline": "newline"}
 
 
-def _no_end(a: Atom) -> bool:
-    return a.kind != "icon" and a.text[-1:] in NO_END
+def pieces_of(text: str, font: str, size: float, measure: Measure) -> tuple[list[Atom], list[Piece]]:
+    """The atoms of ``text`` and the engine's pieces for them (one each). A space typed after an
+    opening bracket, after another space or at the start of a paragraph takes no room (JLREQ):
+    it is left out."""
+    kept: list[Atom] = []
+    pieces: list[Piece] = []
+    for a in atoms(text):
+        if a.kind == "space" and (not kept or kept[-1].kind in ("space", "newline")
+                                  or (kept[-1].kind != "icon" and kept[-1].text[-1:] in NO_END)):
+            continue
+        kept.append(a)
+        pieces.append(Piece(a.text, _atom_width(a, font, size, measure), size, _KIND[a.kind]))
+    return kept, pieces
 
 
-def break_lines(text: str, width: float, font: str, size: float, measure: Measure) -> list[LaidLine]:
-    """Break ``text`` into lines no wider than ``width`` pt (when possible).
+def compose_text(text: str, width: float, font: str, size: float, measure: Measure, *, hang: bool = False,
+                 phrases: bool = False) -> tuple[list[LaidLine], list[str]]:
+    """``text`` set in lines of ``width`` pt by :func:`cardgen.layout.compose.compose`, and the
+    short last lines nothing could avoid."""
+    kept, pieces = pieces_of(text, font, size, measure)
+    comp = compose(pieces, width, hang=hang, phrases="strict" if phrases else "off")
+    out = []
+    for ln in comp.lines:
+        idx = [k for k in range(ln.start, ln.end) if kept[k].kind != "newline"]
+        while idx and kept[idx[-1]].kind == "space":
+            idx.pop()
+        adv = [ln.advances[k - ln.start] for k in idx]
+        cuts = frozenset(j for j, k in enumerate(idx) if abs(adv[j] - pieces[k].width) > EPS)
+        out.append(LaidLine([kept[k] for k in idx], sum(adv), adv, ln.hang, cuts))
+    return out, comp.short
+
+
+def break_lines(text: str, width: float, font: str, size: float, measure: Measure, *, hang: bool = False,
+                phrases: bool = False) -> list[LaidLine]:
+    """Break ``text`` into lines no wider than ``width`` pt (when possible), with the JLREQ rules
+    of :mod:`cardgen.layout.compose` (``phrases``: between BudouX phrases first).
 
     A single atom wider than the line (a very long Latin word) gets a line of its own and is
     reported by :func:`fits` as overflowing; it is never split mid-word.
     """
-    lines: list[LaidLine] = []
-    cur: list[Atom] = []
-    widths: list[float] = []
-
-    def flush() -> None:
-        while cur and cur[-1].kind == "space":
-            cur.pop()
-            widths.pop()
-        lines.append(LaidLine(list(cur), sum(widths)))
-        cur.clear()
-        widths.clear()
-
-    for a in atoms(text):
-        if a.kind == "newline":
-            flush()
-            continue
-        if a.kind == "space" and not cur:
-            continue
-        w = _atom_width(a, font, size, measure)
-        if cur and sum(widths) + w > width + EPS and a.kind != "space":
-            # Kinsoku: carry atoms to the next line so it does not start with a NO_START
-            # character and this line does not end with a NO_END character.
-            carry: list[tuple[Atom, float]] = []
-            if _no_start(a):
-                # carry back until the carried run starts with an atom that may begin a line
-                # (so 」、 or ）。 move down together with the character before them)
-                while len(cur) > 1:
-                    carry.insert(0, (cur.pop(), widths.pop()))
-                    if not _no_start(carry[0][0]) and carry[0][0].kind != "space":
-                        break
-                if not carry or _no_start(carry[0][0]) or carry[0][0].kind == "space":
-                    # Nothing before it may begin a line (one long word, or a run of 」」、):
-                    # the character hangs at the end of this line (ぶら下げ), which makes the
-                    # line too wide, so fit_text shrinks the text or reports that it overflows.
-                    for ca, cw in carry:
-                        cur.append(ca)
-                        widths.append(cw)
-                    cur.append(a)
-                    widths.append(w)
-                    continue
-            # The trailing run of opening brackets (and the spaces among them) moves down too,
-            # so no line ends with one, even when a space separates it from the next word.
-            j = len(cur)
-            while j > 0 and (cur[j - 1].kind == "space" or _no_end(cur[j - 1])):
-                j -= 1
-            k = next((i for i in range(j, len(cur)) if _no_end(cur[i])), None)
-            if k is not None:
-                carry = list(zip(cur[k:], widths[k:])) + carry
-                del cur[k:], widths[k:]
-            if cur:
-                flush()
-            for ca, cw in carry:
-                cur.append(ca)
-                widths.append(cw)
-        if a.kind == "space" and (not cur or _no_end(cur[-1]) or cur[-1].kind == "space"):
-            continue  # a space typed after an opening bracket (「 Ron) or another space takes no room (JLREQ)
-        cur.append(a)
-        widths.append(w)
-    if cur or not lines:
-        flush()
-    return lines
+    return compose_text(text, width, font, size, measure, hang=hang, phrases=phrases)[0]
 
 
 @dataclass
@@ -141,6 +115,7 @@ class Fitted:
     leading: float  #: baseline-to-baseline distance, pt
     fits: bool
     shrunk: bool  #: the size had to go below the template's preferred size
+    short: tuple[str, ...] = ()  #: last lines of ≤ 2 characters that neither compression nor re-breaking avoided
 
 
 #: Sizes tried one by one in a text box; a wider range is searched by halving (a cap on the
@@ -149,8 +124,8 @@ MAX_FIT_ATTEMPTS = 24
 
 
 def fit_text(text: str, width: float, height: float, font: str, size: float, min_size: float,
-             measure: Measure, leading: float = 1.35, step: float = 0.5,
-             breaker: Callable[..., list[LaidLine]] | None = None) -> Fitted:
+             measure: Measure, leading: float = 1.35, step: float = 0.5, *, hang: bool = False,
+             phrases: bool = False, breaker: Callable[..., list[LaidLine]] | None = None) -> Fitted:
     """Largest size in ``[min_size, size]`` (steps of ``step`` pt) at which ``text`` fits the box:
     each size in turn from ``size`` down, or, when the range holds more than
     :data:`MAX_FIT_ATTEMPTS` steps, by halving it (at most about 20 line breakings).
@@ -164,14 +139,15 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
     Returns:
         :class:`Fitted`; ``fits`` is False when even ``min_size`` overflows (the caller reports it).
     """
-    breaker = breaker or break_lines
-
     def attempt(s: float) -> Fitted:
-        lines = breaker(text, width, font, s, measure)
+        if breaker is not None:  # a Latin-script edition's lines (no JLREQ short-last-line report)
+            lines, short = breaker(text, width, font, s, measure), []
+        else:
+            lines, short = compose_text(text, width, font, s, measure, hang=hang, phrases=phrases)
         total = s + (len(lines) - 1) * s * leading + sum(ln.has_ruby for ln in lines) * ruby_size(s)
-        if total <= height + EPS and all(ln.width <= width + EPS for ln in lines):
-            return Fitted(s, lines, s * leading, True, s < size - 1e-9)
-        return Fitted(s, lines, s * leading, False, True)
+        if total <= height + EPS and all(ln.width - ln.hang <= width + EPS for ln in lines):
+            return Fitted(s, lines, s * leading, True, s < size - 1e-9, tuple(short))
+        return Fitted(s, lines, s * leading, False, True, tuple(short))
 
     grid = []
     s = size
@@ -179,7 +155,9 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
         grid.append(s)
         s = round(s - step, 3)
     if not grid:
-        return Fitted(size, breaker(text, width, font, size, measure), size * leading, False, False)
+        lines = breaker(text, width, font, size, measure) if breaker is not None else \
+            break_lines(text, width, font, size, measure, hang=hang, phrases=phrases)
+        return Fitted(size, lines, size * leading, False, False)
     if len(grid) <= MAX_FIT_ATTEMPTS:  # the usual box (10 pt down to 6 pt): every size in turn
         for s in grid:
             got = attempt(s)
@@ -207,6 +185,28 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
 def line_text(line: LaidLine) -> str:
     """The plain text of a laid line (icons as ``:name:``)."""
     return "".join(f":{a.text}:" if a.kind == "icon" else a.text for a in line.atoms)
+
+
+def placed_runs(line: LaidLine) -> Iterable[tuple[str, object, float]]:
+    """Like :func:`runs`, with each run's advance (pt): a text run is cut after every atom whose
+    advance differs from its natural width (a compressed 」, a Japanese–Latin space: ``cuts``),
+    so each run is drawn at its own place and the next starts where JLREQ puts it. Yields
+    ``(kind, value, advance)``."""
+    buf, w = "", 0.0
+    for i, (a, x) in enumerate(zip(line.atoms, line.advances)):
+        if a.kind in ("icon", "ruby"):
+            if buf:
+                yield ("text", buf, w)
+                buf, w = "", 0.0
+            yield (a.kind, a.text if a.kind == "icon" else (a.text, a.ruby), x)
+            continue
+        buf += a.text
+        w += x
+        if i in line.cuts:
+            yield ("text", buf, w)
+            buf, w = "", 0.0
+    if buf:
+        yield ("text", buf, w)
 
 
 def runs(line: LaidLine) -> Iterable[tuple[str, object]]:

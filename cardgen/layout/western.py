@@ -111,13 +111,21 @@ def break_western(text: str, width: float, font: str, size: float, measure: Meas
     space = measure(" ", font, size)
     lines: list[LaidLine] = []
     cur: list[Atom] = []
-    used = 0.0
+    adv: list[float] = []  # each atom's advance (pt), as LaidLine keeps them
     pending_space = False
 
+    def add(group: list[Atom], gap: bool) -> None:
+        if gap:
+            cur.append(Atom(" ", "space"))
+            adv.append(space)
+        for a in group:
+            cur.append(a)
+            adv.append(_width(a, font, size, measure))
+
     def flush() -> None:
-        nonlocal cur, used
-        lines.append(LaidLine(cur, used))
-        cur, used = [], 0.0
+        lines.append(LaidLine(list(cur), sum(adv), list(adv)))
+        cur.clear()
+        adv.clear()
 
     queue = _groups(text)
     i = 0
@@ -133,31 +141,24 @@ def break_western(text: str, width: float, font: str, size: float, measure: Meas
             continue
         w = sum(_width(a, font, size, measure) for a in g)
         gap = space if pending_space and cur else 0.0
+        used = sum(adv)
         if used + gap + w <= width + EPS:
-            if gap:
-                cur.append(Atom(" ", "space"))
-            cur.extend(g)
-            used += gap + w
+            add(g, bool(gap))
             pending_space = False
             continue
         split = _hyphenate(g, width - used - gap, font, size, measure, language)
+        pending_space = False
         if split is not None and (cur or w > width + EPS):
             head, tail = split
-            if gap:
-                cur.append(Atom(" ", "space"))
-            cur.extend(head)
-            used += gap + sum(_width(a, font, size, measure) for a in head)
+            add(head, bool(gap))
             flush()
             queue.insert(i, tail)
-            pending_space = False
             continue
-        pending_space = False
         if cur:  # the word starts the next line
             flush()
             queue.insert(i, g)
             continue
-        cur.extend(g)  # alone, too wide and not hyphenable: a line of its own, which overflows
-        used = w
+        add(g, False)  # alone, too wide and not hyphenable: a line of its own, which overflows
         flush()
     if cur or not lines:
         flush()

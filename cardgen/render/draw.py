@@ -7,9 +7,10 @@ from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 from reportlab.pdfbase.pdfmetrics import getFont
 
 from cardgen.fonts.fontset import FontSet
-from cardgen.layout.ops import Circle, GameIcon, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText
+from cardgen.layout.ops import Circle, GameIcon, Icon, Image, Line, Rect, Text, TurnedIcon, TurnedText, VerticalText
 from cardgen.render.icons import draw_icon
 from cardgen.render.svg_icons import draw_game_icon
+from cardgen.render.vertical_draw import draw_vertical
 
 _colors: dict[str, object] = {}
 
@@ -160,6 +161,9 @@ def draw_ops(canvas, ops, fonts: FontSet, images=None) -> None:
             c.setFont(fonts.name(op.font), op.size)
             c.drawString(0, 0, op.text)
             c.restoreState()
+        elif isinstance(op, VerticalText):
+            _set_fill(c, op.color)
+            draw_vertical(c, op, fonts.name(op.font))
         elif isinstance(op, Rect):
             stroke, fill = _paint(c, op)
             if not (stroke or fill):

@@ -85,6 +85,26 @@ def _header_size(p: Path) -> tuple[int, int]:
             PILImage.MAX_IMAGE_PIXELS = saved
 
 
+def embedded_image_size(data: bytes) -> tuple[str, int, int] | None:
+    """(format, width, height) of an image held in memory (an SVG's embedded ``data:`` image),
+    from its header alone, nothing decoded; None when Pillow reads no PNG or JPEG header there."""
+    with _HEADER_LOCK:
+        saved, PILImage.MAX_IMAGE_PIXELS = PILImage.MAX_IMAGE_PIXELS, None
+        try:
+            with PILImage.open(io.BytesIO(data), formats=("PNG", "JPEG")) as im:
+                return im.format, im.size[0], im.size[1]
+        except (UnidentifiedImageError, OSError, ValueError, SyntaxError, struct.error):
+            return None
+        finally:
+            PILImage.MAX_IMAGE_PIXELS = saved
+
+
+def pixel_limit() -> int:
+    """The most pixels (width × height) an image cardgen opens may have (:data:`MAX_PIXELS`,
+    else Pillow's ``MAX_IMAGE_PIXELS``)."""
+    return _limit()
+
+
 def image_size(path: str | Path) -> tuple[int, int]:
     """Pixel size ``(w, h)`` of the image as it appears upright (EXIF orientation applied).
     Reads the header only. Raises :class:`CardgenError` (missing, unreadable, too large)."""

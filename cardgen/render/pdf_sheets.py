@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFObject, PDFPage, PDFStream, PDFZCompress, xObjectName
+from reportlab.pdfbase.pdfdoc import (PDFDictionary, PDFObject, PDFPage, PDFResourceDictionary, PDFStream, PDFZCompress,
+                                     xObjectName)
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfgen.canvas import Canvas
 
@@ -53,11 +54,32 @@ class _Frozen(PDFObject):
         return self.data
 
 
+def _form_resources(form) -> None:
+    """Give a finished form XObject the resource dictionary reportlab's ``PDFFormXObject.format``
+    would make — fonts, procedure sets, XObjects — plus its ``/ExtGState``, which that method
+    leaves out (reportlab 5.1): a form drawing a ``#rrggbbaa`` colour said ``/gRLs0 gs`` with no
+    such resource, so it printed opaque and poppler reported "ExtGState 'gRLs0' is unknown"."""
+    if form.Resources or not getattr(form, "ExtGState", None):
+        return
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    if form.hasImages:
+        resources.allProcs()
+    else:
+        resources.basicProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
+
+
 def _freeze_form(c: Canvas, name: str) -> None:
     """Replace the just-finished form XObject ``name`` by its formatted, compressed bytes."""
     doc = c._doc
     xname = xObjectName(name)
-    doc.idToObject[xname] = _Frozen(doc.idToObject[xname].format(doc))
+    form = doc.idToObject[xname]
+    _form_resources(form)
+    doc.idToObject[xname] = _Frozen(form.format(doc))
 
 
 class _FinishedPage(PDFPage):
@@ -103,13 +125,25 @@ class FormCache:
         self.names: dict[str, str] = {}
         self.uses = uses  #: face key → number of placements; None: every face is a form
 
-    def place(self, plan: CardPlan | Callable[[], CardPlan], x: float, y: float, key: str | None = None) -> None:
+    def place(self, plan: CardPlan | Callable[[], CardPlan], x: float, y: float, key: str | None = None,
+              clip: tuple[float, float, float, float] | None = None) -> None:
         """Draw ``plan`` with its trim's bottom-left at ``x, y`` (pt).
 
         ``plan`` may be a callable returning the plan, called only when ``key`` (the face key) has
-        not been drawn yet.
+        not been drawn yet. ``clip``: the page rectangle ``(x0, y0, x1, y1)`` the face is cut to
+        (a shared-cut sheet: the bleed only where there is no neighbour); None: its bleed box.
         """
         c = self.canvas
+        if clip is not None:
+            c.saveState()
+            path = c.beginPath()
+            path.rect(clip[0], clip[1], clip[2] - clip[0], clip[3] - clip[1])
+            c.clipPath(path, stroke=0, fill=0)
+            try:
+                self.place(plan, x, y, key)
+            finally:
+                c.restoreState()
+            return
         key = key if key is not None else plan.key  # type: ignore[union-attr]
         name = self.names.get(key)
         if name is None:
@@ -293,12 +327,13 @@ def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, d
             faces = run.fronts if page.side == "front" else run.backs
             key_at = getattr(faces, "key_at", None)
             for slot, idx in zip(page.slots, page.card_indexes):
+                clip = slot.box if page.shared_cut else None
                 if key_at is not None:  # a FacePlans: read the plan only if its face is new
-                    forms.place(lambda i=idx: faces[i], slot.x, slot.y, key=key_at(idx))
+                    forms.place(lambda i=idx: faces[i], slot.x, slot.y, key=key_at(idx), clip=clip)
                     continue
                 plan = faces[idx]
                 if plan is not None:
-                    forms.place(plan, slot.x, slot.y)
+                    forms.place(plan, slot.x, slot.y, clip=clip)
             marks.place(page)
             bar = scale_bar(band_length(page), paper, fonts.width, note=scale_note) if pages == 0 else None
             draw_label(c, label(run, page, sheets), page.label_box, fonts, page.label_vertical,

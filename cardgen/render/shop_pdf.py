@@ -7,7 +7,6 @@ XObjects drawn once (:class:`FormCache`), so repeated faces cost nothing. ``inva
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Callable, Sequence
 
 from cardgen.fonts.fontset import FontSet
@@ -28,23 +27,29 @@ def shop_pages(fronts: Sequence[CardPlan], backs: Sequence[CardPlan | None], sid
     return pages
 
 
-def render_shop(path: Path, pages: Sequence[CardPlan], fonts: FontSet, images=None, metadata: dict | None = None,
-                on_page: Callable[[], None] | None = None) -> int:
-    """Write one page per face. MediaBox = CropBox = BleedBox = trim + bleed; TrimBox = trim.
-    Returns the page count."""
+def render_shop(path, pages: Sequence[CardPlan], fonts: FontSet, images=None, metadata: dict | None = None,
+                on_page: Callable[[], None] | None = None, bleed: float | None = None,
+                turned: Sequence[bool] = ()) -> int:
+    """Write one page per face to ``path`` (a path or a file object). MediaBox = CropBox =
+    BleedBox = trim + bleed; TrimBox = trim. ``bleed`` (pt) cuts the page to a shop's bleed when it
+    is less than the faces' own (None: the faces' bleed); ``turned[i]``: page ``i`` is drawn turned
+    180° (a shop that wants the backs upside down). Returns the page count."""
     c = print_canvas(path, fonts)
     meta = metadata or {}
     c.setTitle(meta.get("title", ""))
     c.setAuthor(meta.get("author", ""))
     c.setSubject(meta.get("subject", ""))
     forms = FormCache(c, fonts, images)
-    for plan in pages:
-        b = plan.bleed
+    for i, plan in enumerate(pages):
+        b = plan.bleed if bleed is None else min(bleed, plan.bleed)
         W, H = plan.width + 2 * b, plan.height + 2 * b
         c.setPageSize((W, H))
         c.setCropBox((0, 0, W, H))
         c.setBleedBox((0, 0, W, H))
         c.setTrimBox((b, b, b + plan.width, b + plan.height))
+        if i < len(turned) and turned[i]:
+            c.translate(W, H)
+            c.rotate(180)
         forms.place(plan, b, b)
         c.showPage()
         if on_page:

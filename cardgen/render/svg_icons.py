@@ -9,21 +9,32 @@
 SVG files come from untrusted game folders. Before svglib sees one, :func:`load_svg` parses it
 with lxml (no entity expansion, no network, no DTD loading) and refuses what would read another
 file: a reference (``href``, ``xlink:href``, ``xml:base``, CSS ``url(…)`` / ``@import``) that is
-neither inside the document (``#id``) nor a ``data:`` URI, and any ``<!ENTITY``. Each file is
-read once per process (cache by path, size and modification time).
+neither inside the document (``#id``) nor a ``data:`` URI, and any ``<!ENTITY``. An embedded
+raster image (``<image href="data:image/png;base64,…">``) is checked from its header before
+anything decodes it: PNG or JPEG only (what svglib draws), at most the pixel limit of every
+image (:func:`cardgen.render.images.pixel_limit`); it is drawn as an image XObject (reportlab's
+inline images cannot be drawn inside the form XObject a card face is). Each file is read once
+per process (cache by path, size and modification time).
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import re
 from pathlib import Path
 
+from reportlab.graphics import renderPDF
+from reportlab.lib.utils import ImageReader
+
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.render.images import embedded_image_size, pixel_limit
 
 #: Largest SVG icon file read, in bytes (an icon is a few kilobytes).
 MAX_SVG_BYTES = 2_000_000
 _EXTERNAL_CSS = re.compile(r"@import|url\(\s*['\"]?(?!#|data:)", re.IGNORECASE)
 _HREF_ATTRS = ("href", "{http://www.w3.org/1999/xlink}href", "{http://www.w3.org/XML/1998/namespace}base", "src")
+_DATA_IMAGE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 
 
 def _refuse(path: Path, message: str, hint: str, code: str = "bad-icon") -> CardgenError:
@@ -61,11 +72,50 @@ def check_svg(path: Path) -> None:
             if value and not value.startswith(("#", "data:")):
                 raise _refuse(path, f"the icon {rel(path)} refers to another file ({value[:80]!r})",
                               "embed everything in the SVG (Inkscape: Save As → Plain SVG; images embedded)")
+            if value.startswith("data:") and etree.QName(el).localname == "image":
+                _check_embedded(path, value, el.sourceline)
         style = (el.text or "") if etree.QName(el).localname == "style" else ""
         for text in (style, el.get("style") or ""):
             if _EXTERNAL_CSS.search(text):
                 raise _refuse(path, f"the icon {rel(path)} loads a style or image from another file",
                               "embed everything in the SVG (no @import, no url() to files)")
+
+
+def _check_embedded(path: Path, uri: str, line: int | None) -> None:
+    """An ``<image>``'s ``data:`` URI: a base64 PNG or JPEG whose header states at most the pixel
+    limit. Nothing is decoded but the header."""
+    where = f"the icon {rel(path)}" + (f" (line {line})" if line else "")
+    m = _DATA_IMAGE.match(uri)
+    if not m:
+        raise _refuse(path, f"{where} embeds an image that is not a base64 PNG or JPEG ({uri.split(',')[0][:40]!r})",
+                      "embed the image as PNG or JPEG, or draw it as paths")
+    try:
+        data = base64.b64decode(uri[m.end():], validate=False)
+    except (binascii.Error, ValueError):
+        data = b""
+    found = embedded_image_size(data)
+    if found is None:
+        raise _refuse(path, f"{where} embeds an image that cannot be read (not a PNG or JPEG)",
+                      "embed the image again as PNG or JPEG")
+    _fmt, w, h = found
+    if w * h > pixel_limit():
+        raise _refuse(path, f"{where} embeds an image of {w:,} × {h:,} pixels, more than the limit of "
+                      f"{pixel_limit():,}", "scale the embedded image down (300 dpi at the printed size is enough)",
+                      "image-too-large")
+
+
+class _IconRenderer(renderPDF._PDFRenderer):
+    """reportlab's PDF renderer, drawing an embedded raster image as an image XObject
+    (``drawImage``): its own ``drawInlineImage`` leaves bytes in a form's stream (TypeError)."""
+
+    def drawImage(self, image):
+        if hasattr(image.path, "mode"):  # svglib gives an embedded image as a PIL image
+            self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height, mask="auto")
+
+
+def draw_svg(drawing, canvas) -> None:
+    """Draw an icon's ``drawing`` (from :func:`load_svg`) at the canvas origin."""
+    _IconRenderer().draw(renderPDF.renderScaledDrawing(drawing), canvas, 0, 0)
 
 
 @functools.lru_cache(maxsize=64)
@@ -110,7 +160,6 @@ def draw_game_icon(canvas, op, font_name: str) -> None:
     """Draw a :class:`cardgen.layout.ops.GameIcon` op: the file fitted into the square
     ``op.x, op.y, op.size`` (pt, aspect kept, centred), then its label, turned by ``op.angle``. Raises CardgenError
     for a file that cannot be drawn (the checks of ``cardgen validate`` find these first)."""
-    from reportlab.graphics import renderPDF
     from reportlab.lib.colors import Color
 
     from cardgen.core.colours import parse_colour
@@ -131,7 +180,7 @@ def draw_game_icon(canvas, op, font_name: str) -> None:
         k = min(s / d.width, s / d.height)
         c.translate(op.x + (s - d.width * k) / 2, op.y + (s - d.height * k) / 2)
         c.scale(k, k)
-        renderPDF.draw(d, c, 0, 0)
+        draw_svg(d, c)
     else:
         st = p.stat()
         reader, (pw, ph) = _png_reader(str(p), st.st_size, st.st_mtime)

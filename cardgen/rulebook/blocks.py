@@ -42,6 +42,7 @@ class Heading:
     number: str = ""  #: "1.2", "第3条"… ("" when not numbered)
     toc_level: int | None = None  #: 0-based level in the table of contents, None = not listed
     title: bool = False  #: the book title (a level-1 heading above the numbered levels)
+    vertical: bool = False  #: set vertically (``<!-- vertical -->`` before it): the title becomes a cover page
 
     @property
     def text(self) -> str:
@@ -54,6 +55,7 @@ class Para:
     """A paragraph: a list of runs."""
     runs: list
     where: tuple = ()  #: (rules file, line), set by the rulebook assembly (for a short last line)
+    vertical: bool = False  #: set vertically in columns (``<!-- vertical -->`` before it): a column or a caption
 
 
 @dataclass

@@ -55,7 +55,6 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.numfmt import num
-from cardgen.data.expr_cache import compile_expression
 from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
 from cardgen.check.deck_math import Report
 from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
@@ -171,7 +170,7 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         line = game.line("rulebook", "values", name)
         try:
             with evaluation(f"{game.manifest_file}:{line}", f"the rulebook value {name!r}"):
-                ctx[name] = compile_expression(env, expr, undefined_to_none=False)(**ctx)
+                ctx[name] = env.compile_expression(expr, undefined_to_none=False)(**ctx)
         except MemoryError:
             raise
         except LimitError as exc:

@@ -4,7 +4,8 @@
 context of :mod:`cardgen.rulebook.context`) with markdown-it-py (CommonMark + tables, CJK-friendly
 emphasis); inline text becomes runs (:mod:`cardgen.rulebook.inline`), headings are numbered by a
 :class:`cardgen.rulebook.numbering.Numberer`. ``open_question()`` and figure markers (HTML
-comments) become their blocks; ``<!-- pagebreak -->`` a page break.
+comments) become their blocks; ``<!-- pagebreak -->`` a page break; ``<!-- vertical -->`` sets the
+heading or paragraph after it vertically (縦書き: the title as a cover, a paragraph as a column).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from cardgen.rulebook.inline import INDENT_MARK, inline_runs
 from cardgen.rulebook.numbering import CIRCLED, Numberer
 
 _LINE_INDENT = re.compile(r"(?m)^(\u3000+)")
+_VERTICAL = re.compile(r"<!--\s*vertical\s*-->")
 
 
 def keep_indent(markdown: str) -> str:
@@ -64,9 +66,10 @@ def parse_blocks(markdown: str, numberer: Numberer | None = None, tokens: list |
     if tokens is None:
         tokens = parse_tokens(markdown)
     pos = 0
+    vertical = False  # a <!-- vertical --> waits for the next heading or paragraph
 
     def walk(end_type: str | None) -> list:
-        nonlocal pos
+        nonlocal pos, vertical
         out: list = []
         while pos < len(tokens):
             t = tokens[pos]
@@ -74,6 +77,9 @@ def parse_blocks(markdown: str, numberer: Numberer | None = None, tokens: list |
                 pos += 1
                 return out
             pos += 1
+            mark = None
+            if vertical and t.type in ("heading_open", "paragraph_open"):
+                vertical, mark = False, len(out)
             if t.type == "heading_open":
                 level = int(t.tag[1])
                 runs, _ = inline_runs(tokens[pos].children)
@@ -120,6 +126,10 @@ def parse_blocks(markdown: str, numberer: Numberer | None = None, tokens: list |
                     out.append(CardFigureBlock(fig))
                 elif "pagebreak" in t.content:
                     out.append(PageBreak())
+                elif _VERTICAL.search(t.content):
+                    vertical = True
+            if mark is not None and len(out) > mark and isinstance(out[mark], (Heading, Para)):
+                out[mark].vertical = True
         return out
 
     return walk(None)

@@ -67,7 +67,7 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
     ``icons`` is accepted for the signature of :func:`render_rulebook` (icons are drawn, never measured
     here: their widths are in the markup).
 
-    ``memo`` (:class:`cardgen.steps.rulebook_check_cache.BlockMemo`, or None): what each top-level
+    ``memo`` (:class:`cardgen.rulebook.block_memo.BlockMemo`, or None): what each top-level
     block found before, by the block itself (:func:`_check_by_block`): a block found there is
     neither built nor laid out again."""
     if memo is not None:

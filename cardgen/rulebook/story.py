@@ -33,6 +33,7 @@ from cardgen.rulebook.story_tables import row_split_table, table
 from cardgen.rulebook.words import BOOK_WORDS
 from cardgen.data.editions import is_latin
 from cardgen.layout.western import MIN_HYPHENATED, pyphen_language
+from cardgen.rulebook.vertical_blocks import VerticalColumn, VerticalCover
 
 
 class StoryBuilder:
@@ -130,8 +131,10 @@ class StoryBuilder:
         d = self.d
         if isinstance(b, L.Heading):
             if b.title:
-                out = [self.para(b.runs, d.title, "title")]
                 sub = " ".join(x for x in (info.subtitle, info.version) if x)
+                if b.vertical:  # <!-- vertical -->: a cover page, the title set vertically
+                    return [VerticalCover(L.plain(b.runs), sub, d, self.fonts), RLPageBreak()]
+                out = [self.para(b.runs, d.title, "title")]
                 if sub:
                     out.append(self.para([L.Span(sub)], d.subtitle, "subtitle"))
                 return out
@@ -157,6 +160,8 @@ class StoryBuilder:
                 out.append(rule)
             return out
         if isinstance(b, L.Para):
+            if b.vertical:  # <!-- vertical -->: the paragraph set in columns
+                return [VerticalColumn(_plain_with_icons(b.runs), d.body, self.fonts)]
             if all(getattr(r, "code", False) for r in b.runs):  # a code block keeps its own lines
                 return [self.para(b.runs, d.body)]
             runs, indent = _indent(b.runs)
@@ -280,3 +285,9 @@ class _Rule(Flowable):
         self.canv.setStrokeColor(self.color)
         self.canv.setLineWidth(0.6)
         self.canv.line(0, self.height - 0.3 * MM, self.width, self.height - 0.3 * MM)
+
+
+def _plain_with_icons(runs: list) -> str:
+    """The runs of a vertical paragraph as card text: icons as ``:name:``, ruby as ``{base|reading}``."""
+    return "".join(f":{r.name}:" if isinstance(r, L.IconRun) else (f"{{{r.text}|{r.ruby}}}" if r.ruby else r.text)
+                   for r in runs)

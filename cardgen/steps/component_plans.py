@@ -154,7 +154,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         ctx = ctx_of(card)
         res = plan_card_(front_t, ctx, frame, fonts.width, card.ref("front"), resolve_file=resolve,
                          exists=_is_file, missing_chars=fonts.missing_chars,
-                         prepare=fonts.prepare, icons=icons)
+                         prepare=fonts.prepare, icons=icons, without_vertical_form=fonts.without_vertical_form)
         findings.extend(res.findings)
         front_keys[rid] = res.plan.key
         if res.plan.key not in front_plans:
@@ -165,7 +165,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
         elif back_t is not None:
             back = plan_card_(back_t, ctx, frame, fonts.width, card.ref("back"),
                              resolve_file=resolve, exists=_is_file, missing_chars=fonts.missing_chars,
-                             prepare=fonts.prepare, icons=icons)
+                             prepare=fonts.prepare, icons=icons, without_vertical_form=fonts.without_vertical_form)
             back_found.append(back.findings)
             # identical backs share one key so the PDF stores the drawing once
             key = back_keys[rid] = back_sigs.setdefault(repr(back.plan.ops), back.plan.key)

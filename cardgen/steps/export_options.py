@@ -16,6 +16,8 @@ class ExportOptions:
         jobs: worker processes for rasterising (None → ``os.cpu_count()``).
         sides: faces in the print-shop PDF (``front|back|both``).
         png_sides: faces written as PNG (default fronts: one PNG per physical card).
+        preset: the print-shop preset of the shop files (cardgen/presets/shops.yaml), or None:
+            the manifest's ``print.shop``, else plain RGB files with a page per physical card.
     """
 
     dpi: float = 300.0
@@ -23,3 +25,4 @@ class ExportOptions:
     jobs: int | None = None
     sides: str = "both"
     png_sides: str = "front"
+    preset: str | None = None

@@ -171,10 +171,16 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
 
 def write_shop(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
                progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
-    """One print-shop PDF per component: ``shop/<component>.pdf`` (see :mod:`cardgen.render.shop_pdf`)."""
+    """One print-shop PDF per component: ``shop/<component>.pdf`` (see :mod:`cardgen.render.shop_pdf`),
+    or, with a print-shop preset (``opts.preset`` or the manifest's ``print.shop``), the files that
+    shop asks for (:mod:`cardgen.steps.shop`)."""
     from cardgen.render.images import ImageCache
     from cardgen.render.shop_pdf import render_shop, shop_pages
+    from cardgen.steps.shop import resolve_preset, write_preset_shop
 
+    preset = resolve_preset(game, opts.preset)
+    if preset is not None:
+        return write_preset_shop(game, fonts, plans, out, opts, preset, progress)
     m = game.manifest
     images = ImageCache()
     written = []

@@ -120,11 +120,13 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         add([p for p in found if p.severity == "error"], fatal=True)
         add([p for p in found if p.severity != "error"])
     if layout:
-        _layout(check, add, plan, on_fonts, preload_rulebook=rulebook and game.rules_dir.is_dir())
+        _layout(check, add, plan, on_fonts)
         if sheets is not False:
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
+        if game.manifest.print.shop and check.fonts is not None:
+            _shop(check, add)
         if edition is None:
             _other_editions(check, add, plan)
     if rulebook and game.rules_dir.is_dir():
@@ -167,19 +169,11 @@ def _other_editions(check: GameCheck, add, plan=None) -> None:
              for p in found if p.severity == "error"])
 
 
-def _layout(check: GameCheck, add, plan=None, on_fonts=None, preload_rulebook: bool = False) -> None:
-    """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``.
-    ``preload_rulebook``: the rulebook check follows; its libraries are loaded before the fonts are
-    set up, so a font helper (:mod:`cardgen.fonts.helper`) still at work — on a busy machine it
-    is — is waited for while they load instead of after."""
+def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
+    """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
     from cardgen.fonts.fontset import fonts_for
     from cardgen.steps.layout_findings import layout_problems
 
-    if preload_rulebook:  # the imports the rulebook check makes anyway: only their time moves
-        from importlib import import_module
-
-        for name in ("cardgen.rulebook.assemble", "cardgen.rulebook.pdf", "cardgen.steps.rulebook"):
-            import_module(name)
     game, report = check.game, check.report
     try:
         check.fonts = fonts_for(game)
@@ -193,6 +187,20 @@ def _layout(check: GameCheck, add, plan=None, on_fonts=None, preload_rulebook: b
     pf = check.preflight = _preflight(game, check.fonts, check.plans, report)
     for f in pf.plan_findings:  # found by reading the plans (layout findings and validation are already in)
         add([f], fatal=f.code in FATAL_IMAGE_CODES)
+
+
+def _shop(check: GameCheck, add) -> None:
+    """The print-shop preset game.yaml names (``print.shop``): what stops the game going to that
+    shop and the colour preflight of its CMYK conversion (:func:`cardgen.steps.shop.preset_problems`)."""
+    from cardgen.steps.shop import preset_problems, resolve_preset  # pikepdf and LittleCMS: only for a shop
+
+    try:
+        preset = resolve_preset(check.game, None)
+    except CardgenError as exc:
+        add(exc.problems)
+        return
+    if preset is not None:
+        add(preset_problems(check.game, check.fonts, check.plans, preset))
 
 
 def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPlans"]:

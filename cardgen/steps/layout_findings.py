@@ -51,6 +51,7 @@ _HINTS = {
     "template-limit": "keep numbers, strings and loops small (README → Security lists the limits)",
     "missing-file": "put the image in the game folder, or fix the file name (it is relative to the game folder)",
     "missing-glyph": "use another character, or a font that has it (fonts: in game.yaml or fonts/fonts.yaml)",
+    "no-vertical-form": "use a font with vertical forms (the OpenType vert feature: IPAex, Noto Sans/Serif CJK), or set this text horizontally",
     "bad-image": "save it as PNG or JPEG",
     "image-too-large": "scale the image down (300 dpi at the printed size is enough)",
     "path-escape": "name a file inside the game folder, relative to it",

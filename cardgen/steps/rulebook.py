@@ -5,16 +5,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
 from cardgen.presets import paper_mm
 from cardgen.check.icons import icon_specs
+from cardgen.check.print_setup import SHARED_PREFIX
 from cardgen.data.project import Project
 from cardgen.check.deck_math import Report
 from cardgen.data.game import Game, safe_path
 from cardgen.rulebook.words import book_words
 from cardgen.steps.component_plans import ComponentPlans, plan_component
+
+
+def design_source(game: Game, project: Project, name: str) -> tuple[list, str]:
+    """Where the page design ``name`` is looked up: a plain name in the game's own
+    ``templates/rulebook/`` (``default``: then the built-in design), ``shared/NAME`` in the
+    project's shared ``templates/rulebook/`` only (as card templates:
+    :data:`cardgen.check.print_setup.SHARED_PREFIX`). Returns ``(folders, file stem)``."""
+    if name.startswith(SHARED_PREFIX):
+        shared = project.root.resolve() / "templates" / "rulebook"
+        return [shared] if shared != game.root.resolve() / "templates" / "rulebook" else [], name[len(SHARED_PREFIX):]
+    own = game.root / "templates" / "rulebook"
+    return [own] if own.is_dir() else [], name
 
 
 def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | None,
@@ -34,9 +47,20 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
     except KeyError:
         raise CardgenError(Problem("", None, "--paper", f"unknown paper {paper!r}", "use a5, a4, b5 or letter",
                                    code="unknown-paper"))
-    design, _ = load_design([d for d in (game.root / "templates" / "rulebook", project.root / "templates" / "rulebook")
-                             if d.is_dir()], settings.template, project.allowed(),
-                            (game.manifest_file, game.line("rulebook", "template")))
+    where = (game.manifest_file, game.line("rulebook", "template"))
+    try:
+        design, _ = load_design(*design_source(game, project, settings.template), project.allowed(), where)
+    except CardgenError as exc:
+        shared = project.root.resolve() / "templates" / "rulebook" / f"{settings.template}.yaml"
+        if not settings.template.startswith(SHARED_PREFIX) and shared.is_file() and \
+                shared.parent != game.root.resolve() / "templates" / "rulebook":
+            raise CardgenError([Problem(*where, "rulebook → template", f"no page design {settings.template!r} in "
+                                        f"{rel(game.root / 'templates' / 'rulebook')}/ (a plain name is looked up "
+                                        "in the game's own folder only)",
+                                        f"write `{SHARED_PREFIX}{settings.template}` to use the shared {rel(shared)}, "
+                                        f"or create {rel(game.root / 'templates' / 'rulebook' / shared.name)}",
+                                        code="rulebook-design")]) from exc
+        raise
 
     def missing_chars(role: str, text: str) -> list[str]:
         return fonts.missing_chars(role, text)
@@ -91,28 +115,19 @@ def check_rulebook(game: Game, report: Report, fonts: FontSet,
     """Every problem :func:`write_rulebook` would meet (``cardgen validate``): its errors raised as
     :class:`CardgenError` (rules text, unknown icon names, glyphs), then those of laying the book out in memory
     returned (words too wide for a table column, images scaled down, short last lines). Card
-    figures reuse ``plans`` (those already laid out by the check), as the build does. The laid-out
-    part is kept on disk by what it reads (:mod:`cardgen.steps.rulebook_check_cache`): an edit
-    that leaves the rules text, the page design, the fonts, the figures' card sizes and the
-    images as they were does not lay the rules out again, and an edit to the rules text lays out
-    only the blocks it changed (:class:`cardgen.steps.rulebook_check_cache.BlockMemo`)."""
-    from cardgen.steps.rulebook_check_cache import book_key, cached_check, check_key, key_parts
+    figures reuse ``plans`` (those already laid out by the check), as the build does. Every run
+    lays the rules out; a resident process (``cardgen watch``) holds each block's findings in
+    memory between saves (:mod:`cardgen.rulebook.block_memo`), so a save lays out the blocks it
+    changed only."""
+    from cardgen.render.images import ImageCache
+    from cardgen.rulebook import block_memo
+    from cardgen.rulebook.pdf import check_story
 
     blocks, design, info, page, card_plan, resolve_image = _rulebook_parts(game, report, fonts, None, plans)
     icons = icon_specs(game)
-
-    def check(card_plan, resolve_image, memo=None) -> list[Problem]:
-        from cardgen.render.images import ImageCache
-        from cardgen.rulebook.pdf import check_story
-        return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
-                           icons=icons, memo=memo)
-
-    parts: list = []  # key_parts, computed once for both keys (cardgen's code is read once)
-
-    def fixed() -> list[str]:
-        if not parts:
-            parts.append(key_parts(design, page, info, fonts, icons))
-        return parts[0]
-
-    return cached_check(lambda: check_key(blocks, design, page, info, fonts, parts=fixed()), card_plan, resolve_image,
-                        check, blocks_key=lambda: book_key(design, page, info, fonts, parts=fixed()))
+    memo = None
+    if block_memo.on():  # a watch's check: the blocks a save left as they were are not laid out again
+        memo = block_memo.BlockMemo(block_memo.book_key(design, page, info, fonts, icons), card_plan, resolve_image)
+        card_plan, resolve_image = memo.card_plan, memo.resolve_image
+    return check_story(blocks, design, fonts, info, page, card_plan, resolve_image, images=ImageCache(),
+                       icons=icons, memo=memo)

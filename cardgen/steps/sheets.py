@@ -35,21 +35,22 @@ class SheetOptions:
     label_note: str = ""  #: said on every page label after the draft, e.g. "reprint 再印刷 · changed since HEAD~1"
 
 
-def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> SheetSpec:
+def sheet_spec(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float, cut: str = "separate") -> SheetSpec:
     """The imposition spec (pt) for cards of trim ``size_mm`` (w, h mm) with ``bleed_pt`` on
-    ``options.paper`` (sizes from cardgen/presets/sizes.yaml). Raises CardgenError: unknown paper."""
+    ``options.paper`` (sizes from cardgen/presets/sizes.yaml), cut ``separate`` or ``shared`` (the
+    component's ``cut:``). Raises CardgenError: unknown paper."""
     try:
         pw, ph = paper_mm(options.paper)
     except KeyError:
         raise CardgenError(Problem("", None, "--paper", f"unknown paper {options.paper!r}", "use a4, letter or b5",
                                    code="unknown-paper"))
     return SheetSpec(pw * MM, ph * MM, size_mm[0] * MM, size_mm[1] * MM, bleed=bleed_pt,
-                     margin=options.margin * MM, marks=options.marks)  # type: ignore[arg-type]
+                     margin=options.margin * MM, marks=options.marks, cut=cut)  # type: ignore[arg-type]
 
 
-def _fits(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float) -> bool:
+def _fits(options: SheetOptions, size_mm: tuple[float, float], bleed_pt: float, cut: str = "separate") -> bool:
     try:
-        choose_grid(sheet_spec(options, size_mm, bleed_pt))
+        choose_grid(sheet_spec(options, size_mm, bleed_pt, cut))
     except ValueError:
         return False
     return True
@@ -70,16 +71,16 @@ def paper_fit_problems(game: Game, plans: Sequence[ComponentPlans], options: She
     comps = {c.id: (i, c) for i, c in enumerate(game.manifest.components)}
     out = []
     for p in plans:
-        if _fits(options, p.size_mm, bleed):
-            continue
         i, comp = comps[p.component]
+        if _fits(options, p.size_mm, bleed, comp.cut):
+            continue
         where = ("components", i, "size") if comp.size is not None else ("print", "card_size")
         papers = [name for name in SHEET_PAPERS
-                  if name != options.paper and _fits(replace(options, paper=name), p.size_mm, bleed)]
+                  if name != options.paper and _fits(replace(options, paper=name), p.size_mm, bleed, comp.cut)]
         size = f"{p.size_mm[0]:g} × {p.size_mm[1]:g} mm"
         if papers:
             hint = f"print on larger paper (--paper {' or --paper '.join(papers)}) or give {p.component} a smaller size"
-        elif options.margin > 0 and _fits(replace(options, margin=0.0), p.size_mm, bleed):
+        elif options.margin > 0 and _fits(replace(options, margin=0.0), p.size_mm, bleed, comp.cut):
             hint = f"print with a smaller printer margin (--margin 0, if your printer reaches the edge) or give {p.component} a smaller size"
         else:
             hint = (f"give {p.component} a smaller size: {size} fits on none of the papers cardgen prints on "
@@ -121,7 +122,8 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
     no_fit = paper_fit_problems(game, plans, options)
     if no_fit:
         raise CardgenError(no_fit)
-    specs = [sheet_spec(options, p.size_mm, bleed) for p in plans]
+    cuts = {c.id: c.cut for c in m.components}
+    specs = [sheet_spec(options, p.size_mm, bleed, cuts[p.component]) for p in plans]
     landscape = common_orientation([(s, len(p.fronts)) for s, p in zip(specs, plans)])
     want_backs = options.backs and options.sides != "front"
     runs = []

@@ -30,6 +30,32 @@ def _symlink_out(game: Path, tmp: Path) -> None:
     (game / "cards.csv").symlink_to(outside)
 
 
+def _manifest_symlink_out(game: Path, tmp: Path) -> None:
+    """game.yaml is a symlink to a manifest outside the game folder (its key names must not be echoed)."""
+    outside = tmp / "outside.yaml"
+    outside.write_text((game / "game.yaml").read_text(encoding="utf-8") + "secret_key_name: 1\n", encoding="utf-8")
+    (game / "game.yaml").unlink()
+    (game / "game.yaml").symlink_to(outside)
+
+
+def _variant_symlink_out(game: Path, tmp: Path) -> None:
+    """variants/x.yaml (for --compare) is a symlink to a YAML file outside the game folder."""
+    outside = tmp / "secret.yaml"
+    outside.write_text("password: hunter2-SECRET\n", encoding="utf-8")
+    (game / "variants").mkdir(exist_ok=True)
+    (game / "variants" / "x.yaml").symlink_to(outside)
+
+
+def _git_symlink_out(game: Path, tmp: Path) -> None:
+    """The game is its own git repository, and its committed cards.csv is a link to a table outside it."""
+    from tests.conftest import git
+
+    _symlink_out(game, tmp)
+    git(game, "init", "-q", "-b", "main")
+    git(game, "add", "-A")
+    git(game, "commit", "-q", "-m", "a link")
+
+
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
@@ -155,6 +181,57 @@ def _xlsx_battle_bad_cell(game: Path, tmp: Path) -> None:
     (game / "cards.csv").unlink()
 
 
+def _xlsx_unsaved_formulas(game: Path, tmp: Path) -> None:
+    """cards.xlsx#battle as in _xlsx_battle, written by openpyxl alone: its formulas (c1's number
+    and count, and an IF) have no saved result, as in a file a script wrote."""
+    _xlsx_with_cached_formulas(game / "cards.xlsx", {
+        "notes": [["メモ"]],
+        "battle": [["id", "number", "text", "count"], ["c1", "=0+1", "ポン、チー", "=1+1"], [],
+                   ["c2", '=IF(A4="c2",2,3)', "チーを1個得る。", 4]],
+    }, {})
+    (game / "cards.csv").unlink()
+
+
+def _xlsx_far_cell(game: Path, tmp: Path) -> None:
+    """cards.xlsx: the base cards and one more cell at XFD1048576, the sheet's last (python-calamine
+    allocates the rectangle A1:XFD1048576 and aborts the process)."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "cards"
+    for row in (["id", "number", "text", "count"], ["c1", 1, "ポンを1個得る。", 2], ["c2", 2, "チーを1個得る。", 4]):
+        ws.append(row)
+    ws["XFD1048576"] = "far"
+    wb.save(game / "cards.xlsx")
+    (game / "cards.csv").unlink()
+
+
+def _xlsx_shared_strings_count(game: Path, tmp: Path) -> None:
+    """cards.xlsx whose shared strings declare 4,000,000,000 strings in their header (python-calamine
+    reserves room for that many and aborts the process); the file is 5 KB."""
+    import zipfile
+
+    _xlsx_far_cell(game, tmp)
+    with zipfile.ZipFile(game / "cards.xlsx") as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    parts["xl/worksheets/sheet1.xml"] = sheet.replace('<c r="XFD1048576" t="inlineStr"><is><t>far</t></is></c>', "") \
+        .replace('<row r="1048576"></row>', "").replace("A1:XFD1048576", "A1:D3").encode()
+    parts["xl/sharedStrings.xml"] = (b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/'
+                                     b'spreadsheetml/2006/main" count="4000000000" uniqueCount="4000000000">'
+                                     b'<si><t>x</t></si></sst>')
+    parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
+        b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
+                     b'officedocument.spreadsheetml.sharedStrings+xml"/></Types>')
+    parts["xl/_rels/workbook.xml.rels"] = parts["xl/_rels/workbook.xml.rels"].replace(
+        b"</Relationships>", b'<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+                             b'relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>')
+    with zipfile.ZipFile(game / "cards.xlsx", "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+
+
 def _ods_cards(game: Path, tmp: Path) -> None:
     """cards.ods: the base cards as an OpenDocument spreadsheet (LibreOffice's own format),
     written as the minimal zip of XML parts the format needs."""
@@ -197,10 +274,12 @@ def _ods_named_csv(game: Path, tmp: Path) -> None:
     (game / "cards.ods").rename(game / "cards.csv")
 
 
-GENERATORS = {"xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
+GENERATORS = {"git-symlink-out": _git_symlink_out, "xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
+              "manifest-symlink-out": _manifest_symlink_out, "variant-symlink-out": _variant_symlink_out,
+              "xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,
               "font-fifo": _font_fifo, "manifest-fifo": _manifest_fifo,
-              "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
+              "xlsx-battle": _xlsx_battle, "xlsx-battle-bad-cell": _xlsx_battle_bad_cell, "xlsx-unsaved-formulas": _xlsx_unsaved_formulas, "ods-cards": _ods_cards, "symlink-out": _symlink_out, "bomb-png": _bomb_png, "huge-cell": _huge_cell, "huge-csv": _huge_csv}
 
 
 # --- the runner ---------------------------------------------------------------------------

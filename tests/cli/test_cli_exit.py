@@ -124,25 +124,51 @@ def test_forced_build_prints_layout_errors_with_their_place(game_copy, tmp_path)
     assert (tmp_path / "out" / "tenjanpai" / "print-sheets.pdf").is_file()
 
 
-def test_commands_raise_and_only_the_handlers_exit():
-    """A thin CLI: commands raise (CardgenError, or click's ``ctx.exit`` for a result code); only the
-    group's handler (``_Group.invoke``, its ``_stop_interrupted`` for a Ctrl-C and ``_os_error`` for a
-    failed write, also one met while click reads the options), ``fail`` and the console entry points (``main`` of commands.py,
-    and of entry.py, which exits with a stored validate result's code) call sys.exit."""
+#: Every place of cardgen/ that ends the process: the group's handler (``_Group.invoke``, its
+#: ``_stop_interrupted`` for a Ctrl-C and ``_os_error`` for a failed write, also one met while
+#: click reads the options), ``fail``, the click command line's ``main``, ``python -m cardgen``
+#: (Ctrl-C while it loads) and the budgeted child's own end (``os._exit``, after its result is sent:
+#: a forked child must not run the parent's cleanup).
+EXITS = {("cli/commands.py", "invoke"), ("cli/commands.py", "_stop_interrupted"), ("cli/commands.py", "_os_error"),
+         ("cli/commands.py", "main"), ("cli/output.py", "fail"), ("__main__.py", "<module>"),
+         ("core/budget.py", "_child")}
+
+
+def exits_in(path, name: str) -> set[tuple[str, str]]:
+    """``(name, function)`` of every ``sys.exit``/``exit``/``fail``/``os._exit`` call and ``raise
+    SystemExit`` in ``path`` (``<module>`` outside any function)."""
     import ast
 
-    from tests.conftest import ROOT
-    allowed = {("commands.py", "invoke"), ("commands.py", "_stop_interrupted"), ("commands.py", "_os_error"), ("commands.py", "main"), ("entry.py", "main"), ("output.py", "fail")}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found = set()
-    for path in sorted((ROOT / "cardgen" / "cli").glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for fn in ast.walk(tree):
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for node in ast.walk(fn):
-                    if isinstance(node, ast.Call) and ast.unparse(node.func) in ("sys.exit", "exit", "fail"):
-                        found.add((path.name, fn.name))
-    assert found - allowed == set(), found - allowed
-    assert ("commands.py", "invoke") in found  # the walk sees the handler (the test can fail)
+
+    def walk(node, where: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            here = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else where
+            if isinstance(child, ast.Call) and ast.unparse(child.func) in ("sys.exit", "exit", "fail", "os._exit",
+                                                                             "_exit", "quit"):
+                found.add((name, where))
+            elif isinstance(child, ast.Raise) and child.exc is not None and "SystemExit" in ast.unparse(child.exc):
+                found.add((name, where))
+            walk(child, here)
+    walk(tree, "<module>")
+    return found
+
+
+def test_commands_raise_and_only_the_handlers_exit(tmp_path):
+    """A thin CLI: commands raise (CardgenError, or click's ``ctx.exit`` for a result code); the
+    process ends only in the places of :data:`EXITS` — every ``sys.exit``, ``raise SystemExit`` and
+    ``os._exit`` in cardgen/ is one of them."""
+    from tests.conftest import ROOT
+
+    pkg = ROOT / "cardgen"
+    found = set()
+    for path in sorted(pkg.rglob("*.py")):
+        found |= exits_in(path, path.relative_to(pkg).as_posix())
+    assert found - EXITS == set(), found - EXITS
+    assert ("cli/commands.py", "invoke") in found and ("core/budget.py", "_child") in found  # the walk sees them
+    (tmp_path / "m.py").write_text("import os\ndef f():\n    raise SystemExit(2)\ndef g():\n    os._exit(1)\n")
+    assert exits_in(tmp_path / "m.py", "m.py") == {("m.py", "f"), ("m.py", "g")}  # it can fail
 
 
 @pytest.mark.parametrize("players, code", [([3, 4], 0), ([3, 4, 5], 1)])

@@ -1,6 +1,6 @@
 """A command run from a folder that was deleted (``mkdir d; cd d; rmdir ../d``) says so in one
 message (exit 1), instead of a traceback from reportlab's start-up (``os.getcwd()`` in
-rl_config) or from the validate fast path's key."""
+rl_config)."""
 from __future__ import annotations
 
 import os

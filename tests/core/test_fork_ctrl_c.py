@@ -1,7 +1,7 @@
 """A Ctrl-C that arrives while ``core.budget.start_limited`` is inside ``os.fork()`` stops the
 command: it is not raised inside an at-fork hook (logging registers one), where Python swallows it
-("Exception ignored in: <function _releaseLock …>") and the build ran on. Seen under load by
-tests/cli/test_daemon.py's Ctrl-C test, with or without the daemon."""
+("Exception ignored in: <function _releaseLock …>") and the build ran on. Seen under load
+by a Ctrl-C test of the command line."""
 from __future__ import annotations
 
 import subprocess

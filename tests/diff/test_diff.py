@@ -368,3 +368,28 @@ def test_readme_example_writes_diff_pdf(tmp_path):
         page = next(p for p, t in zip(pdf.pages, texts) if "skill_name: 黒霧 → 翠嵐" in t)
         pairs = _ruby_in_notes(page, 150 * 72 / 25.4)
         assert [(b["text"], r["text"]) for b, r in pairs] == [("聴牌", "テンパイ")]
+
+
+def _with_own_icon(game: Path) -> None:
+    """The `cardgen new` game with its own icon (icons/coin.svg) drawn on every face."""
+    (game / "icons").mkdir()
+    shutil.copy(ROOT / "tests" / "fixtures" / "icons" / "coin.svg", game / "icons" / "coin.svg")
+    with (game / "game.yaml").open("a", encoding="utf-8") as f:
+        f.write("\nicons:\n  coin: {file: icons/coin.svg}\n")
+    with (game / "templates" / "cards" / "card.yaml").open("a", encoding="utf-8") as f:
+        f.write("  - {kind: icon, name: coin, box: [45, 5, 12, 12], icon: coin}\n")
+
+
+def test_copies_with_their_own_icons_in_other_folders_have_no_changed_face(tmp_path, monkeypatch):
+    """Issue 31: a game icon was compared by its resolved path, so two identical copies of a game
+    with its own icons gave every face as changed; now by the file's bytes. A changed icon file
+    still changes every face that draws it."""
+    monkeypatch.chdir(tmp_path)
+    new_game(tmp_path / "old" / "g")
+    _with_own_icon(tmp_path / "old" / "g")
+    shutil.copytree(tmp_path / "old", tmp_path / "new")
+    report = run_json("old/g", "new/g")
+    assert report["summary"]["faces_changed"] == 0
+    assert report["components"][0]["faces"]["changed"] == []
+    replace_in(tmp_path / "new" / "g" / "icons" / "coin.svg", "#d4a017", "#b0302a")
+    assert run_json("old/g", "new/g")["summary"]["faces_changed"] == 6

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from cardgen.cli.commands import cli
 from tests.conftest import copy_game, git, needs_fonts, replace_in
-from tests.pdfread import page_label
+from tests.pdfread import page_label, vertical_columns
 
 pytestmark = needs_fonts
 
@@ -78,4 +78,25 @@ def test_named_cards_of_two_components_share_a_sheet(game_copy, tmp_path):
         label = page_label(pdf.pages[0])
         assert "reprint 再印刷 · 闘牌カード + 天雀カード · 表 front · sheet 1/1" in label
         text = pdf.pages[0].extract_text()
-        assert "李紅蓮" in text and _big_numbers(pdf.pages[0]) == ["7"]
+        assert "李紅蓮" in vertical_columns(pdf.pages[0]) and _big_numbers(pdf.pages[0]) == ["7"]  # a vertical name
+        assert "炎掌の天雀" in text
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+def test_reprint_of_a_game_with_its_own_icons_holds_only_the_changed_card(tmp_path, monkeypatch):
+    """Issue 31: the committed draft is read into another folder, and a game icon was compared by
+    its path: every face that draws an own icon was 'changed' (78 cards on 14 pages for 3)."""
+    from cardgen.data.new_game import new_game
+    from tests.diff.test_diff import _with_own_icon
+
+    monkeypatch.chdir(tmp_path)
+    new_game(tmp_path / "g")
+    _with_own_icon(tmp_path / "g")
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "draft 1")
+    replace_in(tmp_path / "g" / "cards.csv", "n2,2,4", "n2,5,4")
+    res = CliRunner().invoke(cli, ["sheets", "g", "--only-changed-since", "HEAD", "--out", "out"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("reprint: 4 cards (cards n2 ×4) on 2 pages\n"), res.stdout  # one card row, 4 copies

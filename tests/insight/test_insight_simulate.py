@@ -225,3 +225,91 @@ def test_compare_with_another_game_folder(tmp_path):
     assert run.other.label == str(game)
     tsumo = next(r for r in run.comparison if r["key"] == "end.tsumo")
     assert tsumo["ci95"][0] > 0
+
+
+@pytest.mark.parametrize("inside_game", [True, False])
+def test_a_variant_file_that_is_a_link_leading_out_is_refused_unread(tmp_path, monkeypatch, inside_game):
+    """variants/x.yaml given to --compare, a link to a YAML file elsewhere: refused by the file
+    boundary before it is read (its key names are not echoed); one named outside the game may not
+    lead out of its own folder either."""
+    from cardgen.core.errors import CardgenError
+    from cardgen.insight.api import simulate_game
+
+    game = tmp_path / "tenjanpai"
+    shutil.copytree(TEN, game)
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "s.yaml").write_text("password_key_name: hunter2\n", encoding="utf-8")
+    folder = game / "variants" if inside_game else tmp_path / "mine"
+    folder.mkdir(exist_ok=True)
+    (folder / "x.yaml").symlink_to(tmp_path / "secret" / "s.yaml")
+    monkeypatch.chdir(tmp_path)
+    named = "tenjanpai/variants/x.yaml" if inside_game else "mine/x.yaml"
+    with pytest.raises(CardgenError) as err:
+        simulate_game("tenjanpai", tmp_path / "out", rounds=10, compare_with=named, pdf=False)
+    assert [p.format() for p in err.value.problems] == [
+        f"{named}: error: --compare → the variant file {named!r} leads outside the game folder\n"
+        "    hint: copy the file into the game folder (links and paths that leave it are refused; README → Security)"]
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-n", str(2**63)], "Error: Invalid value for '--rounds' / '-n': 9223372036854775808 is not in the range "
+                         "2<=x<=100000000."),
+    (["--seed", str(2**70)], "Error: Invalid value for '--seed': 1180591620717411303424 is not in the range "
+                             "0<=x<=9223372036854775807."),
+])
+def test_rounds_and_seed_past_what_the_simulator_takes_are_usage_errors(tmp_path, args, message):
+    """-n 2**63 and --seed 2**70 (the compiled procedures take 64-bit integers): refused before
+    anything runs, exit 2, nothing written (they crashed with exit 3)."""
+    code, output = _simulate_cli(str(TEN), *args, "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert code == 2 and output.rstrip().endswith(message), output
+    assert "Traceback" not in output and not (tmp_path / "out").exists()
+
+
+def test_the_library_refuses_a_seed_past_64_bits(tmp_path):
+    from cardgen.core.errors import CardgenError
+    from cardgen.insight.api import simulate_game
+
+    with pytest.raises(CardgenError) as err:
+        simulate_game(TEN, tmp_path / "out", rounds=10, seed=2**70, pdf=False)
+    assert [p.format() for p in err.value.problems] == [
+        "--seed: error: seed → the seed 1180591620717411303424 is not a whole number from 0 to 9223372036854775807\n"
+        "    hint: e.g. --seed 1"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_declared_odds_table_is_in_insight_pdf_and_outputs_have_one_mode(tmp_path):
+    """Issue 31: with three odds declarations the third fell off the page's foot; insight.pdf and
+    simulation.json were written 0600 (mkstemp) where every other output is 0644 under the umask;
+    `--format json` printed 'wrote …' lines after the JSON on stdout."""
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    import pdfplumber
+
+    game = tmp_path / "tenjanpai"
+    shutil.copytree(TEN, game)
+    manifest = game / "game.yaml"
+    extra = "".join(f"    - id: pair{k}\n      kind: pairs\n      by: number\n      label: 対子の表その{k}\n"
+                    for k in (2, 3))
+    text = manifest.read_text(encoding="utf-8")
+    assert "      label: 配られた手札の対子（ロンできる形）\n" in text
+    manifest.write_text(text.replace("      label: 配られた手札の対子（ロンできる形）\n",
+                                     "      label: 配られた手札の対子（ロンできる形）\n" + extra), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "cardgen", "simulate", str(game), "-n", "200", "--players", "4",
+                           "--out", str(tmp_path / "out"), "--format", "json"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300, preexec_fn=lambda: os.umask(0o022))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)  # the JSON alone
+    assert data["simulation"]["game"] == "tenjanpai"
+    assert "wrote" in done.stderr
+    pdf_path = tmp_path / "out" / "tenjanpai" / "insight.pdf"
+    for f in (pdf_path, tmp_path / "out" / "tenjanpai" / "simulation.json"):
+        assert stat.S_IMODE(f.stat().st_mode) == 0o644, f
+    with pdfplumber.open(pdf_path) as pdf:
+        text = "".join(p.extract_text() or "" for p in pdf.pages)
+    for label in ("配られた手札の対子（ロンできる形）", "対子の表その2", "対子の表その3"):
+        assert label in text, label

@@ -23,6 +23,7 @@ from cardgen.fonts.fontset import load_fontset
 from cardgen.layout.card import _box, plan_card
 from cardgen.layout.face import Frame
 from cardgen.layout.ops import Text
+from cardgen.layout import jlreq
 from cardgen.layout.text import NO_START, break_lines, fit_text, line_text
 from cardgen.data.template_expr import render_text
 from cardgen.data.template_model import Template
@@ -94,7 +95,8 @@ def _check(template: Template, card: dict, fonts) -> None:
         mine = [op for op in res.plan.ops if isinstance(op, Text) and op.color == el.color]
         if el.name not in overflow:
             for op in mine:
-                right = op.x + fonts.width(op.text, op.font, op.size)
+                # a closing mark's blank half past the line end is no ink (JLREQ line-end trim)
+                right = op.x + fonts.width(op.text, op.font, op.size) - jlreq.line_end_trim(op.text[-1:]) * op.size
                 assert X - 0.01 <= op.x and right <= X + W + 0.01, (el.name, op, X, W)
         try:
             text = render_text(el.text or "", {"card": card, "game": {}, "design": {}})
@@ -104,11 +106,11 @@ def _check(template: Template, card: dict, fonts) -> None:
             assert not mine
             continue
         min_size = el.min_size if el.min_size is not None else el.size
-        fitted = fit_text(text, W, H, el.font, el.size, min_size, fonts.width, el.leading)
+        fitted = fit_text(text, W, H, el.font, el.size, min_size, fonts.width, el.leading, hang=el.hang, phrases=el.phrases)
         assert "".join(op.text for op in mine) == "".join(
             "".join(a.text for a in ln.atoms if a.kind != "icon") for ln in fitted.lines)
         for paragraph in text.replace("\r\n", "\n").replace("\\n", "\n").split("\n"):
-            lines = break_lines(paragraph, W, el.font, fitted.size, fonts.width)
+            lines = break_lines(paragraph, W, el.font, fitted.size, fonts.width, hang=el.hang, phrases=el.phrases)
             for ln in lines[1:]:
                 first = ln.atoms[0] if ln.atoms else None
                 assert first is None or first.kind == "icon" or (first.text[:1] not in NO_START and first.kind != "space"), \

@@ -65,4 +65,7 @@ def test_goldens_say_what_they_show():
     assert "pon_off" in [o["name"] for o in b2 if o["op"] == "icon"]
     c = json.loads((GOLDEN / "characters-c1-2.json").read_text(encoding="utf-8"))["front"]
     assert c["width"] == pytest.approx(63 * 72 / 25.4, abs=1e-3) and c["bleed"] == pytest.approx(3 * 72 / 25.4, abs=1e-3)
-    assert "李紅蓮" in [o["text"] for o in c["ops"] if o["op"] == "text"]
+    # the name set vertically (templates/cards/character.yaml): one column, one character a square
+    (name,) = [o for o in c["ops"] if o["op"] == "vertical_text"]
+    assert [(mode, ch) for mode, ch, _ in name["items"]] == [("upright", ch) for ch in "李紅蓮"]
+    assert [off for _, _, off in name["items"]] == [0, name["size"], 2 * name["size"]]

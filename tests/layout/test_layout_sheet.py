@@ -46,12 +46,16 @@ def _segment_hits_box(ln, box, eps=1e-6):
 def test_imposition_properties(paper_w, paper_h, card_w, card_h, bleed, margin, marks, duplex, fill):
     pw, ph = sorted((paper_w, paper_h))  # portrait paper
     s = SheetSpec(pw * MM, ph * MM, card_w * MM, card_h * MM, bleed=bleed * MM, margin=margin * MM, marks=marks)
+    _check_imposition(s, pw, ph, card_w, card_h, bleed, margin, marks, duplex, fill)
+
+
+def _check_imposition(s, pw, ph, card_w, card_h, bleed, margin, marks, duplex, fill):
     try:
         grid = choose_grid(s)
     except ValueError:
         # then not one bleed box (with its marks) fits either way round, label band below or beside
-        need_w = (card_w + 2 * bleed) + (0 if marks == "none" else 2 * 2.0)
-        need_h = (card_h + 2 * bleed) + (0 if marks == "none" else 2 * 2.0)
+        need_w = (card_w + 2 * bleed) + (0 if marks == "none" else 2 * 3.5)
+        need_h = (card_h + 2 * bleed) + (0 if marks == "none" else 2 * 3.5)
         for w, h in ((pw, ph), (ph, pw)):
             assert need_w > w - 2 * margin - 1e-6 or need_h > h - 2 * margin - 4 - 1e-6
             assert need_w > w - 2 * margin - 4 - 1e-6 or need_h > h - 2 * margin - 1e-6
@@ -64,12 +68,18 @@ def test_imposition_properties(paper_w, paper_h, card_w, card_h, bleed, margin, 
     printable = (s.margin, s.margin, W - s.margin, H - s.margin)
     for page in (front, back):
         boxes = [(sl.x - s.bleed, sl.y - s.bleed, sl.x + sl.w + s.bleed, sl.y + sl.h + s.bleed) for sl in page.slots]
+        assert [v for sl in page.slots for v in sl.box] == pytest.approx([v for b in boxes for v in b])
         for i, b in enumerate(boxes):
             assert _inside(b, printable)
             for other in boxes[i + 1:]:
                 assert not _overlap(b, other)
+        block = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
         for ln in page.marks:
             assert ln.x1 == ln.x2 or ln.y1 == ln.y2
+            seg = (min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2))
+            # never between two cards: wholly beside or above/below the block of cards
+            assert seg[2] <= block[0] + 1e-6 or seg[0] >= block[2] - 1e-6 or seg[3] <= block[1] + 1e-6 \
+                or seg[1] >= block[3] - 1e-6
             assert _inside((min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)), printable)
             for b in boxes:
                 assert not _segment_hits_box(ln, b)

@@ -18,15 +18,16 @@ def lines_of(text: str, width_em: float, size: float = 10.0) -> list[str]:
 
 
 def test_no_line_starts_with_closing_punctuation():
-    # plain breaking at 5 em would start line 2 with 、
-    assert lines_of("あいうえお、かきくけこ", 5) == ["あいうえ", "お、かきく", "けこ"]
+    # plain breaking at 5 em would start line 2 with 、; お moves down with it, and the last line
+    # is not left with two characters (the paragraph is broken again, one em narrower)
+    assert lines_of("あいうえお、かきくけこ", 5) == ["あいうえ", "お、かき", "くけこ"]
     for ch in "。」ー）":
         for ln in lines_of(f"あいうえお{ch}かきくけこ", 5)[1:]:
             assert ln[0] not in NO_START
 
 
 def test_no_line_ends_with_opening_bracket():
-    out = lines_of("あいうえ「かきくけこ」", 5)
+    out = lines_of("あいうえ「かきくけこさし」", 5)
     assert out[0] == "あいうえ"
     assert all(ln[-1] not in NO_END for ln in out)
     assert lines_of("あいうえ（注）", 5)[0] == "あいうえ"
@@ -138,6 +139,6 @@ def test_punctuation_hangs_when_nothing_can_move_down():
     the 、 after it: the 、 hangs at the line end (the line overflows and is reported) instead of
     starting the next line."""
     assert lines_of("Supercalifragilistic、あ", 5) == ["Supercalifragilistic、", "あ"]
-    assert lines_of("」」」」」、あ", 5) == ["」」」」」、", "あ"]
+    assert lines_of("」」」」」、あ", 3) == ["」」」」」、", "あ"]  # 」」 compressed: 3.5 em
     assert lines_of("word 、あい", 3) == ["word 、", "あい"]
     assert not fit_text("Supercalifragilistic、", 5 * 10, 100, "body", 10, 10, em).fits

@@ -122,3 +122,39 @@ def test_turned_corner_index_turns_the_games_icon(tmp_path):
     turned = next(op for op in icons if op.angle == 180.0)
     # the box is 40–57 mm across and 70–82 mm down; turned, the icon sits at its right, bottom corner
     assert abs((turned.x + turned.size) / MM - 57) < 1.5 and abs(turned.y / MM - (88 - 82)) < 1.5
+
+
+def test_svg_icon_with_an_embedded_png_is_drawn_upright_inside_a_form(tmp_path, monkeypatch):
+    """An SVG icon embedding a PNG (red above, blue below), drawn inside a form XObject as every
+    card face is: the image is there, upright (reportlab's inline image failed in a form with a
+    TypeError, exit 3)."""
+    import base64
+    import io
+
+    from reportlab import rl_config
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.layout.ops import GameIcon
+    from cardgen.render.svg_icons import draw_game_icon
+
+    im = Image.new("RGB", (8, 8), (208, 0, 0))
+    im.paste((0, 0, 208), (0, 4, 8, 8))
+    png = io.BytesIO()
+    im.save(png, "PNG")
+    svg = tmp_path / "two.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                   'viewBox="0 0 10 10"><image x="0" y="0" width="10" height="10" xlink:href="data:image/png;base64,'
+                   + base64.b64encode(png.getvalue()).decode() + '"/></svg>', encoding="utf-8")
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(100, 100), invariant=1, pageCompression=1)  # as cardgen.render.pdf_doc makes them
+    monkeypatch.setattr(rl_config, "useA85", 0)  # as cardgen.render.pdf_sheets draws print sheets
+    c.beginForm("face")
+    draw_game_icon(c, GameIcon("two", 0, 0, 100, str(svg)), "Helvetica")
+    c.endForm()
+    c.doForm("face")
+    c.showPage()
+    c.save()
+    page = pypdfium2.PdfDocument(buf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
+    top, bottom = page.getpixel((50, 20)), page.getpixel((50, 80))
+    assert top[0] > 150 and top[2] < 60, top
+    assert bottom[2] > 150 and bottom[0] < 60, bottom

@@ -1,12 +1,15 @@
-"""Crop marks are drawn once per page layout as a form XObject, and lie exactly where they lay
-when every page drew its own: the marks read back from the PDF (in mm) are those of the page
-plans, and their digest per file equals the one recorded from the page-drawn marks before the
-change (tests/golden/crop-marks-mm.json, made from the 317-file build of 3d73644)."""
+"""Crop marks are drawn once per page layout as a form XObject, and lie exactly where the
+recorded layout put them: the marks read back from the PDF (in mm) have the digest per file
+recorded in tests/golden/crop-marks-mm.json (made when the marks moved outside the block of cards,
+issue 29's "marks as print shops draw them"; after an intended change of the marks, regenerate it
+with ``CARDGEN_UPDATE_GOLDEN=1 python -m pytest tests/render/test_mark_forms.py`` and review the
+pictures)."""
 from __future__ import annotations
 
 import hashlib
 import json
 import math
+import os
 from pathlib import Path
 
 import pdfplumber
@@ -21,12 +24,13 @@ from tests.pdfread import CARD_DATA, ROOT
 pytestmark = needs_fonts
 
 MM = 72 / 25.4
-GOLDEN = json.loads((ROOT / "tests" / "golden" / "crop-marks-mm.json").read_text(encoding="utf-8"))
+GOLDEN_FILE = ROOT / "tests" / "golden" / "crop-marks-mm.json"
+GOLDEN = json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))
 
 
 def marks_mm(pdf: Path) -> list[list[list[float]]]:
-    """Per page, the crop-mark lines (black, 0.25 pt, 2 mm) as [x0, y0, x1, y1] mm from the top
-    left, rounded to 0.01 mm, sorted — form XObjects resolved by pdfplumber."""
+    """Per page, the crop-mark lines (black, 0.25 pt, at least 1.9 mm) as [x0, y0, x1, y1] mm
+    from the top left, rounded to 0.01 mm, sorted — form XObjects resolved by pdfplumber."""
     pages = []
     with pdfplumber.open(pdf) as doc:
         for p in doc.pages:
@@ -34,7 +38,7 @@ def marks_mm(pdf: Path) -> list[list[list[float]]]:
             for ln in p.lines:
                 (xa, ya), (xb, yb) = ln["pts"][0], ln["pts"][-1]
                 black = tuple(ln.get("stroking_color") or ()) in ((0, 0, 0), (0,))
-                if black and abs(ln["linewidth"] - 0.25) < 1e-3 and abs(math.hypot(xb - xa, yb - ya) - 2 * MM) < 0.05:
+                if black and abs(ln["linewidth"] - 0.25) < 1e-3 and math.hypot(xb - xa, yb - ya) >= 1.9 * MM:
                     a, b = sorted(((xa / MM, (H - ya) / MM), (xb / MM, (H - yb) / MM)))
                     found.append([round(a[0], 2), round(a[1], 2), round(b[0], 2), round(b[1], 2)])
             pages.append(sorted(found))
@@ -46,6 +50,11 @@ def test_crop_marks_are_page_layout_forms_in_the_same_places(tmp_path, game):
     res = build_game(CARD_DATA / game, tmp_path, SheetOptions(), force=True, steps=("sheets",))
     pdf = res.out_dir / "print-sheets.pdf"
     got = marks_mm(pdf)
+    if os.environ.get("CARDGEN_UPDATE_GOLDEN"):
+        GOLDEN[f"{game}/print-sheets.pdf"] = {
+            "pages": len(got), "marks": sum(map(len, got)),
+            "sha256": hashlib.sha256(json.dumps(got, separators=(",", ":")).encode()).hexdigest()}
+        GOLDEN_FILE.write_text(json.dumps(GOLDEN, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     want = GOLDEN[f"{game}/print-sheets.pdf"]
     assert (len(got), sum(map(len, got))) == (want["pages"], want["marks"])
     assert hashlib.sha256(json.dumps(got, separators=(",", ":")).encode()).hexdigest() == want["sha256"]

@@ -2,8 +2,9 @@
 
 Every expectation here is computed from the paper and card sizes (mm), not taken from
 cardgen.layout: page sizes, cards per sheet, the trim rectangles on A4, crop marks on the trim
-edges (±0.1 mm), marks clear of every bleed box, mirrored backs, embedded subset fonts, the
-battle numbers printed (2–7 → 8, 8, 7, 7, 6, 6) and the page label on every page.
+lines (±0.1 mm) at both ends, outside the block of cards (never between two cards) and clear of
+every bleed box, mirrored backs, embedded subset fonts, the battle numbers printed
+(2–7 → 8, 8, 7, 7, 6, 6) and the page label on every page.
 
 A card's bleed box is found as its background fill: a rectangle of (63 + 2·3) × (88 + 2·3) mm.
 """
@@ -26,7 +27,7 @@ pytestmark = needs_fonts
 
 MM = 72 / 25.4
 TOL = 0.1 * MM  # 0.1 mm
-CARD_W, CARD_H, BLEED, MARGIN, MARK_LEN = 63.0, 88.0, 3.0, 5.0, 2.0
+CARD_W, CARD_H, BLEED, MARGIN, MARK_MIN = 63.0, 88.0, 3.0, 5.0, 3.0
 PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "b5": (182.0, 257.0)}
 LABEL_BAND = 4.0  # mm reserved for the page label inside the printer margin
 BATTLE, CHARACTERS, TOKENS = "闘牌カード", "天雀カード", "パワーキューブ"
@@ -129,16 +130,16 @@ def test_page_size_count_and_cards_per_sheet(sheets, paper, per_sheet, battle_sh
 
 
 def test_a4_trim_rectangles_match_an_independent_computation(sheets):
-    """A4 landscape, 4 × 2 poker cards; the leftover space is shared equally by the gaps around
-    and between the bleed boxes (each gap is between the 2 mm mark length and 3 × that)."""
+    """A4 landscape, 4 × 2 poker cards whose bleed boxes touch (the marks lie around the block,
+    none between cards); the block is centred in the printable area above the label band."""
     _, pages = sheets(paper="a4")
     W, H = 297.0, 210.0
     avail_w, avail_h = W - 2 * MARGIN, H - 2 * MARGIN - LABEL_BAND
     cell_w, cell_h = CARD_W + 2 * BLEED, CARD_H + 2 * BLEED
-    gx, gy = (avail_w - 4 * cell_w) / 5, (avail_h - 2 * cell_h) / 3
-    assert MARK_LEN <= gx <= 3 * MARK_LEN and MARK_LEN <= gy <= 3 * MARK_LEN
-    expected = sorted((MARGIN + gx + BLEED + c * (cell_w + gx),
-                       MARGIN + LABEL_BAND + gy + BLEED + r * (cell_h + gy)) for c in range(4) for r in range(2))
+    sx, sy = (avail_w - 4 * cell_w) / 2, (avail_h - 2 * cell_h) / 2
+    assert sx >= 0.5 + MARK_MIN and sy >= 0.5 + MARK_MIN
+    expected = sorted((MARGIN + sx + BLEED + c * cell_w,
+                       MARGIN + LABEL_BAND + sy + BLEED + r * cell_h) for c in range(4) for r in range(2))
     front = deck_pages(pages, BATTLE, "front")[0]
     assert (front.width / MM, front.height / MM) == pytest.approx((W, H), abs=0.1)
     got = [v / MM for x0, y0, _, _ in front.trims for v in (x0, y0)]
@@ -152,40 +153,46 @@ def test_bleed_boxes_inside_printable_area_and_apart(sheets, paper):
     _, pages = sheets(paper=paper)
     m = MARGIN * MM
     for p in pages:
+        shared = all(abs((b[2] - b[0]) - 22 * MM) < TOL for b in p.boxes)  # the tokens: cut: shared, bleeds clipped
         for i, b in enumerate(p.boxes):
             assert m - TOL <= b[0] and b[2] <= p.width - m + TOL
             assert m - TOL <= b[1] and b[3] <= p.height - m + TOL
-            for other in p.boxes[i + 1:]:
+            for other in [] if shared else p.boxes[i + 1:]:
                 assert not _overlaps(b, other)
 
 
 # ------------------------------------------------------------------ crop marks
 
 def _on_trim_edges(page: Page, marks: str) -> None:
-    """Every trim edge carries marks on both ends; every mark lies on a trim edge (or, for
-    Japanese marks, a bleed edge or a centre line); no mark touches a bleed box's interior or
-    leaves the printable area."""
+    """Every trim line carries a mark at both ends of the block of cards; every mark lies on a
+    trim line (or, for Japanese marks, a bleed line or the block's centre line or a centre cross
+    bar beside the block), outside the block (never between two cards), at least 3 mm long (a
+    cross bar 2 mm), touching no bleed box and inside the printable area."""
     b = BLEED * MM
     verticals = [m for m in page.marks if abs(m[0] - m[2]) < 1e-3]
     horizontals = [m for m in page.marks if abs(m[1] - m[3]) < 1e-3]
+    bx0, by0 = min(x[0] for x in page.boxes), min(x[1] for x in page.boxes)
+    bx1, by1 = max(x[2] for x in page.boxes), max(x[3] for x in page.boxes)
     for x0, y0, x1, y1 in page.trims:
         for x in (x0, x1):
-            above = [v for v in verticals if abs(v[0] - x) <= TOL and min(v[1], v[3]) >= y1 + b - TOL]
-            below = [v for v in verticals if abs(v[0] - x) <= TOL and max(v[1], v[3]) <= y0 - b + TOL]
+            above = [v for v in verticals if abs(v[0] - x) <= TOL and min(v[1], v[3]) >= by1 - TOL]
+            below = [v for v in verticals if abs(v[0] - x) <= TOL and max(v[1], v[3]) <= by0 + TOL]
             assert above and below, f"no vertical mark on trim x = {x / MM:.2f} mm"
         for y in (y0, y1):
-            left = [h for h in horizontals if abs(h[1] - y) <= TOL and max(h[0], h[2]) <= x0 - b + TOL]
-            right = [h for h in horizontals if abs(h[1] - y) <= TOL and min(h[0], h[2]) >= x1 + b - TOL]
+            left = [h for h in horizontals if abs(h[1] - y) <= TOL and max(h[0], h[2]) <= bx0 + TOL]
+            right = [h for h in horizontals if abs(h[1] - y) <= TOL and min(h[0], h[2]) >= bx1 - TOL]
             assert left and right, f"no horizontal mark on trim y = {y / MM:.2f} mm"
     xs = {round(v, 2) for t in page.trims for v in (t[0], t[2])}
     ys = {round(v, 2) for t in page.trims for v in (t[1], t[3])}
     if marks == "japanese":
-        xs |= {round(v, 2) for t in page.trims for v in (t[0] - b, t[2] + b, (t[0] + t[2]) / 2)}
-        ys |= {round(v, 2) for t in page.trims for v in (t[1] - b, t[3] + b, (t[1] + t[3]) / 2)}
+        xs |= {round(v, 2) for t in page.trims for v in (t[0] - b, t[2] + b)} | {round((bx0 + bx1) / 2, 2)}
+        ys |= {round(v, 2) for t in page.trims for v in (t[1] - b, t[3] + b)} | {round((by0 + by1) / 2, 2)}
     for v in verticals:
-        assert min(abs(v[0] - x) for x in xs) <= TOL
+        beside = max(v[0], v[2]) <= bx0 + TOL or min(v[0], v[2]) >= bx1 - TOL  # a centre cross bar
+        assert min(abs(v[0] - x) for x in xs) <= TOL or (marks == "japanese" and beside)
     for h in horizontals:
-        assert min(abs(h[1] - y) for y in ys) <= TOL
+        above = min(h[1], h[3]) >= by1 - TOL or max(h[1], h[3]) <= by0 + TOL
+        assert min(abs(h[1] - y) for y in ys) <= TOL or (marks == "japanese" and above)
     half = 0.125  # half the 0.25 pt stroke
     m = MARGIN * MM
     for x1_, y1_, x2_, y2_ in page.marks:
@@ -193,24 +200,47 @@ def _on_trim_edges(page: Page, marks: str) -> None:
                   max(x1_, x2_) + half * (x1_ == x2_), max(y1_, y2_) + half * (y1_ == y2_))
         for box in page.boxes:
             assert not _overlaps(stroke, box), "a crop mark runs into a card's bleed"
+        assert stroke[2] <= bx0 + TOL or stroke[0] >= bx1 - TOL or stroke[3] <= by0 + TOL or stroke[1] >= by1 - TOL, \
+            "a crop mark lies between two cards"
+        assert max(abs(x2_ - x1_), abs(y2_ - y1_)) >= 2 * MM - TOL
         assert m - TOL <= stroke[0] and stroke[2] <= page.width - m + TOL
         assert m - TOL <= stroke[1] and stroke[3] <= page.height - m + TOL
+
+
+def _cut_lines(page: Page) -> tuple[int, int]:
+    """Distinct trim x and y positions on the page."""
+    xs = {round(v / MM, 1) for t in page.trims for v in (t[0], t[2])}
+    ys = {round(v / MM, 1) for t in page.trims for v in (t[1], t[3])}
+    return len(xs), len(ys)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter", "b5"])
 def test_japanese_marks_on_every_trim_edge(sheets, paper):
     _, pages = sheets(paper=paper)
     for p in pages:
-        # per card: 4 verticals and 4 horizontals at both ends, plus 4 centre marks
-        assert len(p.marks) == 20 * len(p.boxes)
+        if not p.boxes:
+            continue
+        xs = {round(v / MM, 1) for t in p.boxes for v in (t[0], t[2])} | {round(v / MM, 1) for t in p.trims for v in (t[0], t[2])}
+        ys = {round(v / MM, 1) for t in p.boxes for v in (t[1], t[3])} | {round(v / MM, 1) for t in p.trims for v in (t[1], t[3])}
+        # trim and bleed lines (touching bleed lines are one) at both ends, plus the 4 centre トンボ
+        # (an axis line where it is no cut line, and a cross bar); the shared-cut tokens have fewer
+        # (tests/games/test_sheet_marks.py)
+        if not all(abs((b[2] - b[0]) - 22 * MM) < TOL for b in p.boxes):
+            assert 2 * len(xs) + 2 * len(ys) + 4 <= len(p.marks) <= 2 * len(xs) + 2 * len(ys) + 8
         _on_trim_edges(p, "japanese")
 
 
 def test_western_marks(sheets):
     _, pages = sheets(marks="western")
     for p in pages:
-        assert len(p.marks) == 8 * len(p.boxes)
+        if not p.boxes:
+            continue
+        nx, ny = _cut_lines(p)
+        assert len(p.marks) == 2 * nx + 2 * ny - (2 if all(abs((b[2] - b[0]) - 22 * MM) < TOL for b in p.boxes) else 0) \
+            or len(p.marks) == 2 * nx + 2 * ny
         _on_trim_edges(p, "western")
+        lengths = sorted(max(abs(m[2] - m[0]), abs(m[3] - m[1])) / MM for m in p.marks)
+        assert lengths[0] >= MARK_MIN - 0.01 and lengths[-1] <= 5.0 + 0.01
 
 
 def test_no_marks(sheets):

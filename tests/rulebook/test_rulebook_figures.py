@@ -11,6 +11,7 @@ import pytest
 from cardgen.api import build_game
 from cardgen.core.units import MM
 from cardgen.rulebook.figures import CardSpec, row_layout, table_layout
+from tests.pdfread import vertical_columns
 
 ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -79,7 +80,7 @@ def test_table_layout_for_3_and_4_players(pages, players, seats, river_cards):
 def test_example_cards_are_captioned(pages):
     page = _page(pages, "闘牌カードと天雀カードの例")
     words = [w["text"] for w in page.extract_words()]
-    assert {"李紅蓮", "2", "5", "7"} <= set(words)
+    assert {"2", "5", "7"} <= set(words) and "李紅蓮" in vertical_columns(page)  # the character's name: vertical
     assert "闘牌カード" in words
 
 

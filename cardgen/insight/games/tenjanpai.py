@@ -54,6 +54,7 @@ from cardgen.insight.games.tenjanpai_round import (N_PARAMS, P_CAP, P_DEAD, P_FD
 class TenjanpaiDraft3:
     """天雀牌 draft 3 (seed 001, as card_data/tenjanpai/rules states it); see the module docstring."""
 
+    game = "tenjanpai"  #: the game id whose rules this is; no other game is played with them
     columns = {"number": "the card's number (聴牌速度 and points)", "pon": "pon icons (> 0: can pon)",
                "chi": "chi icons (> 0: can chi)", "cost": "power paid to call with this card"}
     design = {"tsumo_threshold": "聴牌速度 needed to declare tsumo",

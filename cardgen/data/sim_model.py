@@ -1,0 +1,58 @@
+"""The manifest's ``insight.model``: one round of a draw–discard game described as data, for
+``cardgen simulate`` (the vocabulary is documented in docs/insight-model.md; the interpreter is
+:mod:`cardgen.insight.model_round`).
+
+Conditions and amounts are small expressions in a fixed vocabulary (``river.sum >= 20 and
+chips >= 1``), read by :mod:`cardgen.insight.model_expr` — never run as Python.
+"""
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class ModelTsumo(_Strict):
+    """Winning on one's own turn (ツモ, or the game's own name)."""
+
+    name: str = Field("tsumo", description="What the game calls this win, e.g. `ツモ和了`; reports use it.")
+    after: Literal["draw", "play"] = Field("draw", description="When it is tested: `draw` (the drawn card is in the hand, `card` is it) or `play` (`card` is the card being played, not yet in the river; `gain` is already added to `chips`).")
+    when: str = Field(description="Condition, e.g. `wins()` (the hand forms a pattern of the yaku table) or `river.sum + card.number >= design.tsumo_threshold and chips >= 1 and not in_river(card.kind)`.")
+    points: str = Field("1", description="Points of the win, e.g. `pattern_points()`, `chips`, `card.number`.")
+
+
+class ModelCall(_Strict):
+    """A call on another player's discard (ロン, or the game's own): tested for every other
+    player in turn order after each discard; the first who may, calls."""
+
+    name: str = Field("ron", description="What the game calls it, e.g. `ロン和了`; reports use it.")
+    holding: str | None = Field(None, description="A card column (true or above 0) the caller must hold a card with, e.g. `ron` (ロンカード); the condition then sees that card as `held` and is tried for each such card.")
+    when: str = Field(description="Condition; `discard` is the discarded card, `river`/`chips` the caller's, e.g. `wins() and not discarded(discard.kind)` (the hand plus the discard forms a pattern; not a kind the caller discarded before) or `chips - held.chip_cost >= 1 and discard.number > held.number`.")
+    points: str = Field("1", description="Points of the win, e.g. `pattern_points()` or `chips - held.chip_cost`.")
+    face_down: bool = Field(False, description="A face-down discard can be called too.")
+
+
+class GameModel(_Strict):
+    """One round of the game, as ``cardgen simulate`` plays it: seats in turn order from the
+    dealer (seat 1), the hands and dead wall of `setup.player_counts`, then turns of draw, play
+    (to the player's river, face up or face down), the own-turn win test and the calls, until a
+    win or the end of the wall (or the turn limit)."""
+
+    name: str = Field(description="The model's name, printed in every report (e.g. `NKO麻雀 ver21.6.13: ツモ・ロン`).")
+    description: str = Field("", description="What the model leaves out of the rules (skills, carry-over…), printed with the report.")
+    kind: str = Field(description="Card column that makes two cards the same kind (`number`, `kana`): patterns, `in_river`, `discarded` compare kinds.")
+    value: str | None = Field(None, description="Card column (whole numbers) a face-up card adds to its river (`river.sum`, `river.last`); none: rivers count 0.")
+    columns: list[str] = Field(default_factory=list, description="Other card columns the expressions read as `card.X`, `held.X`, `discard.X` (whole numbers or true/false).")
+    patterns: str | None = Field(None, description="Component id of a yaku table (`tiles` in the tile-pattern notation, `points`, `bonus`): `wins()` is true when the hand forms the tiles of a base (not bonus) yaku, `pattern_points()` the best such yaku's points.")
+    turns: str = Field("0", description="Turns per player (an expression of `players`, `option.X`, `design.X`; 0: until the wall runs dry).")
+    gain: str = Field("0", description="Chips a play earns, before the card joins the river (e.g. `river.count > 0 and card.number > river.last`).")
+    face_down: str = Field("false", description="When a card is played face down (counts 0 in the river), e.g. `option.twos_down and card.number == 2`.")
+    tsumo: ModelTsumo | None = Field(None, description="The own-turn win.")
+    calls: list[ModelCall] = Field(default_factory=list, description="Calls on a discard, in priority order.")
+    greedy: str | None = Field(None, description="The greedy policy's choice of play: the hand card with the highest value of this expression (ties: the first). Default: with `patterns`, the card whose loss keeps the hand closest to a pattern; else the highest `value`.")
+    priority: list[Union[str, int]] = Field(default_factory=list, description="The `priority` policy: kinds to play first, in this order (kinds not listed come after, as `greedy` chooses).")
+    options: dict[str, int] = Field(default_factory=dict, description="The model's open questions as whole numbers (true/false as 1/0) with this build's answer; expressions read `option.X`; `cardgen simulate --option X=N` switches one for a run.")

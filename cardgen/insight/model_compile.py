@@ -1,0 +1,222 @@
+"""A game's ``insight.model`` (:mod:`cardgen.data.sim_model`) compiled to the arrays the numba
+interpreter plays (:mod:`cardgen.insight.model_round`), one set per player count.
+
+Every problem is found at once and named at its game.yaml line: an expression outside the
+vocabulary, a column the deck lacks or that is not a whole number, a yaku table whose tiles
+are not kinds of the deck, an unknown ``--option``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.game import Game
+from cardgen.data.sim_model import GameModel
+from cardgen.insight.deck import DealtDeck, dealt_decks
+from cardgen.insight.model_expr import ExprError, Names, Programs, compile_expr
+from cardgen.insight import model_round as R
+
+
+#: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
+MAX_NUMBER_KINDS = 64
+
+
+@dataclass
+class CompiledCount:
+    """The arrays of one player count."""
+
+    deck: DealtDeck
+    attr: np.ndarray
+    prm: np.ndarray
+
+
+@dataclass
+class CompiledModel:
+    """A model ready to play: shared programs and tables, and the arrays per player count."""
+
+    game_id: str
+    title: str
+    model: GameModel
+    options: dict[str, int]
+    kinds: list[str]
+    T: np.ndarray  #: patterns × (kinds + 1): tile counts per kind, then points
+    code: np.ndarray
+    spans: np.ndarray
+    calls: np.ndarray
+    prio: np.ndarray
+    counts: list[CompiledCount] = field(default_factory=list)
+
+
+def _int(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    return None
+
+
+def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledModel:
+    """Compile ``game.manifest.insight.model`` (with ``flags``: ``--option`` answers).
+
+    Raises:
+        CardgenError: every problem at once (see the module docstring).
+    """
+    m = game.manifest
+    model = m.insight.model
+    src = game.source
+    base = ("insight", "model")
+    problems: list[Problem] = []
+
+    def at(*path, message: str, hint: str = "") -> None:
+        where = base + path
+        line = src.line(where) or src.line(base)
+        problems.append(Problem(src.file, line, " → ".join(map(str, where)), message, hint, code="insight-model"))
+
+    decks = dealt_decks(game)
+    options = dict(model.options)
+    for k, v in (flags or {}).items():
+        if k not in options:
+            problems.append(Problem("--option", None, "option", f"the model has no option {k!r}",
+                                    "options: " + (", ".join(options) or "none (add `options:` to insight.model)"),
+                                    code="insight-option"))
+        else:
+            options[k] = v
+    rows = [k for d in decks for k in d.kinds]
+    have = set(rows[0].values) if rows else set()
+    columns = ["kind", "value", *model.columns]
+    for i, col in enumerate([model.kind, model.value, *model.columns]):
+        if col is not None and col not in have:
+            key = ("kind",) if i == 0 else ("value",) if i == 1 else ("columns",)
+            at(*key, message=f"the deck {m.setup.deck!r} has no column {col!r}", hint="columns: " + ", ".join(sorted(have)))
+    raw_kinds = [k.values.get(model.kind) for k in rows]
+    if raw_kinds and all(_int(v) is not None and 0 <= _int(v) < MAX_NUMBER_KINDS for v in raw_kinds):
+        kinds = [str(i) for i in range(max(_int(v) for v in raw_kinds) + 1)]  # a number is its own kind index
+    else:
+        kinds = list(dict.fromkeys(str(v) for v in raw_kinds))
+    for col in [model.value, *model.columns]:
+        if col is not None and col in have:
+            bad = next((k for k in rows if _int(k.values.get(col)) is None), None)
+            if bad is not None:
+                at("columns" if col != model.value else "value",
+                   message=f"{col} = {bad.values.get(col)!r} on card {bad.values.get('id')!r}: the model reads "
+                           "whole numbers or true/false", hint=f"declare `{col}: int` (or bool) under the component's fields")
+    design = {k: v for k, v in m.design.items() if _int(v) is not None}
+    by_name = {"kind": 0, model.kind: 0, "value": 1, **({model.value: 1} if model.value else {}),
+               **{c: 2 + i for i, c in enumerate(model.columns)}}
+    names = Names(by_name, {k: i for i, k in enumerate(kinds)}, options, design)
+    progs = Programs()
+
+    def prog(text: str, *path) -> int:
+        try:
+            return progs.add(compile_expr(text, names))
+        except ExprError as exc:
+            at(*path, message=str(exc), hint="see docs/insight-model.md for the vocabulary")
+            return -1
+
+    targets, tpoints = _patterns(game, model, kinds, at)
+    gain = prog(model.gain, "gain")
+    face_down = prog(model.face_down, "face_down")
+    greedy = prog(model.greedy, "greedy") if model.greedy else -1
+    t_when = prog(model.tsumo.when, "tsumo", "when") if model.tsumo else -1
+    t_points = prog(model.tsumo.points, "tsumo", "points") if model.tsumo else -1
+    calls = []
+    for i, c in enumerate(model.calls):
+        held = -1
+        if c.holding is not None:
+            if c.holding not in model.columns:
+                at("calls", i, "holding", message=f"{c.holding!r} is not one of the model's columns",
+                   hint="add it to `columns:`")
+            else:
+                held = by_name[c.holding]
+        calls.append((held, prog(c.when, "calls", i, "when"), prog(c.points, "calls", i, "points"), int(c.face_down)))
+    prio = np.full(max(len(kinds), 1), len(model.priority) + 1, dtype=np.int64)
+    for r, k in enumerate(model.priority):
+        if str(k) not in kinds:
+            at("priority", message=f"{k!r} is not a kind of card", hint="kinds: " + ", ".join(kinds))
+        else:
+            prio[kinds.index(str(k))] = min(prio[kinds.index(str(k))], r)
+    if problems:
+        raise CardgenError(problems)
+    counts = []
+    for d in decks:
+        if d.players * d.hand + d.dead_wall > d.size or d.hand + 1 > R.MAX_HAND:
+            at(message=f"{d.players} players: {d.players} × {d.hand} cards dealt and {d.dead_wall} set aside do not "
+                       f"fit the {d.size}-card deck")
+            continue
+        attr = np.array([[kinds.index(str(k.values.get(model.kind))),
+                          _int(k.values.get(model.value)) or 0 if model.value else 0,
+                          *[_int(k.values.get(c)) or 0 for c in model.columns]]
+                         for k in d.kinds for _ in range(k.copies)], dtype=np.int64).reshape(-1, len(columns))
+        try:
+            turns_prog = compile_expr(model.turns, Names({}, {}, options, {**design, "players": d.players}))
+        except ExprError as exc:
+            at("turns", message=str(exc))
+            continue
+        turns = _constant(turns_prog, d.players)
+        prm = np.zeros(R.N_PARAMS, dtype=np.int64)
+        prm[R.P_PLAYERS], prm[R.P_HAND], prm[R.P_DEAD], prm[R.P_TURNS] = d.players, d.hand, d.dead_wall, turns
+        prm[R.P_TSUMO_AFTER] = 0 if model.tsumo is None else (1 if model.tsumo.after == "draw" else 2)
+        prm[R.P_TSUMO_WHEN], prm[R.P_TSUMO_POINTS] = t_when, t_points
+        prm[R.P_GAIN], prm[R.P_FACEDOWN], prm[R.P_GREEDY] = gain, face_down, greedy
+        prm[R.P_NCALLS], prm[R.P_NKINDS] = len(calls), max(len(kinds), 1)
+        counts.append(CompiledCount(d, attr, prm))
+    if problems:
+        raise CardgenError(problems)
+    code, spans = progs.arrays()
+    T = np.concatenate([targets, tpoints.reshape(-1, 1)], axis=1)
+    return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans,
+                         np.array(calls, dtype=np.int64).reshape(-1, 4), prio, counts)
+
+
+def _constant(program: list[tuple[int, int]], players: int) -> int:
+    """The value of a program without card or seat names (``turns``), evaluated here."""
+    from cardgen.insight.model_round import run
+
+    code = np.array(program, dtype=np.int64).reshape(-1, 2)
+    spans = np.array([[0, len(program)]], dtype=np.int64)
+    ctx = np.array([0, 0, players], dtype=np.int64)
+    z = np.zeros((1, 1), dtype=np.int64)
+    return int(run(0, code, spans, z, 0, -1, -1, -1, ctx, np.zeros((1, 4), dtype=np.int64),
+                   np.zeros((0, 1), dtype=np.int64), np.empty(256, dtype=np.int64)))
+
+
+def _patterns(game: Game, model: GameModel, kinds: list[str], at) -> tuple[np.ndarray, np.ndarray]:
+    """The base yaku of ``model.patterns`` as tile counts per kind and their points."""
+    from collections import Counter
+
+    from cardgen.check.multiset import hands
+
+    empty = (np.zeros((0, max(len(kinds), 1)), dtype=np.int64), np.zeros(0, dtype=np.int64))
+    if not model.patterns:
+        return empty
+    rows = game.tables.get(model.patterns)
+    if rows is None:
+        at("patterns", message=f"{model.patterns!r} is not a component with a card table",
+           hint="name the yaku table's component id, e.g. `patterns: yaku`")
+        return empty
+    targets, points = [], []
+    for r in rows:
+        v = r.values
+        pattern = str(v.get("tiles") or "").strip()
+        if not pattern or v.get("bonus"):
+            continue
+        try:
+            shapes = hands(pattern)
+        except ValueError as exc:
+            at("patterns", message=f"{model.patterns} → {v.get('id')} → tiles: {exc}")
+            continue
+        for h in shapes:
+            c = Counter(h)
+            unknown = [t for t in c if t not in kinds]
+            if unknown:
+                at("patterns", message=f"{model.patterns} → {v.get('id')}: {''.join(unknown)} is not a kind of the deck",
+                   hint="kinds: " + ", ".join(kinds))
+                break
+            targets.append([c.get(k, 0) for k in kinds])
+            points.append(int(v.get("points") or 0))
+    if not targets:
+        return empty
+    return np.array(targets, dtype=np.int64), np.array(points, dtype=np.int64)

@@ -1,0 +1,182 @@
+"""The expressions of ``insight.model`` compiled to a small stack program (whole numbers), for the
+numba interpreter of :mod:`cardgen.insight.model_round`.
+
+The text is parsed by the standard library's :func:`ast.parse` (``mode="eval"``) and only the
+node kinds below are accepted; nothing of it is ever run as Python. Vocabulary (the manifest's
+words, docs/insight-model.md):
+
+- whole numbers, ``true``/``false`` (``True``/``False``), a kind written as text (``'ん'``);
+- ``card.X``, ``held.X``, ``discard.X``: a column of the card in question (``X`` = ``kind``,
+  the ``value`` column, or one of ``columns``);
+- ``river.sum``, ``river.count``, ``river.last``, ``chips``, ``turn``, ``players``, ``wall``,
+  ``seat`` (0 = the dealer);
+- ``option.X``, ``design.X`` (whole numbers of the manifest, fixed when compiled);
+- ``in_river(k)``, ``discarded(k)``, ``in_hand(k)`` (how many; ``k`` a kind: ``card.kind``, ``'ん'``, ``3``),
+  ``wins()``, ``pattern_points()``, ``min(a, b)``, ``max(a, b)``;
+- ``+ - * // %``, unary ``-``, ``not``, ``and``, ``or``, comparisons (chained), ``a if c else b``.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# opcodes (pairs: opcode, argument)
+CONST, CARD, HELD, DISC, VAR, IN_RIVER, DISCARDED, WINS, PPOINTS, IN_HAND = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+ADD, SUB, MUL, FDIV, MOD, NEG, NOT, AND, OR = 10, 11, 12, 13, 14, 15, 16, 17, 18
+LT, LE, GT, GE, EQ, NE, SELECT, MIN, MAX = 19, 20, 21, 22, 23, 24, 25, 26, 27
+
+#: ``river.X`` and plain names → VAR argument
+VARS = {"river.sum": 0, "river.count": 1, "river.last": 2, "chips": 3, "turn": 4, "players": 5, "wall": 6, "seat": 7}
+_BIN = {ast.Add: ADD, ast.Sub: SUB, ast.Mult: MUL, ast.FloorDiv: FDIV, ast.Mod: MOD}
+_CMP = {ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE, ast.Eq: EQ, ast.NotEq: NE}
+_CALLS = {"in_river": (IN_RIVER, 1), "discarded": (DISCARDED, 1), "in_hand": (IN_HAND, 1), "wins": (WINS, 0), "pattern_points": (PPOINTS, 0),
+          "min": (MIN, 2), "max": (MAX, 2)}
+#: The longest expression text read, and the most operations one may compile to.
+MAX_TEXT, MAX_OPS = 500, 200  # a program's stack never holds more than MAX_OPS values
+
+
+class ExprError(ValueError):
+    """An expression that is not in the vocabulary (the message says what and what is allowed)."""
+
+
+@dataclass
+class Names:
+    """What an expression may name: card columns (name → index), kinds (text → index), options
+    and design constants (whole numbers)."""
+
+    columns: dict[str, int]
+    kinds: dict[str, int]
+    options: dict[str, int] = field(default_factory=dict)
+    design: dict[str, int] = field(default_factory=dict)
+
+
+def compile_expr(text: str, names: Names) -> list[tuple[int, int]]:
+    """``text`` → the stack program (opcode, argument) pairs.
+
+    Raises:
+        ExprError: a syntax error, a name or construct outside the vocabulary, too long.
+    """
+    text = str(text).strip()
+    if len(text) > MAX_TEXT:
+        raise ExprError(f"the expression is longer than {MAX_TEXT} characters")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ExprError(f"cannot read {text!r}: {exc.msg}") from None
+    out: list[tuple[int, int]] = []
+    _emit(tree.body, names, out)
+    if len(out) > MAX_OPS:
+        raise ExprError(f"the expression has more than {MAX_OPS} operations")
+    return out
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def _emit(node: ast.AST, names: Names, out: list) -> None:
+    if isinstance(node, ast.Constant):
+        v = node.value
+        if isinstance(v, bool) or isinstance(v, int):
+            out.append((CONST, int(v)))
+        elif isinstance(v, str):
+            if v not in names.kinds:
+                raise ExprError(f"{v!r} is not a kind of card; kinds: {', '.join(names.kinds)}")
+            out.append((CONST, names.kinds[v]))
+        else:
+            raise ExprError(f"{v!r}: only whole numbers, true/false and kinds as text are allowed")
+    elif isinstance(node, (ast.Name, ast.Attribute)):
+        name = _dotted(node)
+        if name is None:
+            raise ExprError("only names such as card.number, river.sum, chips are allowed")
+        head, _, rest = name.partition(".")
+        if name in VARS:
+            out.append((VAR, VARS[name]))
+        elif head in ("card", "held", "discard") and rest in names.columns:
+            out.append(({"card": CARD, "held": HELD, "discard": DISC}[head], names.columns[rest]))
+        elif head == "option" and rest in names.options:
+            out.append((CONST, names.options[rest]))
+        elif head == "design" and rest in names.design:
+            out.append((CONST, names.design[rest]))
+        elif name in ("True", "False", "true", "false"):
+            out.append((CONST, int(name in ("True", "true"))))
+        else:
+            raise ExprError(_unknown(name, names))
+    elif isinstance(node, ast.BinOp) and type(node.op) in _BIN:
+        _emit(node.left, names, out)
+        _emit(node.right, names, out)
+        out.append((_BIN[type(node.op)], 0))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not)):
+        _emit(node.operand, names, out)
+        out.append((NEG if isinstance(node.op, ast.USub) else NOT, 0))
+    elif isinstance(node, ast.BoolOp):
+        _emit(node.values[0], names, out)
+        for v in node.values[1:]:
+            _emit(v, names, out)
+            out.append((AND if isinstance(node.op, ast.And) else OR, 0))
+    elif isinstance(node, ast.Compare):
+        left = node.left
+        for k, (op, right) in enumerate(zip(node.ops, node.comparators)):
+            if type(op) not in _CMP:
+                raise ExprError("comparisons are < <= > >= == !=")
+            _emit(left, names, out)
+            _emit(right, names, out)
+            out.append((_CMP[type(op)], 0))
+            if k:
+                out.append((AND, 0))
+            left = right
+    elif isinstance(node, ast.IfExp):
+        _emit(node.test, names, out)
+        _emit(node.body, names, out)
+        _emit(node.orelse, names, out)
+        out.append((SELECT, 0))
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CALLS and not node.keywords:
+        op, n = _CALLS[node.func.id]
+        if len(node.args) != n:
+            raise ExprError(f"{node.func.id}() takes {n} argument{'s' if n != 1 else ''}")
+        for a in node.args:
+            if op in (IN_RIVER, DISCARDED, IN_HAND) and isinstance(a, ast.Constant) and not isinstance(a.value, bool) \
+                    and isinstance(a.value, int):
+                a = ast.Constant(str(a.value))  # in_hand(3): the kind written 3 (the kind column's value)
+            _emit(a, names, out)
+        out.append((op, 0))
+    else:
+        raise ExprError(f"{ast.unparse(node)!r} is not in the model's vocabulary (docs/insight-model.md)")
+
+
+def _unknown(name: str, names: Names) -> str:
+    import difflib
+
+    known = (list(VARS) + [f"card.{c}" for c in names.columns] + [f"held.{c}" for c in names.columns]
+             + [f"discard.{c}" for c in names.columns] + [f"option.{o}" for o in names.options]
+             + [f"design.{d}" for d in names.design])
+    close = difflib.get_close_matches(name, known, 1, 0.6)
+    return f"unknown name {name!r}" + (f" (did you mean {close[0]!r}?)" if close else "") + \
+        "; names: " + ", ".join(known)
+
+
+@dataclass
+class Programs:
+    """Every compiled expression of a model in one code array: program ``i`` is
+    ``code[start[i]:start[i] + length[i]]``."""
+
+    code: list[tuple[int, int]] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def add(self, program: list[tuple[int, int]]) -> int:
+        """Append a program; returns its index."""
+        self.spans.append((len(self.code), len(program)))
+        self.code.extend(program)
+        return len(self.spans) - 1
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(code[n, 2], spans[m, 2])`` as int64 arrays."""
+        code = np.array(self.code or [(CONST, 0)], dtype=np.int64).reshape(-1, 2)
+        return code, np.array(self.spans, dtype=np.int64).reshape(-1, 2)
