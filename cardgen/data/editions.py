@@ -270,6 +270,19 @@ def edition_problems(game) -> list[Problem]:
                                     "translates nothing: its texts are the card tables' own",
                                     "move the translations to another edition, or list that edition first",
                                     code="edition-default-translations"))
+    for i, comp in enumerate(m.components):
+        columns = set(game.tables.get(comp.id, [None])[0].values) if game.tables.get(comp.id) else set()
+        for j, f in enumerate(comp.translate):
+            if f in ("id", comp.quantity) or comp.fields.get(f, "text") != "text":
+                why = ("it is the card id" if f == "id" else "it holds the copies" if f == comp.quantity
+                       else f"its type is {comp.fields[f]}")
+                out.append(game.problem(("components", i, "translate", j), f"{f!r} cannot be translated: {why} "
+                                        "(numbers, counts and ids are shared by every edition)",
+                                        "translate text columns only", code="edition-translate-number"))
+            elif columns and f not in columns:
+                out.append(game.problem(("components", i, "translate", j), f"the card table has no column {f!r}"
+                                        + did_you_mean(f, sorted(columns)), "name a text column of the table",
+                                        code="edition-translate-column"))
     return out
 
 

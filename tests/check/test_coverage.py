@@ -104,3 +104,11 @@ def test_unknown_edition_is_one_clear_error(game: Path, tmp_path: Path):
     with pytest.raises(CardgenError) as exc:
         build_game(game, tmp_path / "out", steps=("rulebook",), edition="fr")
     assert "no such edition" in exc.value.problems[0].message and "ja, en" in exc.value.problems[0].hint
+
+
+def test_a_number_column_cannot_be_translated(game: Path):
+    replace_in(game / "game.yaml", "    translate: [name,", "    translate: [stage, name,")
+    _g, report = load_and_validate(game)
+    bad = _found(report, "edition-translate-number")
+    assert len(bad) == 1 and "'stage'" in bad[0].message and bad[0].severity == "error"
+    assert bad[0].line == _line_of(game / "game.yaml", "    translate: [stage")
