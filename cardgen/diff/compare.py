@@ -211,6 +211,8 @@ def diff_games(old_dir: Path | str, new_dir: Path | str, old_label: str | None =
         "choices": mf.choice_changes(og, ng),
         "rules": {"changes": diff_paragraphs(old_rules, new_rules),
                   "problems": {"old": old_problems, "new": new_problems}},
-        "editions": edition_changes(og, ng, orep, nrep),
     })
+    editions = edition_changes(og, ng, orep, nrep)
+    if editions:  # a game with editions: one entry per edition but the default
+        data["editions"] = editions
     return gd

@@ -163,7 +163,7 @@ def _other_editions(check: GameCheck, add, plan=None) -> None:
         except CardgenError as exc:
             found = list(exc.problems)
         else:
-            plans = _plans(game, fonts, found.extend, plan)
+            plans = _plans(game, fonts, lambda problems, fatal=False: found.extend(problems), plan)
             found += layout_problems(game, plans)
         add([replace(p, severity="warning", message=f"edition {eid!r}: {p.message}")
              for p in found if p.severity == "error"])

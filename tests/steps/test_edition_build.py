@@ -49,7 +49,7 @@ def test_english_texts_read_back(built):
     decks = json.loads((out / "tts" / "decks.json").read_text(encoding="utf-8"))
     assert [d["name"] for d in decks["decks"]] == ["Battle cards", "Fighter cards"]  # TTS decks: cards only
     ja = _text(built["ja"].out_dir / "print-sheets.pdf")
-    assert "李紅蓮" in ja and "Li Honglian" not in ja
+    assert "炎掌の天雀" in ja and "Li Honglian" not in ja  # (the Japanese name is set vertically)
 
 
 def test_deck_math_counts_ids_and_order_equal_the_japanese_edition(built):
