@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-
 from cardgen.check.design_rules import check_design_rules, rule_env
-from cardgen.core.errors import Problem, ProblemList
+from cardgen.check.open_questions import check_open_questions
+from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
 from cardgen.core.sandbox import evaluation, expression_error
 from cardgen.data.card_rows import CardRow
 from cardgen.data.game import Game
-from cardgen.check.open_questions import check_open_questions
+from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
 
 
 @dataclass
@@ -144,6 +144,11 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
     rows = game.tables.get(m.setup.deck, []) if m.setup.deck else []
     full = sum(r.quantity for r in rows)
     out = []
+    words = {"hands": "hands", "dead_wall": "dead wall", "turns": "turns", **m.terms}
+    has_wall = any(pc.dead_wall for pc in m.setup.player_counts)  # "dead wall" only where the game has one
+
+    def wall(n: int, sign: str) -> str:
+        return f" {sign} {n} ({words['dead_wall']})" if has_wall else ""
     for i, pc in enumerate(m.setup.player_counts):
         base = ("setup", "player_counts", i)
         derived, ok = _derive(game, pc, base, problems)
@@ -160,16 +165,18 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
         turns = draw // pc.players if even else (round(draw / pc.players, 3) if pc.players else None)
         declared = pc.turns
         arith = (f"{full} − {removed} removed = {deck} cards; " if removed else f"{deck} cards; ") + (
-                 f"{deck} − {pc.players} × {pc.hand} (hands) − {pc.dead_wall} (dead wall) = {draw} to draw; "
+                 f"{deck} − {pc.players} × {pc.hand} ({words['hands']}){wall(pc.dead_wall, '−')} = {draw} to draw; "
                  f"{draw} ÷ {pc.players} players = {turns if even else draw / pc.players:g} turns each")
         if draw < 0:
             ok = False
             problems.add(game.problem(base, f"the deck is too small: {arith}",
-                                      "lower the hand size or the dead wall, or add cards", code="deck-math"))
+                                      "lower the hand size" + (f" or the {words['dead_wall']}" if has_wall else "")
+                                      + ", or add cards", code="deck-math"))
         elif not even:
             ok = False
             problems.add(game.problem(base, f"the draw pile does not split evenly: {arith}",
-                                      "change hand, dead wall or removals so the draw pile is a multiple of the "
+                                      "change hand, " + (f"{words['dead_wall']} " if has_wall else "")
+                                      + "or removals so the draw pile is a multiple of the "
                                       "player count", code="deck-math"))
         if declared is not None and even and turns != declared:
             ok = False
@@ -177,14 +184,14 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
             diff = deck - need
             problems.add(game.problem(base + ("turns",),
                            f"declares {declared} turns per player, but the numbers give {turns}: {arith}. "
-                           f"{declared} turns each need {pc.players} × {pc.hand} (hands) + {pc.players} × {declared} "
-                           f"(turns) + {pc.dead_wall} (dead wall) = {need} cards; the deck has {deck} "
+                           f"{declared} turns each need {pc.players} × {pc.hand} ({words['hands']}) + {pc.players} × "
+                           f"{declared} ({words['turns']}){wall(pc.dead_wall, '+')} = {need} cards; the deck has {deck} "
                            f"({abs(diff)} {'too many' if diff > 0 else 'too few'})",
                            f"set turns to {turns}, or " + (
                                f"use up the {diff} extra card(s): remove them from the deck, or add them to "
-                               f"hands or the dead wall" if diff > 0 else
-                               f"find {-diff} more card(s): add them to the deck, or take them from hands, "
-                               f"the dead wall or the removals"),
+                               f"{words['hands']}" + (f" or the {words['dead_wall']}" if has_wall else "") if diff > 0 else
+                               f"find {-diff} more card(s): add them to the deck, or take them from {words['hands']}, "
+                               + (f"the {words['dead_wall']} " if has_wall else "") + "or the removals"),
                            code="turns-mismatch"))
         out.append(PlayerCountReport(pc.players, deck, removed, pc.hand, pc.dead_wall, draw,
                                      turns if even else None, declared, ok, arith, wins, derived))
@@ -229,9 +236,6 @@ def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
 def _blank_rulebook_sources(game: Game, problems: ProblemList) -> None:
     """A warning per rules file (``rules/*.md``) holding only whitespace: it adds nothing to the
     rulebook, usually by mistake. (When every file is empty the rulebook step fails instead.)"""
-    from cardgen.core.errors import CardgenError, rel
-    from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_source_files
-
     rules_dir = game.rules_dir
     if not rules_dir.is_dir():
         return

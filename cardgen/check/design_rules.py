@@ -8,14 +8,15 @@ evaluated, is a problem at the rule's line (or at the row that breaks it). The s
 """
 from __future__ import annotations
 
+from statistics import mean
 from typing import Any
 
-from jinja2 import TemplateSyntaxError, Undefined
+from jinja2 import TemplateSyntaxError, Undefined, nodes
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from cardgen.core.errors import ProblemList
 from cardgen.check.multiset import any_fits, hands, unformable, unscored
+from cardgen.core.errors import ProblemList
 from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.card_rows import CardRow
@@ -44,8 +45,6 @@ def _values(cards, key: str) -> list:
 
 def _mean_by(cards, key: str, value: str) -> list[float]:
     """Mean of ``value`` per distinct ``key``, ordered by key (rows weighted by their copies)."""
-    from statistics import mean  # only a game whose design rules call mean_by loads it
-
     groups: dict[Any, list] = {}
     for c in cards:
         groups.setdefault(c[key], []).extend([c[value]] * int(c.get("_copies", 1)))
@@ -195,8 +194,6 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
 
 def _card_columns(env, *exprs: str | None) -> set[str]:
     """Columns that the jinja2 expressions read as ``card.COLUMN`` or ``card['COLUMN']``."""
-    from jinja2 import nodes
-
     cols: set[str] = set()
     for expr in exprs:
         if not expr:

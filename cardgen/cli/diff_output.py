@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 MAX_CARDS = 8
 MAX_PARAGRAPHS = 4
@@ -37,8 +39,6 @@ def _cut(text: str | None, n: int = MAX_TEXT) -> str:
 
 def fit_cells(text: str, cells: int) -> str:
     """``text`` cut to at most ``cells`` terminal cells (a CJK character takes two), "…" marking a cut."""
-    from rich.cells import cell_len
-
     text = text.replace("\n", " ")
     if cell_len(text) <= cells:
         return text
@@ -210,8 +210,6 @@ def _deck_math(c: Console, rows: list) -> None:
 def _table(title: str, heads: tuple, rows: list, left: int = 0) -> Table:
     """A rich table whose cells never wrap (each column at least as wide as its widest cell,
     markup aside); headers may wrap. The first ``left`` columns are left-aligned."""
-    from rich.text import Text
-
     t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     for i, head in enumerate(heads):
         width = max((Text.from_markup(r[i]).cell_len for r in rows), default=1)

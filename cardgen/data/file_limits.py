@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.regular_file import open_regular
 
 #: Largest manifest or template (YAML) and card table (CSV) cardgen reads, in bytes.
 MAX_YAML_BYTES = 5_000_000
@@ -18,8 +19,6 @@ def read_capped(path: Path, file: str, limit: int) -> bytes:
 
     Raises:
         CardgenError: unreadable (missing, no permission, not a regular file) or too large."""
-    from cardgen.core.regular_file import open_regular
-
     try:
         with open_regular(path) as fh:
             size = os.fstat(fh.fileno()).st_size

@@ -11,7 +11,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardgen.data.edition_model import Edition
-from cardgen.data.fields import Colour, Id, Length, Players
+from cardgen.data.fields import MAX_GAME_ID, Colour, Id, Length, Players
 from cardgen.data.loaded import RawFloat, RawInt
 from cardgen.data.sim_model import GameModel
 
@@ -56,7 +56,8 @@ class Choice(Strict):
 class GameInfo(Strict):
     """Who the game is and which draft this is."""
 
-    id: Id = Field(description="Short machine name of the game (used for the output folder), e.g. `tenjanpai`.")
+    id: Id = Field(max_length=MAX_GAME_ID,
+                   description="Short machine name of the game (used for the output folder), e.g. `tenjanpai`.")
     title: str = Field(description="Title as printed, e.g. `天雀牌`.")
     subtitle: str = Field("", description="Optional subtitle printed under the title.")
     version: str = Field(description="Manifest version printed on every sheet, e.g. `draft 3` (text, never a number).")
@@ -91,6 +92,23 @@ class PrintSettings(Strict):
                              "cardgen/presets/shops.yaml, docs/printing-shops.md); `--preset` overrides it.")
     cmyk_profile: str | None = Field(None, description="CMYK ICC profile of the shop files, a file in the game "
                                      "folder (default: Ghostscript's default_cmyk.icc, docs/printing-shops.md).")
+    rich_black: list[float] | None = Field(None, min_length=4, max_length=4,
+                                           description="C, M, Y, K percent of large black solids in CMYK shop files "
+                                           "(default: the shop's, else C40 M30 Y30 K100), e.g. `[60, 40, 40, 100]`.")
+
+    @field_validator("rich_black")
+    @classmethod
+    def _percentages(cls, v):
+        if v is not None and not all(0 <= x <= 100 for x in v):
+            raise ValueError("each of C, M, Y, K is a percentage from 0 to 100")
+        return v
+
+
+class TtsFields(Strict):
+    """What a card is called in Tabletop Simulator (`tts/<game>.json`): the tooltip's name and text."""
+
+    name: str = Field("name", description="Card column whose value is the card's name (`Nickname`); a card without it is named by its id.")
+    description: list[str] = Field(default_factory=list, description="Card columns whose values, one a line, are the card's text (`Description`), e.g. `[title, skill_name, skill_text]`.")
 
 
 class Component(Strict):
@@ -107,6 +125,7 @@ class Component(Strict):
     template: str | None = Field(None, description="Face template: a name in the game's own templates/cards/ (without `.yaml`), or `shared/NAME` for the project's shared templates/cards/NAME.yaml (a plain name never falls back on a shared template).")
     back: str | None = Field(None, description="Back template, named as `template` is (`NAME` in the game's own templates/cards/, `shared/NAME`), or none for no backs.")
     size: Union[str, SizeSpec, None] = Field(None, description="Piece size; default is `print.card_size`.")
+    tts: TtsFields = Field(default_factory=TtsFields, description="The card's name and text in the Tabletop Simulator saved object (see TtsFields).")
     cut: Literal["separate", "shared"] = Field("separate", description="How the print sheets are cut: `separate` (each piece keeps its own bleed: two cuts between neighbours) or `shared` (pieces touch at their trim lines, one cut between neighbours, the bleed and the crop marks only around the outside of the block: for a flat background that runs to the edge, e.g. tokens).")
     note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
     draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
@@ -243,5 +262,6 @@ class Manifest(Strict):
     design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
     rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")
     insight: InsightSettings = Field(default_factory=InsightSettings, description="Exact odds (`cardgen odds`) and the playtest simulator (`cardgen simulate`) for this game.")
+    terms: dict[str, str] = Field(default_factory=dict, description="The words of the game where cardgen's messages and odds tables name a thing of it: `hands`, `dead_wall`, `turns` (deck math), `pair` (what two alike cards in hand are for, printed after the pair odds' label), and a column name (the pair odds' `by`, e.g. `number: 数字`, `kana: 牌`). Deck math names the dead wall only where a player count sets one aside.")
     editions: dict[Id, Edition] = Field(default_factory=dict, description="Editions of the game in other languages, from the same cards: edition id → Edition (see docs/editions.md). The first is the default edition, whose texts are the tables' own, e.g. `{ja: {language: ja}, en: {language: en, translations: editions/en.csv, rules: rules_en}}`.")
     icons: dict[str, IconDeclaration] = Field(default_factory=dict, description="The game's own icons: name → IconDeclaration (an SVG or PNG file), e.g. `coin: {file: icons/coin.svg}`; used as `:coin:` in card text and `icon: coin` in templates.")

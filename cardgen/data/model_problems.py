@@ -167,6 +167,12 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
             parent = _fields_of(model, raw[:-1])
             hint = f"add `{loc[-1]}:`" + (f" (keys here: {', '.join(parent)})" if parent else "")
             code = "missing-key"
+        elif kind == "string_too_long" and tuple(loc) == ("game", "id"):
+            limit = (err.get("ctx") or {}).get("max_length", "?")
+            msg = (f"the game id is {len(str(err.get('input', ''))):,} characters long, more than the {limit} the "
+                   "output folder's name may have (the file system allows 255 for a name)")
+            hint = "give the game a short id, e.g. `tenjanpai`; the printed title goes in `title:`"
+            code = "bad-id"
         elif kind == "string_pattern_mismatch" and loc and loc[-1] == "id":
             msg = f"an id may hold only lowercase a–z, 0–9, '-' and '_' (got {err.get('input')!r})"
             hint = "e.g. `battle` or `power-tokens`; the printed name goes in `name:`"

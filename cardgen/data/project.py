@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardgen.core.boundary import project_root, shared_dirs
+
 
 @dataclass
 class Project:
@@ -18,8 +20,6 @@ class Project:
         """The project of ``game_dir``: :func:`cardgen.core.boundary.project_root` (a folder above
         the game counts only when it is a trusted root, and never another game's folder). Template
         folders: the game's own ``templates/cards`` first, then the root's. Never raises."""
-        from cardgen.core.boundary import project_root
-
         game_dir = Path(game_dir).resolve()
         root = project_root(game_dir)
         dirs = [d for d in (game_dir / "templates" / "cards", root / "templates" / "cards") if d.is_dir()]
@@ -32,6 +32,5 @@ class Project:
 
     def allowed(self) -> list[Path]:
         """Folders the game's files may lie in: the game folder and the shared folders."""
-        from cardgen.core.boundary import shared_dirs
         base = [self.game_dir] if self.game_dir is not None else []
         return base + shared_dirs(self.root, self.game_dir or self.root)

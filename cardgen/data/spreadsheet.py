@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from python_calamine import CalamineWorkbook
+
 from cardgen.core.budget import evaluating
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.file_limits import MAX_CSV_BYTES, read_capped
@@ -66,8 +68,6 @@ def read_sheet(path: Path, shown: str, sheet: str | None) -> list[tuple[int, lis
         CardgenError: unreadable file, too large; an unknown sheet name (code ``unknown-sheet``,
             listing the sheets).
     """
-    from python_calamine import CalamineWorkbook
-
     read_capped(path, shown, MAX_CSV_BYTES)  # the size cap, before the file is opened
     check_sheet_size(path, shown, sheet)  # calamine aborts the process on an allocation it cannot make
     try:

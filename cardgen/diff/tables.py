@@ -17,6 +17,7 @@ Values compare as typed, except that the same text under another column type is 
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from cardgen.data.card_rows import CardRow
@@ -24,7 +25,6 @@ from cardgen.data.card_rows import CardRow
 
 def _content(values: dict[str, Any]) -> tuple:
     """A row's values without its id, as a hashable signature (JSON text of each value)."""
-    import json
     return tuple(sorted((k, json.dumps(v, sort_keys=True, default=str)) for k, v in values.items()
                         if k != "id" and v is not None))
 

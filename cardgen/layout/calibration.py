@@ -2,7 +2,8 @@
 
 Printed double-sided, the front carries thin crosshairs at five targets (centre and four
 points 30 mm in from the corners); the back carries, behind each target, a horizontal and a
-vertical millimetre scale. Held against the light, each front line crosses its scale at a
+vertical millimetre scale. Near the centre, a vernier pair for X and Y (:mod:`cardgen.layout.vernier`:
+a main ruler on the front, a vernier on the back) reads the same correction to 0.25 mm. Held against the light, each front line crosses its scale at a
 number: read X on the horizontal scale and Y on the vertical one and pass them as
 ``--back-offset X,Y`` (mm, x right and y down as seen on the back). With a perfect printer both
 read 0. Why the number is the correction: if the printer moves the back by +d, the scale mark
@@ -16,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardgen.layout.ops import Line, Rect, Text
+from cardgen.layout.vernier import vernier
 from cardgen.core.units import MM
 
 SCALE_MM = 10  #: each scale runs −10 … +10 mm
@@ -66,7 +68,9 @@ TEXTS = {
                  "光にかざすと、この「裏」の枠は表の「表」の枠に重なるはずです（対角の側なら長辺・短辺が逆）。",
                  "表の線が目盛りと交わる数字を読みます。横の目盛りで X、縦の目盛りで Y。",
                  "ビルドに --back-offset X,Y を付けます（mm。この面で見て右と下が正）。",
-                 "X も Y も 0 なら、このプリンターに補正はいりません。"],
+                 "X も Y も 0 なら、このプリンターに補正はいりません。",
+                 "0.25 mm まで読むには、中央そばの細い X・Y の目盛り：裏の 0 の線より手前の表の数（mm）に、",
+                 "表の線と一直線にそろう裏の線の数（.25 刻み）を足します。cardgen printer add 名前 --offset X,Y で保存。"],
     },
     "en": {
         "front_word": "FRONT", "back_word": "BACK", "mark_size": 14,
@@ -81,7 +85,9 @@ TEXTS = {
                  "Against the light this BACK box covers the FRONT box (opposite corner: wrong flip setting).",
                  "Each front line crosses a scale: read X on the horizontal scales, Y on the vertical ones.",
                  "Build with --back-offset X,Y (mm; x right, y down as seen here).",
-                 "Both 0: your printer needs no correction."],
+                 "Both 0: your printer needs no correction.",
+                 "To 0.25 mm, use the fine X and Y rulers near the centre: the front number before the back's 0 line, plus the",
+                 "back line (.25 steps) that lines up with a front line. Keep it: cardgen printer add NAME --offset X,Y."],
     },
 }
 
@@ -122,6 +128,11 @@ def calibration_pages(width: float, height: float, duplex: str = "long-edge", fo
         front.ops += [Rect(tx - 0.6 * MM, ty - 0.6 * MM, 1.2 * MM, 1.2 * MM, stroke="#000000", stroke_width=0.3)]
         bx, by = mirror((tx, ty), width, height, duplex)
         back.ops += _scales(bx + dx, by + dy, font)
+    for axis, (ax, ay) in (("x", VERNIER_X), ("y", VERNIER_Y)):  # the 0.25 mm rulers, near the centre
+        vx, vy = mirror((width / 2 + ax, height / 2 + ay), width, height, duplex)
+        f_ops, b_ops = vernier(vx, vy, axis, font)
+        front.ops += [_mirrored(op, width, height, duplex) for op in f_ops]
+        back.ops += [_moved(op, dx, dy) for op in b_ops]
     fx, fy, mw, mh = mark_box(width, height)
     front.ops += _side_mark(fx, fy, words["front_word"], words["mark_size"], font)
     # the same box seen from the back: mirror two opposite corners and take the box between them
@@ -133,6 +144,28 @@ def calibration_pages(width: float, height: float, duplex: str = "long-edge", fo
     back.ops += _notes(height, font, [words["back"][0].format(way=way), *fill, *words["back"][1:]],
                        above=back_y + MARK_H / 2 < height / 2)  # the half without the back's mark
     return [front, back]
+
+
+#: Where the vernier rulers' zeros lie on the front, from the page centre (pt): right of the centre
+#: target and clear of the instructions (:func:`_notes`) and the side mark.
+VERNIER_X = (45 * MM, -16 * MM)
+VERNIER_Y = (45 * MM, 4 * MM)
+
+
+def _mirrored(op, width: float, height: float, duplex: str):
+    """A back-page op drawn at the same place of the front (a Line exactly; a Text by its middle)."""
+    if isinstance(op, Line):
+        (x1, y1), (x2, y2) = mirror((op.x1, op.y1), width, height, duplex), mirror((op.x2, op.y2), width, height, duplex)
+        return Line(x1, y1, x2, y2, op.width, op.color)
+    half = len(op.text) * op.size * 0.3
+    mx, my = mirror((op.x + half, op.y + op.size * 0.35), width, height, duplex)
+    return Text(mx - half, my - op.size * 0.35, op.text, op.font, op.size)
+
+
+def _moved(op, dx: float, dy: float):
+    if isinstance(op, Line):
+        return Line(op.x1 + dx, op.y1 + dy, op.x2 + dx, op.y2 + dy, op.width, op.color)
+    return Text(op.x + dx, op.y + dy, op.text, op.font, op.size)
 
 
 def _side_mark(x: float, y: float, word: str, size: float, font: str) -> list:

@@ -132,6 +132,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     for index, (el, plain, colours, own) in enumerate(zip(template.elements, *_element_facts(template))):
         name = el.name or el.kind
         face.at = template.source(index) if own else ("", None)
+        face.element_at, face.element_text = template.source(index), getattr(el, "text", None) or ""
         try:
             with nullcontext() if plain else _guard(template, index, el):
                 if el.show_if is not None and not eval_expr(el.show_if, ctx):
@@ -140,9 +141,15 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                     el = el.model_copy(update={k: render_text(v, ctx).strip() for k, v in colours.items()})
                     wrong = [(k, v) for k in colours if not is_color(v := getattr(el, k))]
                     if wrong:  # a per-card colour expression gave something else
-                        findings.append(card_problem("error", card, name,
-                                                     f"{wrong[0][0]}: {color_problem(wrong[0][1])}",
-                                                     "template-expr", *template.source(index)))
+                        key, value = wrong[0]
+                        column = _CARD_FIELD.match(colours[key])
+                        if column:  # the value is a card's cell as typed: the mistake is in the card table
+                            findings.append(card_problem(
+                                "error", card, column.group(1), f"{value!r} is not a colour ({key} of the "
+                                f"template's {name!r}): {color_problem(value)}", "bad-colour"))
+                        else:
+                            findings.append(card_problem("error", card, name, f"{key}: {color_problem(value)}",
+                                                         "template-expr", *template.source(index)))
                         continue
                 box = _box(el, frame)
                 PLANNERS[el.kind](el, box, name, face)
@@ -168,6 +175,10 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     key = face_key(template, frame, ctx.get("card"))
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
 
+
+
+#: A colour field that is one card value as typed (``{{ card.colour }}``): its mistakes are the card table's.
+_CARD_FIELD = re.compile(r"^\{\{\s*card\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 
 
 def _element_facts(template: Template) -> tuple[list[bool], list[dict[str, str]], list[bool]]:

@@ -73,10 +73,15 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
             _OPS_CACHE.clear()
         probe = replace(face, ops=[], findings=[])
         _lay_text(el, text, X, Y, W, H, name, probe)
-        hit = _OPS_CACHE[key] = (probe.ops, [(p.severity, p.message, p.code) for p in probe.findings])
+        hit = _OPS_CACHE[key] = (probe.ops, [(p.severity, p.message, p.code,
+                                              (p.file, p.line) if p.file != p.card.file else None)
+                                             for p in probe.findings])
     face.ops.extend(hit[0])
-    for severity, message, code in hit[1]:
-        face.found(severity, name, message, code)  # type: ignore[arg-type]
+    for severity, message, code, at in hit[1]:
+        if at is not None:  # the template's own mistake (an icon name typed in its text): at its line
+            face.findings.append(card_problem(severity, face.card, name, message, code, *at))  # type: ignore[arg-type]
+        else:
+            face.found(severity, name, message, code)  # type: ignore[arg-type]
 
 
 def _overflow(fitted, W: float, H: float) -> str:

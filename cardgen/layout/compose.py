@@ -21,9 +21,9 @@ calls :func:`compose` with the measure. What it does, in JLREQ's terms:
   ``"soft"`` (the rulebook): a break that would leave ≤ 2 characters of a phrase on either side
   moves back to the phrase boundary when that costs at most ``max_expand`` em per gap.
 - **Short last lines**: a paragraph's last line of fewer than ``min_last`` characters (not counting
-  punctuation) is avoided by breaking the paragraph again on a measure up to a few em narrower
-  (spreading the text over the same lines); justified text allows that only while no line gets more
-  than ``max_expand`` em per gap. When nothing works the line is reported (:attr:`Composition.short`).
+  punctuation) is avoided by breaking its last two (three, four) lines again on a measure up to a
+  few em narrower (spreading their text over the same lines); justified text allows that only while
+  no line gets more than ``max_expand`` em per gap. When nothing works the line is reported (:attr:`Composition.short`).
 
 Never letter-spaces a whole line to avoid a short last line: justification (the caller's) spreads
 only what is left of each line, and :func:`compose` keeps that at most ``max_expand`` em per gap
@@ -113,9 +113,9 @@ class _Para:
         self.cap2 = [0.0] * n
         for i in range(n - 1):
             a, b = pieces[i], pieces[i + 1]
-            if a.kind in ("text", "icon") and b.kind in ("text", "icon") and a.text and b.text:
+            if a.kind == "text" and b.kind == "text" and a.text and b.text:  # an icon's advance stays whole
                 ca, cb = _last(a), _first(b)
-                self.adj[i] = jlreq.adjustment(ca, cb) * a.size if a.kind == "text" and b.kind == "text" else 0.0
+                self.adj[i] = jlreq.adjustment(ca, cb) * a.size
                 t1, t2 = jlreq.shrinkable(ca, cb)
                 self.cap1[i], self.cap2[i] = t1 * a.size, t2 * a.size
         self.trim = [jlreq.line_end_trim(_last(pc)) * pc.size if pc.kind == "text" and pc.text else 0.0
@@ -260,7 +260,8 @@ def _short_last(para: _Para, spans: list[tuple[int, int]], min_last: int) -> boo
 
 
 def _expansion_ok(para: _Para, spans: list[tuple[int, int]], width: float, max_expand: float) -> bool:
-    """Every line but the last, justified to ``width``, gets at most ``max_expand`` em per gap."""
+    """Every line of ``spans`` but the last, justified to ``width``, gets at most ``max_expand`` em
+    per gap."""
     for s, e in spans[:-1]:
         end = _trailing(para, s, e)
         g = para.gaps(s, end)
@@ -268,6 +269,12 @@ def _expansion_ok(para: _Para, spans: list[tuple[int, int]], width: float, max_e
         if g and extra > EPS and extra / g > max_expand * para.p[s].size + EPS:
             return False
     return True
+
+
+def _ragged_ok(para: _Para, spans: list[tuple[int, int]], shortest: float) -> bool:
+    """Every line of ``spans`` but the last is at least ``shortest`` pt wide (a re-break of ragged
+    text that moves a long word down would leave a line half empty)."""
+    return all(para.natural(s, _trailing(para, s, e)) >= shortest - EPS for s, e in spans[:-1])
 
 
 #: How far (em) :func:`compose` narrows the measure to break a paragraph again when its last line
@@ -308,24 +315,35 @@ def compose(pieces: list[Piece], width: float, *, hang: bool = False, phrases: s
 
 def _rebreak(para: _Para, lo: int, hi: int, spans, width: float, hang: bool, phrases: str, justify: bool,
              min_last: int, max_expand: float):
-    """The paragraph ``lo:hi`` broken on a narrower measure so its last line is not short: the
-    first narrowing (half an em at a time) that keeps the number of lines, gives the last line
-    ``min_last`` characters, splits no phrase that fits ``width`` and (justified) spreads no line
-    by more than ``max_expand`` em per gap; None when there is none."""
+    """The paragraph ``lo:hi`` with its last lines broken again on a narrower measure so its last
+    line is not short: the last two lines first, then three, four; each time the first narrowing
+    (half an em at a time) that keeps the number of lines, gives the last line ``min_last``
+    characters, splits no phrase that fits ``width`` and (justified) spreads no line by more than
+    ``max_expand`` em per gap. When there is none: the one that lengthens the last line most
+    (still short, and reported), else None. The lines before stay as they were."""
     em = para.p[lo].size or 1.0
     steps = int(min(MAX_NARROWING * em, width * 0.3) / (em / 2))
-    for k in range(1, steps + 1):
-        cand = _breaks(para, lo, hi, width - k * em / 2, hang, phrases, max_expand, justify)
-        if len(cand) > len(spans):
-            return None
-        if _short_last(para, cand, min_last):
-            continue
-        if phrases == "strict" and _split_phrase_that_fits(para, cand, width):
-            continue
-        if justify and not _expansion_ok(para, cand, width, max_expand):
-            continue
-        return cand
-    return None
+    last_len = jlreq.visible_count(_text(para, *spans[-1]))
+    better = None  # a last line still short, but longer than before (です。 rather than す。)
+    for k in range(2, min(len(spans), 4) + 1):
+        keep, start = spans[:-k], spans[-k][0]
+        for step in range(1, steps + 1):
+            cand = keep + _breaks(para, start, hi, width - step * em / 2, hang, phrases, max_expand, justify)
+            if len(cand) > len(spans):
+                break
+            if phrases == "strict" and _split_phrase_that_fits(para, cand, width):
+                continue
+            if justify and not _expansion_ok(para, cand[len(keep):], width, max_expand):
+                continue
+            if not justify and not _ragged_ok(para, cand[len(keep):], width - MAX_NARROWING * em):
+                continue
+            if _short_last(para, cand, min_last):
+                n = jlreq.visible_count(_text(para, *cand[-1]))
+                if n > last_len and (better is None or n > better[0]):
+                    better = (n, cand)
+                continue
+            return cand
+    return better[1] if better else None
 
 
 def _set_line(para: _Para, s: int, e: int, width: float, hang: bool, forced: bool) -> Line:

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from cardgen.core.errors import CardRef, Problem, Severity, card_problem
 from cardgen.core.units import MM
-from cardgen.layout.icon_names import BUILTIN_ICONS, IconSpec, unknown_icon
+from cardgen.layout.icon_names import BUILTIN_ICONS, LABEL_MIN_PT, IconSpec, label_size, unknown_icon
 from cardgen.layout.ops import GameIcon, Icon
 from cardgen.layout.text import Measure
 
@@ -47,6 +47,10 @@ class Face:
     #: ``(template file, line)`` of the element being laid out when none of its values comes from
     #: the card (its findings are the template's), else ``("", None)``: at the card's row
     at: tuple[str, int | None] = ("", None)
+    #: ``(template file, line)`` and raw text of the element being laid out, whatever it reads: an
+    #: icon name typed in the template's own text is the template's mistake, not the card's
+    element_at: tuple[str, int | None] = ("", None)
+    element_text: str = ""
 
     def found(self, severity: Severity, name: str, message: str, code: str) -> None:
         """Add a finding about element ``name`` of this face: at the card's row, or at the
@@ -58,10 +62,20 @@ class Face:
         of the game's own icons, else a built-in :class:`Icon`; an unknown name is an error
         finding naming the closest known name (the op still draws a grey square on a proof)."""
         message = unknown_icon(icon, BUILTIN_ICONS + tuple(self.icons)) if check else None
-        if message:
+        if message and f":{icon}:" in self.element_text and self.element_at[0]:  # typed in the template
+            self.findings.append(card_problem("error", self.card, element, message, "unknown-icon", *self.element_at))
+        elif message:
             self.found("error", element, message, "unknown-icon")
         spec = self.icons.get(icon)
         if spec is not None:
-            return GameIcon(icon, x, y, size, spec.file, spec.label, spec.label_colour)
+            label = spec.label
+            if label and label_size(size, label) < LABEL_MIN_PT - 1e-6:
+                self.found("warning", element,
+                           f"the label {label!r} of icon {icon!r} would print at {label_size(size, label):.2g} pt, "
+                           f"below the {LABEL_MIN_PT:g} pt that reads at arm's length: the icon is drawn without it; "
+                           f"make the icon {LABEL_MIN_PT / label_size(1.0, label):.1f} pt or larger (or its text), "
+                           "or give it a picture that reads alone", "small-icon-label")
+                label = ""
+            return GameIcon(icon, x, y, size, spec.file, label, spec.label_colour)
         return Icon(icon, x, y, size)
 

@@ -23,6 +23,17 @@ class IconSpec:
     label_colour: str = "#000000"
 
 
+#: The smallest size (pt) a game's own icon prints its label at; below it the icon is drawn
+#: without the label (its picture only), as the built-in icons draw their symbol instead of kana.
+LABEL_MIN_PT = 6.0
+
+
+def label_size(icon_size: float, label: str) -> float:
+    """The size (pt) of the label printed across a game's own icon ``icon_size`` pt square: one
+    character at 0.55 of it, two at 0.38 (:func:`cardgen.render.svg_icons.draw_game_icon`)."""
+    return icon_size * (0.55 if len(label) == 1 else 0.38)
+
+
 #: How to fix an unknown icon name, wherever it is typed (card text, a template, the rules text).
 UNKNOWN_ICON_HINT = "use one of the known icon names (`:power:` in text, `icon: power` in a template)"
 

@@ -15,8 +15,9 @@ Source: W3C *Requirements for Japanese Text Layout* (JLREQ, 2020 edition) §3.1 
   an opening bracket a half-em blank before it. Of two in a row one blank goes, so the space
   between the two glyphs is at most half an em: :func:`squeeze` gives the advance to take off.
 - **Japanese–Western spacing** (和欧間, JLREQ §3.2.4 and §3.6): a quarter em between a Japanese
-  letter and a Latin letter or digit, set by the typesetter (:func:`latin_gap`); typed ASCII
-  spaces beside Japanese are absorbed (:func:`absorb_spaces`).
+  letter and a Latin letter or digit, set by the typesetter (:func:`latin_gap`) where nothing
+  was typed; a space the designer typed there stays (:func:`absorb_spaces` takes out only the
+  spaces between two Japanese characters or beside full-width punctuation).
 
 All widths here are fractions of an em (the font size); callers multiply by the size in pt.
 """
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 #: cl-01 opening brackets (and half-width forms).
 OPENING = set("‘“（〔［｛〈《「『【⦅〘〖«〝｟｢([{")
@@ -91,7 +91,9 @@ def squeeze(ch: str, nxt: str) -> float:
     - closing bracket / full stop / comma followed by another of them, an opening bracket or a
       middle dot: the half-em blank after ``ch`` goes (``」」`` ``。」`` ``」「`` ``）：``);
     - opening bracket followed by an opening bracket: the half-em blank before ``nxt`` goes,
-      i.e. ``nxt`` moves half an em left (``「（``).
+      i.e. ``nxt`` moves half an em left (``「（``);
+    - full-width middle dot or colon followed by an opening bracket: the bracket's half-em blank
+      goes (``：「`` ``：【``), the quarter em after the colon stays.
 
     Returns 0.5 or 0.0.
     """
@@ -99,6 +101,8 @@ def squeeze(ch: str, nxt: str) -> float:
         return 0.5
     if ch in _OPENING_FW and nxt in _OPENING_FW:
         return 0.5
+    if ch in _MIDDLE_FW and nxt in _OPENING_FW:
+        return 0.5  # 「：「」「：【」: a quarter em after the colon, none before the bracket (was a 0.75 em hole)
     return 0.0
 
 
@@ -128,8 +132,8 @@ def shrinkable(ch: str, nxt: str) -> tuple[float, float]:
         return 0.0, 0.0
     if ch in _CLOSING_FW and ch not in FULL_STOPS:
         return 0.0, 0.5
-    if nxt in _OPENING_FW:
-        return 0.0, 0.5
+    if nxt in _OPENING_FW and unicodedata.east_asian_width(ch) in "WF":
+        return 0.0, 0.5  # after a narrow Latin glyph the bracket's box would start before it (text extraction reorders)
     if ch in _MIDDLE_FW or nxt in _MIDDLE_FW:
         return 0.0, 0.25
     return 0.0, 0.0
@@ -175,23 +179,35 @@ def adjustments(text: str) -> list[float]:
 _ENUMERATOR = re.compile(r"^(\s*[0-9]+(?:\.[0-9]+)*[.)]) +")
 
 
-@lru_cache(maxsize=1)
-def _absorb() -> re.Pattern:
-    """The ASCII spaces next to a Japanese character or full-width punctuation, compiled on first
-    use (only the rulebook absorbs spaces; the pattern's large ranges take ~2 ms to compile)."""
-    return re.compile(r"(?<=[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]) +"
-                      r"| +(?=[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])")
+#: Japanese letters, full-width forms and the symbols set full-width beside them (①, ■, ★).
+_FULL_WIDTH = re.compile(r"[\u2460-\u24ff\u25a0-\u25ff\u2600-\u26ff\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff"
+                         r"\uff00-\uffef\U00020000-\U0003134f]")
+_SPACES = re.compile(r"(?<=(.)) +(?=(.))|^ +| +$", re.DOTALL)
+
+
+def _typed_space(m: re.Match) -> str:
+    """One run of typed spaces: gone between two full-width characters (``打牌 する``) or beside
+    full-width punctuation (``、 次``, ``「 ロン``), where JLREQ leaves no room; else one space, the
+    designer's (``得点 < 30``, ``と © の``, ``攻撃力 +2 を``, ``確率 50 % です``)."""
+    a, b = m.group(1), m.group(2)
+    if a is None or b is None:
+        return m.group(0)
+    if (_FULL_WIDTH.match(a) and _FULL_WIDTH.match(b)) or a in PUNCTUATION or b in PUNCTUATION:
+        return ""
+    return " " if (_FULL_WIDTH.match(a) or _FULL_WIDTH.match(b)) else m.group(0)
 
 
 def absorb_spaces(text: str) -> str:
-    """``text`` without the ASCII spaces typed next to a Japanese character or full-width
-    punctuation (the typesetter draws the space between Japanese and Latin itself). One space
-    after a number typed as a label at the start (``1. ツモ``, ``2) 打牌``) stays: it separates
-    the label from its text, as in a numbered heading."""
+    """``text`` with the ASCII spaces typed between two Japanese (full-width) characters or next to
+    full-width punctuation taken out (JLREQ sets no space there). A space typed between Japanese
+    and Latin text, a digit or a symbol stays, one space: it is the designer's, and the
+    typesetter's automatic quarter em goes only where nothing was typed. One space after a number
+    typed as a label at the start (``1. ツモ``, ``2) 打牌``) stays: it separates the label from its
+    text, as in a numbered heading."""
     m = _ENUMERATOR.match(text)
     if m:
-        return m.group(1) + " " + _absorb().sub("", text[m.end():])
-    return _absorb().sub("", text)
+        return m.group(1) + " " + _SPACES.sub(_typed_space, text[m.end():])
+    return _SPACES.sub(_typed_space, text)
 
 
 def is_punct(ch: str) -> bool:

@@ -10,6 +10,7 @@ each side of the block.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -51,10 +52,14 @@ def cut_lines(slots: Sequence[Placed], japanese: bool) -> tuple[list[float], lis
     return _distinct(xs), _distinct(ys)
 
 
+SIDES = ("left", "right", "top", "bottom")
+
+
 def crop_marks(slots: Sequence[Placed], style: str, length_x: float, length_y: float, offset: float,
-               width: float = WIDTH, color: str = "#000000") -> list[Line]:
-    """The crop mark lines of a page whose cards are ``slots`` (see the module doc); none for
-    ``style`` ``none``, no slots, or a zero length."""
+               width: float = WIDTH, color: str = "#000000", sides: Sequence[str] = SIDES) -> list[Line]:
+    """The crop mark lines of a page whose cards are ``slots`` (see the module doc), on the
+    ``sides`` of the block named (a fold-over sheet leaves the fold side out); none for ``style``
+    ``none``, no slots, or a zero length."""
     if style == "none" or not slots:
         return []
     bx0 = min(s.box[0] for s in slots)
@@ -66,18 +71,37 @@ def crop_marks(slots: Sequence[Placed], style: str, length_x: float, length_y: f
     lines: list[Line] = []
     if length_y > 0:
         for x in xs:
-            lines.append(Line(x, by1 + offset, x, by1 + offset + length_y, width, color))
-            lines.append(Line(x, by0 - offset, x, by0 - offset - length_y, width, color))
+            if "top" in sides:
+                lines.append(Line(x, by1 + offset, x, by1 + offset + length_y, width, color))
+            if "bottom" in sides:
+                lines.append(Line(x, by0 - offset, x, by0 - offset - length_y, width, color))
     if length_x > 0:
         for y in ys:
-            lines.append(Line(bx0 - offset, y, bx0 - offset - length_x, y, width, color))
-            lines.append(Line(bx1 + offset, y, bx1 + offset + length_x, y, width, color))
+            if "left" in sides:
+                lines.append(Line(bx0 - offset, y, bx0 - offset - length_x, y, width, color))
+            if "right" in sides:
+                lines.append(Line(bx1 + offset, y, bx1 + offset + length_x, y, width, color))
     if japanese:
-        lines += _centre_marks((bx0, by0, bx1, by1), xs, ys, length_x, length_y, offset, width, color)
+        lines += _centre_marks((bx0, by0, bx1, by1), xs, ys, length_x, length_y, offset, width, color, sides)
     return lines
 
 
-def _centre_marks(bbox, xs, ys, length_x, length_y, offset, width, color) -> list[Line]:
+def fold_mark(x0: float, y0: float, x1: float, y1: float, width: float = WIDTH, color: str = "#000000") -> list[Line]:
+    """A fold mark (折りトンボ) from ``(x0, y0)`` to ``(x1, y1)``: a dashed line (1.5 mm dashes,
+    1 mm gaps), so it does not read as a cut mark."""
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length <= 0:
+        return []
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    out, t = [], 0.0
+    while t < length - 1e-6:
+        e = min(length, t + 1.5 * MM)
+        out.append(Line(x0 + ux * t, y0 + uy * t, x0 + ux * e, y0 + uy * e, width, color))
+        t = e + 1 * MM
+    return out
+
+
+def _centre_marks(bbox, xs, ys, length_x, length_y, offset, width, color, sides=SIDES) -> list[Line]:
     """The centre トンボ of each side of the block ``bbox``: a line on the centre axis and a cross
     bar through its middle, kept 1 mm clear of the cut-line marks beside it."""
     bx0, by0, bx1, by1 = bbox
@@ -85,7 +109,7 @@ def _centre_marks(bbox, xs, ys, length_x, length_y, offset, width, color) -> lis
     out: list[Line] = []
     if length_y > 0:
         half = min([CROSS_HALF] + [abs(x - cx) - 1 * MM for x in xs if abs(x - cx) > 1e-4])
-        for y0, sign in ((by1 + offset, 1), (by0 - offset, -1)):
+        for y0, sign in [e for e, side in (((by1 + offset, 1), "top"), ((by0 - offset, -1), "bottom")) if side in sides]:
             if all(abs(x - cx) > 1e-4 for x in xs):
                 out.append(Line(cx, y0, cx, y0 + sign * length_y, width, color))
             if half >= 1 * MM:
@@ -93,7 +117,7 @@ def _centre_marks(bbox, xs, ys, length_x, length_y, offset, width, color) -> lis
                 out.append(Line(cx - half, ym, cx + half, ym, width, color))
     if length_x > 0:
         half = min([CROSS_HALF] + [abs(y - cy) - 1 * MM for y in ys if abs(y - cy) > 1e-4])
-        for x0, sign in ((bx0 - offset, -1), (bx1 + offset, 1)):
+        for x0, sign in [e for e, side in (((bx0 - offset, -1), "left"), ((bx1 + offset, 1), "right")) if side in sides]:
             if all(abs(y - cy) > 1e-4 for y in ys):
                 out.append(Line(x0, cy, x0 + sign * length_x, cy, width, color))
             if half >= 1 * MM:

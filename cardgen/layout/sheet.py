@@ -48,6 +48,7 @@ class Slot:
     col: int
     row: int
     box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    turned: bool = False  #: the face is printed turned 180° (a back folded over a horizontal line)
 
 
 @dataclass
@@ -65,6 +66,7 @@ class PagePlan:
     label_vertical: bool = False  #: the band runs up the page side: the label reads bottom to top
     blank: bool = False  #: a back page left blank (the component has no back): no slots, no marks
     shared_cut: bool = False  #: cards touch at their trims: each is printed cut to its slot's ``box``
+    fold_backs: list[Slot] = field(default_factory=list)  #: a fold-over sheet: the backs on this page, per card
 
 
 def label_band(grid: Grid, spec: SheetSpec, mirror: Literal["x", "y"] | None = None) -> tuple[float, float, float, float]:
@@ -116,9 +118,14 @@ def mirror_slots(slots: list[Slot], grid: Grid, duplex: Duplex,
     own coordinates) is then added to every slot, to cancel a printer's duplex shift measured
     with the calibration sheet (:mod:`cardgen.layout.calibration`).
     """
-    mirror_x = mirrors_x(grid, duplex)
+    return mirror_about(slots, grid.page_w, grid.page_h, mirrors_x(grid, duplex), offset)
+
+
+def mirror_about(slots: list[Slot], W: float, H: float, mirror_x: bool,
+                 offset: tuple[float, float] = (0.0, 0.0)) -> list[Slot]:
+    """``slots`` mirrored about the page's vertical centre line (``mirror_x``) or its horizontal
+    one, then moved by ``offset`` (pt): a duplex back, or the other half of a fold-over sheet."""
     dx, dy = offset
-    W, H = grid.page_w, grid.page_h
     out = []
     for s in slots:
         x0, y0, x1, y1 = s.box

@@ -44,6 +44,7 @@ class LaidLine:
     advances: list[float]
     hang: float = 0.0
     cuts: frozenset[int] = frozenset()  #: atoms whose advance is not their natural width
+    forced: bool = False  #: the line ends at a forced break (the end of a paragraph)
 
     def __post_init__(self) -> None:
         self.has_ruby = any(a.kind == "ruby" for a in self.atoms)
@@ -91,7 +92,7 @@ def compose_text(text: str, width: float, font: str, size: float, measure: Measu
             idx.pop()
         adv = [ln.advances[k - ln.start] for k in idx]
         cuts = frozenset(j for j, k in enumerate(idx) if abs(adv[j] - pieces[k].width) > EPS)
-        out.append(LaidLine([kept[k] for k in idx], sum(adv), adv, ln.hang, cuts))
+        out.append(LaidLine([kept[k] for k in idx], sum(adv), adv, ln.hang, cuts, ln.forced))
     return out, comp.short
 
 

@@ -63,3 +63,49 @@ def tts_sheets(count: int, card_w: float, card_h: float) -> list[TtsSheet]:
         rows = min(MAX_ROWS, max(MIN_ROWS, math.ceil((len(cards) + 1) / MAX_COLS)))
         out.append(TtsSheet(n, MAX_COLS, rows, cell, cards))
     return out
+
+
+# ------------------------------------------------------------------ the saved object
+
+#: Tabletop Simulator's card shape for a custom deck (0: rectangle with rounded corners).
+CARD_TYPE = 0
+SPACING = 3.0  #: table units between two decks laid side by side
+
+
+def card_id(deck_id: int, slot: int) -> int:
+    """A card's id in a saved object: its sheet's ``CustomDeck`` key × 100 + its slot on the sheet."""
+    return deck_id * 100 + slot
+
+
+def transform(x: float = 0.0, face_down: bool = True) -> dict:
+    """An object's ``Transform``: at ``x`` on the table, face down (rotZ 180) like a deck in play."""
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def custom_deck(face_url: str, back_url: str, sheet: TtsSheet, unique_back: bool) -> dict:
+    """One ``CustomDeck`` entry: a face sheet, its back (a sheet of the same grid when
+    ``unique_back``), the grid, the back shown for hidden cards."""
+    return {"FaceURL": face_url, "BackURL": back_url, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
+            "BackIsHidden": True, "UniqueBack": unique_back, "Type": CARD_TYPE}
+
+
+def deck_object(name: str, cards: list[tuple[int, dict, str, str]], decks: dict[int, dict], x: float) -> dict:
+    """A ``DeckCustom`` object (``CardCustom`` for a single card): ``cards`` are ``(CardID, its
+    CustomDeck entry's key → entry, Nickname, Description)`` in deck order; ``decks`` every
+    ``CustomDeck`` entry the cards use, by id."""
+    contained = [{"Name": "Card", "Transform": transform(x), "Nickname": nick, "Description": desc,
+                  "CardID": cid, "CustomDeck": deck, "Tooltip": True}
+                 for cid, deck, nick, desc in cards]
+    if len(contained) == 1:
+        return {**contained[0], "Name": "CardCustom"}
+    return {"Name": "DeckCustom", "Transform": transform(x), "Nickname": name, "Description": "",
+            "DeckIDs": [c["CardID"] for c in contained], "CustomDeck": {str(k): v for k, v in decks.items()},
+            "ContainedObjects": contained}
+
+
+def saved_object(name: str, objects: list[dict]) -> dict:
+    """A Tabletop Simulator save holding ``objects`` (what "Saved Objects" loads as it is)."""
+    return {"SaveName": name, "GameMode": "", "Date": "", "VersionNumber": "", "Gravity": 0.5, "PlayArea": 0.5,
+            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "TabStates": {}, "ObjectStates": objects}

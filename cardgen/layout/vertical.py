@@ -10,10 +10,11 @@ Set as W3C JLREQ describes vertical writing (§3.1–3.2, §3.3 ruby, §3.4 tate
 - **Latin words** are turned 90° clockwise, one run as wide as the word; a word of one letter,
   or of all capitals up to ``upright_caps`` letters (``HP``, ``JIS``), is set upright letter by
   letter; a run of up to ``tcy_digits`` digits (``12``) is one tate-chu-yoko unit (縦中横): set
-  horizontally across the column in one em.
+  horizontally across the column in one em; so are ``!!`` ``!?`` (a single ``!`` ``?`` stands upright).
 - **Line breaking** uses the JLREQ classes of :mod:`cardgen.layout.jlreq` (no 、。」ー… at the start
   of a column, no 「（ at its end; a character that nothing can carry hangs and the text then
-  does not fit), the same punctuation compression (:func:`~cardgen.layout.jlreq.squeeze`) and
+  does not fit), breaks between phrases (文節, BudouX: :mod:`cardgen.layout.phrases`) where the
+  phrase fits the next column, the same punctuation compression (:func:`~cardgen.layout.jlreq.squeeze`) and
   the quarter em between Japanese and a turned Latin word (:func:`~cardgen.layout.jlreq.latin_gap`),
   and no last column of a paragraph holding one or two characters when the column before it can
   give one (:func:`~cardgen.layout.jlreq.visible_count`).
@@ -33,6 +34,7 @@ import unicodedataplus
 
 from cardgen.core.units import EPS
 from cardgen.layout import jlreq
+from cardgen.layout.phrases import boundaries
 from cardgen.layout.text_atoms import Atom, atoms, ruby_size
 
 #: Pieces of a unit: how each is set in the column.
@@ -46,6 +48,7 @@ VERTICAL_R = set("…‥―—")
 ICON_ADVANCE = 1.05  #: an inline icon's advance along the column (em), as in horizontal text
 
 _DIGITS = re.compile(r"[0-9]+")
+_MARKS = frozenset("!?")  #: half-width marks set upright, two of them across the column (JLREQ §3.4)
 _CAPS = re.compile(r"[A-Z]+")
 
 
@@ -61,9 +64,10 @@ def is_upright(ch: str) -> bool:
 
 
 def needs_form(ch: str) -> bool:
-    """``ch`` (``Tu``: 、。, small kana) is drawn wrongly without the font's vertical form:
-    upright in its horizontal place (validate warns of a font that lacks one)."""
-    return orientation(ch) == "Tu"
+    """``ch`` (``Tu``: 、。, small kana, ゛゜) is drawn wrongly without the font's vertical form:
+    upright in its horizontal place (validate warns of a font that lacks one). Not ！？ (``Tu``
+    too): their full-width glyphs stand centred in the square, right in a column as they are."""
+    return orientation(ch) == "Tu" and ch not in jlreq.DIVIDING
 
 
 def turns_without_form(ch: str) -> bool:
@@ -146,8 +150,19 @@ def units(text: str, font: str, size: float, measure, tcy_digits: int = 2, uprig
     """``text`` as units of a column at ``size`` pt (see the module doc)."""
     out: list[Unit] = []
     rs = ruby_size(size)
-    for a in atoms(text):
-        out.append(_unit(a, font, size, rs, measure, tcy_digits, upright_caps))
+    seq = atoms(text)
+    i = 0
+    while i < len(seq):
+        a = seq[i]
+        if a.kind == "cjk" and a.text in _MARKS:  # ! ? stand upright; !! !? ?! ?? are one tate-chu-yoko unit
+            if i + 1 < len(seq) and seq[i + 1].kind == "cjk" and seq[i + 1].text in _MARKS:
+                out.append(Unit((Piece(TCY, a.text + seq[i + 1].text, size),)))
+                i += 2
+                continue
+            out.append(Unit((Piece(UPRIGHT, a.text, size),)))
+        else:
+            out.append(_unit(a, font, size, rs, measure, tcy_digits, upright_caps))
+        i += 1
     return out
 
 
@@ -181,6 +196,7 @@ class Column:
 
     def __post_init__(self) -> None:
         self.has_ruby = any(p.mode == RUBY for u in self.units for p in u.pieces)
+        self.short = False  #: a paragraph's last column of 1-2 characters that no break avoided
 
     def pieces(self) -> list[Piece]:
         """The column's pieces, top to bottom."""
@@ -221,9 +237,22 @@ def _no_end(u: Unit) -> bool:
     return u.last in NO_END
 
 
-def break_columns(us: list[Unit], height: float, size: float) -> list[Column]:
+def phrase_starts(us: list[Unit]) -> set[int]:
+    """The ``id`` of each unit that begins a phrase (文節, :func:`cardgen.layout.phrases.boundaries`)."""
+    starts, at, text = {}, 0, []
+    for u in us:
+        starts[at] = id(u)
+        piece = "\n" if u.newline else "".join(f":{p.text}:" if p.mode == ICON else p.text for p in u.pieces)
+        text.append(piece)
+        at += len(piece)
+    return {starts[b] for b in boundaries("".join(text)) if b in starts}
+
+
+def break_columns(us: list[Unit], height: float, size: float, phrases: bool = False) -> list[Column]:
     """Break units into columns no longer than ``height`` pt (when possible), with kinsoku and
-    the short-last-column rule (see the module doc)."""
+    the short-last-column rule (see the module doc); ``phrases``: between phrases (文節) where
+    the phrase fits the next column, as horizontal card text breaks."""
+    starts = phrase_starts(us) if phrases else set()
     columns: list[Column] = []
     paragraph_starts: list[int] = []
     cur: list[Unit] = []
@@ -266,6 +295,13 @@ def break_columns(us: list[Unit], height: float, size: float) -> list[Column]:
             if k is not None:
                 carry = cur[k:] + carry
                 del cur[k:]
+            for j in range(len(cur) - 1, 0, -1) if starts else ():  # the phrase moves down whole
+                if id(cur[j]) in starts:
+                    if not (_no_start(cur[j]) or _no_end(cur[j - 1]) or cur[j].is_space) \
+                            and length(pieces_of(cur[j:] + carry + [u]), size) <= height + EPS:
+                        carry = cur[j:] + carry
+                        del cur[j:]
+                    break
             if cur:
                 flush()
             cur.extend(c for c in carry if not (c.is_space and not cur))
@@ -289,6 +325,7 @@ def _short_last(columns: list[Column], first: int, height: float, size: float) -
     if len(columns) - first < 2:
         return
     prev, last = list(columns[-2].units), list(columns[-1].units)
+    columns[-1].short = 0 < _visible(last) <= 2
     moved = False
     while 0 < _visible(last) <= 2 and len(prev) > 3:
         u, rest = prev[-1], prev[:-1]
@@ -302,6 +339,7 @@ def _short_last(columns: list[Column], first: int, height: float, size: float) -
     if moved:
         columns[-2] = _column(prev, size)
         columns[-1] = _column(last, size)
+        columns[-1].short = 0 < _visible(last) <= 2
 
 
 @dataclass
@@ -315,6 +353,11 @@ class FittedColumns:
     fits: bool
     shrunk: bool
 
+    @property
+    def short(self) -> list[str]:
+        """The text of each paragraph's last column that stays at one or two characters."""
+        return [c.text() for c in self.columns if c.short]
+
     def width(self) -> float:
         """The width of the block of columns (pt): the columns, the room between them, the ruby."""
         n = len(self.columns)
@@ -322,14 +365,15 @@ class FittedColumns:
 
 
 def fit_columns(text: str, width: float, height: float, font: str, size: float, min_size: float, measure,
-                leading: float = 1.35, tcy_digits: int = 2, upright_caps: int = 3,
+                leading: float = 1.35, tcy_digits: int = 2, upright_caps: int = 3, phrases: bool = False,
                 step: float = 0.5) -> FittedColumns:
     """The largest size in ``[min_size, size]`` (steps of ``step`` pt, from ``size`` down) at which
     ``text`` set vertically fits ``width`` × ``height`` pt: every column no longer than
     ``height`` and the block no wider than ``width`` (``leading``: the column pitch as a multiple
-    of the size). ``fits`` is False when even ``min_size`` overflows."""
+    of the size; ``phrases``: break between phrases, :func:`break_columns`). ``fits`` is False when
+    even ``min_size`` overflows."""
     def attempt(s: float) -> FittedColumns:
-        cols = break_columns(units(text, font, s, measure, tcy_digits, upright_caps), height, s)
+        cols = break_columns(units(text, font, s, measure, tcy_digits, upright_caps), height, s, phrases)
         got = FittedColumns(s, cols, s * leading, True, s < size - 1e-9)
         got.fits = got.width() <= width + EPS and all(c.length <= height + EPS for c in cols)
         return got

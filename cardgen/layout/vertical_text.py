@@ -29,13 +29,13 @@ _CACHE_MAX = 2048  # like card_text's caches: serves text shared between rows
 
 def fit_vertical_cached(text: str, W: float, H: float, el: TextElement, min_size: float, measure) -> FittedColumns:
     """:func:`fit_columns` memoised per (text, box, font, sizes, leading, options, measure); shared: not to be mutated."""
-    key = (text, W, H, el.font, el.size, min_size, el.leading, el.tcy_digits, el.upright_caps, measure)
+    key = (text, W, H, el.font, el.size, min_size, el.leading, el.tcy_digits, el.upright_caps, el.phrases, measure)
     hit = _FIT_CACHE.get(key)
     if hit is None:
         if len(_FIT_CACHE) >= _CACHE_MAX:
             _FIT_CACHE.clear()
         hit = _FIT_CACHE[key] = fit_columns(text, W, H, el.font, el.size, min_size, measure, el.leading,
-                                            el.tcy_digits, el.upright_caps)
+                                            el.tcy_digits, el.upright_caps, el.phrases)
     return hit
 
 
@@ -48,7 +48,7 @@ def plan_vertical_text(el: TextElement, text: str, X: float, Y: float, W: float,
         return
     frame = face.frame
     key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color,
-           el.tcy_digits, el.upright_caps, face.measure, frame.width, frame.height, frame.safe,
+           el.tcy_digits, el.upright_caps, el.phrases, face.measure, frame.width, frame.height, frame.safe,
            tuple(face.icons.items()))
     hit = _OPS_CACHE.get(key)
     if hit is None:
@@ -97,6 +97,12 @@ def _lay(el: TextElement, text: str, X: float, Y: float, W: float, H: float, nam
     elif fitted.shrunk:
         findings.append(card_problem("warning", card, name,
                                      f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
+    if fitted.fits and fitted.short:
+        findings.append(card_problem(
+            "warning", card, name,
+            f"a paragraph ends in a column of {len(fitted.short[0].strip())} character(s) "
+            f"({fitted.short[0].strip()!r}) that no other column break avoids; reword the text or make the box "
+            "taller", "short-last-line"))
     small = small_text_message(fitted.size, el.min_size)
     if small:
         findings.append(card_problem("warning", card, name, small, "small-text"))

@@ -2,14 +2,15 @@
 (:func:`serve`); the CLI command is a thin layer over it."""
 from __future__ import annotations
 
+import importlib
 import threading
 from pathlib import Path
 from typing import Callable
 
 from cardgen.core.budget import Budget
+from cardgen.core.errors import Problem, UsageError
 from cardgen.preview.live import Preview
 from cardgen.preview.server import PreviewServer
-
 
 #: Modules the rebuild children use, imported before any thread starts (:func:`warm_imports`).
 WARM = ("PIL.PngImagePlugin", "pypdfium2", "cardgen.api", "cardgen.render.card_pdf", "cardgen.render.png_cards",
@@ -20,8 +21,6 @@ WARM = ("PIL.PngImagePlugin", "pypdfium2", "cardgen.api", "cardgen.render.card_p
 def warm_imports() -> None:
     """Import :data:`WARM` now: a child forked while another thread holds the import lock would
     wait for it for ever, and a child that imports nothing starts faster."""
-    import importlib
-
     for name in WARM:
         importlib.import_module(name)
 
@@ -36,8 +35,6 @@ def serve(game_dir: Path, host: str = "127.0.0.1", port: int = 8000, budget: Bud
     Raises:
         UsageError: the address cannot be listened on (port in use, unknown host).
     """
-    from cardgen.core.errors import Problem, UsageError
-
     warm_imports()
     stop = stop or threading.Event()
     preview = Preview(game_dir, budget=budget, options=options)

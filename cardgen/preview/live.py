@@ -16,16 +16,20 @@ Subscribers (the server's event streams) wait on :meth:`Preview.wait` for a newe
 """
 from __future__ import annotations
 
+import copy
+import json
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
 
+from cardgen.core.boundary import inside
 from cardgen.core.budget import Budget, run_limited
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.project import Project
 from cardgen.preview.faces import FaceCache
 from cardgen.preview.snapshot import CARD_DPI, PAGE_DPI, card_snapshot, page_snapshot, problems_json
-
+from cardgen.steps.changes import steps_for, watch_paths
 
 #: Seconds without a new save before the rulebook and sheet pages are built again.
 PAGES_QUIET_S = 0.8
@@ -88,13 +92,11 @@ class Preview:
 
     def snapshot(self) -> dict[str, Any]:
         """A copy of the JSON state (taken under the lock)."""
-        import copy
         with self._cond:
             return copy.deepcopy(self.state)
 
     def state_json(self) -> bytes:
         """The state as UTF-8 JSON, serialised once per version (every open page asks after each update)."""
-        import json
         with self._cond:
             if self._json is None or self._json[0] != self.version:
                 self._json = (self.version, json.dumps(self.state, ensure_ascii=False).encode("utf-8"))
@@ -132,18 +134,31 @@ class Preview:
         if new["components"] is None:  # the game could not be read: keep the last good faces
             self._publish(**{k: v for k, v in new.items() if k != "components"}, stale=True, building=False)
             return got.get("stats")
+        if not new["ok"]:
+            new["components"] = self._keep_lost(new["components"], new["problems"])
         self.cache.merge(got["entries"], keep=got["used"])
         self._preload(got.get("fonts", ()))
         self._publish(**new, stale=False, building=False, failed="",
                       timing={**got.get("stats", {}), "cards_s": round(time.perf_counter() - start, 4)})
         return got.get("stats")
 
+    def _keep_lost(self, components: list, problems: list) -> list:
+        """A component the last good state showed and this failed rebuild could not lay out (its
+        template does not parse, …) keeps its last good faces, in its place, with the errors
+        (``error``: their text) the page shows above them."""
+        with self._cond:
+            before = list(self.state.get("components") or [])
+        errors = [p["text"] for p in problems if p["severity"] == "error"]
+        by_id = {c["id"]: c for c in components}
+        shown = {c["id"] for c in before}
+        return ([by_id.get(old["id"]) or {**old, "error": errors, "stale": True} for old in before]
+                + [c for c in components if c["id"] not in shown])
+
     def _preload(self, fonts) -> None:
         """Parse the game's fonts once here, so every forked rebuild finds them loaded — only fonts
         outside the game folder (installed or the project's: trusted); a game's own font files are
         parsed in the budgeted children only."""
-        from cardgen.core.boundary import inside
-        from cardgen.fonts.fontset import preload
+        from cardgen.fonts.fontset import preload  # lazy: +50 ms of imports here (measured)
 
         for path, index in fonts:
             if not inside(Path(path).resolve(), self.game_dir):
@@ -190,10 +205,7 @@ class Preview:
     def run(self, stop: threading.Event, debounce_ms: int = 50, ready: threading.Event | None = None) -> None:
         """Build now, then after every save in the game folder or the project's templates/fonts,
         until ``stop`` is set. Sets ``ready`` once the first cards are published."""
-        from watchfiles import watch as fs_watch
-
-        from cardgen.data.project import Project
-        from cardgen.steps.changes import steps_for, watch_paths
+        from watchfiles import watch as fs_watch  # lazy: +15 ms of imports here (measured)
 
         root = Project.for_game(self.game_dir).root
         pages = threading.Thread(target=self.pages_loop, args=(stop,), name="preview-pages", daemon=True)

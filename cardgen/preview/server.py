@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -151,8 +152,6 @@ class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, address: tuple[str, int], preview: "Preview"):
-        import socket
-
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)

@@ -96,7 +96,8 @@ class InkModel:
             self.profile_bytes = Path(rules.profile).read_bytes()
         except OSError as exc:
             raise ValueError(f"the CMYK profile {rules.profile} cannot be read: {exc.strerror or exc}") from exc
-        self.rich_black: CMYK = tuple(min(v, 100.0) / 100.0 for v in rules.rich_black)  # type: ignore[assignment]
+        rich = limit_tac(np.asarray([min(v, 100.0) / 100.0 for v in rules.rich_black]), rules.tac)
+        self.rich_black: CMYK = tuple(round(float(v), 4) for v in rich)  # type: ignore[assignment]  # under the TAC too
         # What LittleCMS computed for this profile before (the greys' K and every colour met, as
         # the profile gives it: the ink limit is applied on top), kept on disk: building the transforms costs ~0.2 s a process.
         self._key = (hashlib.sha256(self.profile_bytes).hexdigest() + f"|{_MODEL_VERSION}").encode()

@@ -17,6 +17,7 @@ the ASCII85 layer reportlab adds by default (25 % smaller, and faster).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -27,11 +28,12 @@ from reportlab.pdfbase.pdfdoc import (PDFDictionary, PDFObject, PDFPage, PDFReso
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.ops import CardPlan
 from cardgen.layout.sheet import PagePlan
 from cardgen.render.draw import color, draw_ops
-from cardgen.core.units import MM
+from cardgen.render.pdf_doc import print_canvas
 
 
 @dataclass
@@ -126,12 +128,14 @@ class FormCache:
         self.uses = uses  #: face key → number of placements; None: every face is a form
 
     def place(self, plan: CardPlan | Callable[[], CardPlan], x: float, y: float, key: str | None = None,
-              clip: tuple[float, float, float, float] | None = None) -> None:
+              clip: tuple[float, float, float, float] | None = None, turn: tuple[float, float] | None = None) -> None:
         """Draw ``plan`` with its trim's bottom-left at ``x, y`` (pt).
 
         ``plan`` may be a callable returning the plan, called only when ``key`` (the face key) has
         not been drawn yet. ``clip``: the page rectangle ``(x0, y0, x1, y1)`` the face is cut to
         (a shared-cut sheet: the bleed only where there is no neighbour); None: its bleed box.
+        ``turn``: the trim's ``(w, h)`` of a face turned 180° in its slot (the backs of a sheet
+        folded about a horizontal line).
         """
         c = self.canvas
         if clip is not None:
@@ -140,7 +144,7 @@ class FormCache:
             path.rect(clip[0], clip[1], clip[2] - clip[0], clip[3] - clip[1])
             c.clipPath(path, stroke=0, fill=0)
             try:
-                self.place(plan, x, y, key)
+                self.place(plan, x, y, key, turn=turn)
             finally:
                 c.restoreState()
             return
@@ -153,6 +157,7 @@ class FormCache:
             if self.uses is not None and self.uses.get(key, 0) <= 1:
                 c.saveState()
                 c.translate(x, y)
+                _turn(c, turn)
                 clip = c.beginPath()
                 clip.rect(-b, -b, plan.width + 2 * b, plan.height + 2 * b)
                 c.clipPath(clip, stroke=0, fill=0)
@@ -166,8 +171,16 @@ class FormCache:
             _freeze_form(c, name)
         c.saveState()
         c.translate(x, y)
+        _turn(c, turn)
         c.doForm(name)
         c.restoreState()
+
+
+def _turn(c: Canvas, turn: tuple[float, float] | None) -> None:
+    """Turn the drawing 180° inside a trim of ``turn = (w, h)`` whose bottom-left is the origin."""
+    if turn is not None:
+        c.translate(turn[0], turn[1])
+        c.rotate(180)
 
 
 class MarkForms:
@@ -215,17 +228,18 @@ def face_uses(runs: list[SheetRun]) -> dict[str, int]:
     uses: dict[str, int] = {}
     for run in runs:
         for page in run.pages:
-            faces = run.fronts if page.side == "front" else run.backs
-            key_at = getattr(faces, "key_at", None)
-            for idx in page.card_indexes:
-                if key_at is not None:
-                    k = key_at(idx)
-                else:
-                    plan = faces[idx]
-                    if plan is None:
-                        continue
-                    k = plan.key
-                uses[k] = uses.get(k, 0) + 1
+            sides = [run.fronts if page.side == "front" else run.backs] + ([run.backs] if page.fold_backs else [])
+            for faces in sides:
+                key_at = getattr(faces, "key_at", None)
+                for idx in page.card_indexes:
+                    if key_at is not None:
+                        k = key_at(idx)
+                    else:
+                        plan = faces[idx]
+                        if plan is None:
+                            continue
+                        k = plan.key
+                    uses[k] = uses.get(k, 0) + 1
     return uses
 
 
@@ -268,8 +282,6 @@ def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> 
     of the page diagonal on any paper: the rulebook's pages of a forced build. (Print sheets carry
     the small per-card mark of :mod:`cardgen.layout.draft_mark` instead, so no card back gets a
     fragment of its own.)"""
-    import math
-
     text = "DRAFT – validation failed"
     diagonal = math.hypot(page_w, page_h)
     size = min(48.0, 0.7 * diagonal / max(fonts.width(text, "heading", 1.0), 1e-6))
@@ -308,9 +320,23 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
         rl_config.useA85 = a85
 
 
+def _place_faces(forms: FormCache, faces, slots, indexes, shared_cut: bool) -> None:
+    """Draw the face of card ``indexes[i]`` of ``faces`` in ``slots[i]`` (cut to the slot's box on
+    a shared-cut sheet)."""
+    key_at = getattr(faces, "key_at", None)
+    for slot, idx in zip(slots, indexes):
+        clip = slot.box if shared_cut else None
+        turn = (slot.w, slot.h) if slot.turned else None
+        if key_at is not None:  # a FacePlans: read the plan only if its face is new
+            forms.place(lambda i=idx: faces[i], slot.x, slot.y, key=key_at(idx), clip=clip, turn=turn)
+            continue
+        plan = faces[idx]
+        if plan is not None:
+            forms.place(plan, slot.x, slot.y, clip=clip, turn=turn)
+
+
 def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, duplex, scale_note=None) -> int:
-    from cardgen.layout.scale_bar import scale_bar
-    from cardgen.render.pdf_doc import print_canvas
+    from cardgen.layout.scale_bar import scale_bar  # lazy: +17 ms of imports here (measured)
 
     c = print_canvas(path, fonts, duplex)
     meta = metadata or {}
@@ -325,15 +351,9 @@ def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, d
         for page in run.pages:
             c.setPageSize((page.width, page.height))
             faces = run.fronts if page.side == "front" else run.backs
-            key_at = getattr(faces, "key_at", None)
-            for slot, idx in zip(page.slots, page.card_indexes):
-                clip = slot.box if page.shared_cut else None
-                if key_at is not None:  # a FacePlans: read the plan only if its face is new
-                    forms.place(lambda i=idx: faces[i], slot.x, slot.y, key=key_at(idx), clip=clip)
-                    continue
-                plan = faces[idx]
-                if plan is not None:
-                    forms.place(plan, slot.x, slot.y, clip=clip)
+            _place_faces(forms, faces, page.slots, page.card_indexes, page.shared_cut)
+            if page.fold_backs:  # a fold-over sheet: the backs on the other half
+                _place_faces(forms, run.backs, page.fold_backs, page.card_indexes, page.shared_cut)
             marks.place(page)
             bar = scale_bar(band_length(page), paper, fonts.width, note=scale_note) if pages == 0 else None
             draw_label(c, label(run, page, sheets), page.label_box, fonts, page.label_vertical,

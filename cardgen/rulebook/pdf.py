@@ -8,6 +8,7 @@ PDF bookmarks. Card images are drawn from the same :class:`CardPlan` as the prin
 """
 from __future__ import annotations
 
+import io
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
@@ -17,9 +18,9 @@ from reportlab.platypus.doctemplate import BaseDocTemplate
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
+from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.design import PageDesign
 from cardgen.rulebook.markup import canvas_class
-from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.story import StoryBuilder
 from cardgen.data.editions import is_latin
 
@@ -88,8 +89,6 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
 
 def _measuring_canvas(design: PageDesign, fonts: FontSet, page_mm: tuple[float, float], icons):
     """The canvas the reported flowables are wrapped on (nothing is drawn on it)."""
-    import io
-
     canv = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)(
         io.BytesIO(), pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1)
     canv.short_last_lines_only = True  # paragraphs wrapped on it find their breaks but build no lines
@@ -153,11 +152,27 @@ def _latin_spaces(text: str, info: BookInfo) -> str:
     return text.replace("\u3000", " ") if is_latin(info.language) else text
 
 
+def page_margins(design: PageDesign, page_mm: tuple[float, float]) -> dict[str, float]:
+    """The page margins in pt: the design's, the left and right ones moved alike so the text
+    frame holds a whole number of body characters (JLREQ §4.2: the line length of the 基本版面 is
+    a whole number of characters; 120 mm at 9 pt would be 37.8 em, it becomes 38 em)."""
+    pw = page_mm[0] * MM
+    m = dict(design.margins)
+    width = pw - m["left"] - m["right"]
+    em = design.body.size
+    whole = max(1, round(width / em)) * em
+    if whole > pw - 2 * MM:  # a page too small for the design's margins: left as they are
+        return m
+    shift = (width - whole) / 2
+    return {**m, "left": m["left"] + shift, "right": m["right"] + shift}
+
+
 def frame_box(design: PageDesign, page_mm: tuple[float, float]) -> tuple[float, float, float, float]:
-    """The text frame on a page of ``page_mm`` (w, h in mm) with the design's margins (mm):
-    ``(x, y, width, height)`` in pt, from the page's lower left corner."""
+    """The text frame on a page of ``page_mm`` (w, h in mm) inside :func:`page_margins`:
+    ``(x, y, width, height)`` in pt, from the page's lower left corner (a whole number of body
+    characters wide)."""
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
-    m = {k: v * MM for k, v in design.margins.items()}
+    m = page_margins(design, page_mm)
     return m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"]
 
 
@@ -174,7 +189,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
             :data:`cardgen.rulebook.story_tables.MIN_TABLE_SIZE` (naming the table's file:line and the row); nothing is written.
     """
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
-    m = {k: v * MM for k, v in design.margins.items()}
+    m = page_margins(design, page_mm)
     frame = Frame(*frame_box(design, page_mm), leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
                   id="body")
     fmt = {"title": info.title, "subtitle": info.subtitle, "version": info.version}

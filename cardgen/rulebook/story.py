@@ -66,7 +66,7 @@ class StoryBuilder:
         """A ParagraphStyle for ``ts`` (sizes in pt, spaces in mm converted to pt), cached by name and options."""
         key = (name, self.latin, tuple(sorted(kw.items())))
         if key not in self._styles:
-            kw = {"spaceBefore": ts.space_before * MM, "spaceAfter": ts.space_after * MM, **kw}
+            kw = {"spaceBefore": ts.space_before, "spaceAfter": ts.space_after, **kw}
             # a Latin-script edition: words broken at spaces and hyphenated by reportlab with pyphen
             wrap = {"wordWrap": None, "hyphenationLang": self.hyphenation, "embeddedHyphenation": 1,
                     "hyphenationMinWordLength": MIN_HYPHENATED} if self.latin else {"wordWrap": "CJK"}
@@ -147,15 +147,15 @@ class StoryBuilder:
                 p = self.para(runs, ts, f"h{b.level}", keepWithNext=1)
             # 泣き別れ: reportlab keeps no list with a heading (a list is a container KeepTogether
             # leaves out), so a heading also asks for room for itself and two lines of text
-            need = (ts.space_before * MM + ts.size * ts.leading + 2 * d.body.size * d.body.leading
-                    + ((RULE_GAP + 1.2) * MM + ts.space_after * MM if ts.rule else ts.space_after * MM))
+            need = (ts.space_before + ts.size * ts.leading + 2 * d.body.size * d.body.leading
+                    + ((RULE_GAP + 1.2) * MM + ts.space_after if ts.rule else ts.space_after))
             out = [CondPageBreak(need), p]
             if b.toc_level is not None:
                 self._keys += 1
                 p._toc = (b.toc_level, toc_text(b), f"h{self._keys}")
             if ts.rule:
                 rule = _Rule(self.width, HexColor(ts.rule))
-                rule.spaceAfter = ts.space_after * MM
+                rule.spaceAfter = ts.space_after
                 rule.keepWithNext = 1  # the chain heading → rule → first text stays on one page
                 out.append(rule)
             return out
@@ -180,13 +180,13 @@ class StoryBuilder:
             return card_figure(self, b)
         if isinstance(b, L.Quote):
             inner = [f for x in b.blocks for f in self.block(x, info)]
-            t = row_split_table(self, [[inner]], colWidths=[self.width - d.quote.indent * MM])
+            t = row_split_table(self, [[inner]], colWidths=[self.width - d.quote.indent])
             t.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), HexColor(d.quote.fill)),
                                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.name(d.body.font)),
                                    ("LINEBEFORE", (0, 0), (0, -1), 2, HexColor(d.quote.bar)),
                                    ("LEFTPADDING", (0, 0), (-1, -1), 2.5 * MM)]))
             t.hAlign = "RIGHT"
-            return [t, Spacer(1, d.body.space_after * MM)]
+            return [t, Spacer(1, d.body.space_after)]
         if isinstance(b, L.Rule):
             return [Spacer(1, 2 * MM), _Rule(self.width, HexColor("#bbbbbb")), Spacer(1, 2 * MM)]
         if isinstance(b, L.PageBreak):
@@ -206,7 +206,7 @@ class StoryBuilder:
         toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([
             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
             ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("FONTNAME", (0, 0), (-1, -1), body)]))
-        toc.levelStyles = [self.style(d.toc, f"toc{i}", leftIndent=i * d.toc.indent * 2 * MM,
+        toc.levelStyles = [self.style(d.toc, f"toc{i}", leftIndent=i * d.toc.indent * 2,
                                       firstLineIndent=0) for i in range(4)]
         return [Spacer(1, 6 * MM), self.para([L.Span(self.words["contents"] if d.toc.title == BOOK_WORDS["ja"]["contents"] else d.toc.title)],
                                                   d.heading(0), "toctitle"), toc, RLPageBreak()]
@@ -220,10 +220,10 @@ class StoryBuilder:
             if it and isinstance(it[-1], L.ListBlock):
                 # a nested list ends the item: reportlab drops its last paragraph's space after,
                 # so the next item would touch it; give it the gap items have between them
-                flows.append(Spacer(1, d.body.space_after * MM))
+                flows.append(Spacer(1, d.body.space_after))
             items.append(ListItem(flows))
         kw = dict(bulletFontName=self.fonts.name(d.body.font), bulletFontSize=d.body.size,
-                  leftIndent=d.list_indent * MM, bulletColor=HexColor(d.strong.color))
+                  leftIndent=d.list_indent, bulletColor=HexColor(d.strong.color))
         if b.ordered and b.circled:
             return ListFlowable(items, bulletType="1", start=str(b.start),
                                 bulletFormat=lambda s: circled(int(s)), **kw)

@@ -67,7 +67,7 @@ def card_row(builder, specs: list, widths_mm: list, title: str = "") -> Flowable
     d = builder.d
     plan = builder.card_plan(specs[0].component, specs[0].card_id)
     w = widths_mm[0] * MM
-    lay = row_layout(specs, w, w * plan.height / plan.width, d.figure_gap * MM, CAPTION_SIZE, title)
+    lay = row_layout(specs, w, w * plan.height / plan.width, d.figure_gap, CAPTION_SIZE, title)
     return _figure(builder, lay)
 
 
@@ -88,7 +88,7 @@ def card_figure(builder, b: L.CardFigureBlock) -> list:
              "dead_wall": words["dead_wall"].format(n=data["dead_wall"])}
     lay = table_layout([[CardSpec(comp, c["id"], c["sideways"]) for c in r] for r in data["rivers"]],
                        [back] * data["hand"], back, back, w, w * plan.height / plan.width,
-                       builder.d.figure_gap * MM * 0.5, CAPTION_SIZE, names, data.get("title", ""))
+                       builder.d.figure_gap * 0.5, CAPTION_SIZE, names, data.get("title", ""))
     return [_figure(builder, lay)]
 
 

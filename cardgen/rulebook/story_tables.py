@@ -35,7 +35,7 @@ def table(builder, b: L.Table):
     aligns = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
     ncol = max(len(b.head), *(len(r) for r in b.rows)) if b.rows else len(b.head)
     al = [aligns[a] for a in (b.align + ["left"] * ncol)[:ncol]]
-    pad = ts.padding * MM
+    pad = ts.padding
     widths = [0.0] * ncol
     naturals: list[list[float]] = []  # per row, per cell: the text's width on one line (pt)
     for r in ([b.head] if b.head else []) + b.rows:

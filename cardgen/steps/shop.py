@@ -67,15 +67,16 @@ def resolve_preset(game: Game, name: str | None) -> ShopPreset | None:
 
 
 def ink_rules(game: Game, preset: ShopPreset) -> InkRules:
-    """The ink rules of ``preset`` for ``game`` (its ``print.cmyk_profile`` when it names one)."""
+    """The ink rules of ``preset`` for ``game`` (its ``print.cmyk_profile`` and ``print.rich_black``
+    when it names them)."""
     profile = DEFAULT_PROFILE
     if game.manifest.print.cmyk_profile:
         profile = safe_path(game.root, game.manifest.print.cmyk_profile, game.manifest_file,
                             game.line("print", "cmyk_profile"), "print → cmyk_profile")
-    rules = InkRules(profile=profile, tac=preset.tac or DEFAULT_TAC)
-    if preset.rich_black is not None:
-        rules = InkRules(profile=profile, tac=rules.tac, rich_black=preset.rich_black)
-    return rules
+    rich = game.manifest.print.rich_black or preset.rich_black
+    if rich is None:
+        return InkRules(profile=profile, tac=preset.tac or DEFAULT_TAC)
+    return InkRules(profile=profile, tac=preset.tac or DEFAULT_TAC, rich_black=tuple(rich))
 
 
 def _alpha_art(plan: CardPlan) -> list[str]:
@@ -111,6 +112,12 @@ def preset_problems(game: Game, fonts: FontSet, plans, preset: ShopPreset) -> li
     if preset.format == "png" and preset.bleed_mm is not None and bleed_mm > preset.bleed_mm + 0.005:
         out.append(game.problem(("print", "bleed"), f"the bleed is {bleed_mm:g} mm; {preset.name}'s images are "
                                 f"{preset.bleed_mm:g} mm", f"set print.bleed: {preset.bleed_mm:g}", "shop-bleed"))
+    safe_mm = m.print.safe / MM
+    if preset.safe_mm is not None and safe_mm + 0.005 < preset.safe_mm:
+        out.append(game.problem(("print", "safe"), f"the safe area is {safe_mm:g} mm inside the trim; {preset.name} "
+                                f"keeps important text and art {preset.safe_mm:g} mm in",
+                                f"set print.safe: {preset.safe_mm:g} (the preflight then warns of what reaches "
+                                "outside it)", "shop-safe", "warning"))
     for p in plans:
         if not p.cards:
             continue

@@ -60,3 +60,9 @@ def test_unknown_shop_in_game_yaml(tmp_path):
     game = write_game(tmp_path, manifest={"print": {"shop": "kinkos"}})
     (p,) = _found(game, "unknown-shop-preset")
     assert p.path == "print → shop" and "drivethrucards" in p.hint
+
+
+def test_safe_area_narrower_than_the_shops(tmp_path):
+    game = write_game(tmp_path, manifest={"print": {"shop": "drivethrucards", **INCH, "safe": 3}})
+    (p,) = _found(game, "shop-safe")
+    assert p.path == "print → safe" and "3.175 mm" in p.message and p.severity == "warning"

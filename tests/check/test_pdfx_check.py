@@ -148,3 +148,12 @@ def test_command_line(good, tmp_path):
     seeded = _seed(good, tmp_path, _del_boxes)
     bad = subprocess.run(run + [str(seeded)], capture_output=True, text=True)
     assert bad.returncode == 1 and "page 1" in bad.stdout and "TrimBox" in bad.stdout
+
+
+def test_same_input_same_bytes(good, tmp_path):
+    """A second build of the same game writes the same PDF/X file, byte for byte (the document ID
+    and the XMP identifiers come from the content, the dates are reportlab's invariant ones)."""
+    game = write_game(tmp_path, manifest={"print": {"shop": "popls"}})
+    res = build_game(game, tmp_path / "out", steps=("shop",), exports=ExportOptions(jobs=1))
+    again = res.out_dir / "shop" / good.name
+    assert again.read_bytes() == good.read_bytes()

@@ -56,6 +56,16 @@ def _git_symlink_out(game: Path, tmp: Path) -> None:
     git(game, "commit", "-q", "-m", "a link")
 
 
+def _font_million_faces(game: Path, tmp: Path) -> None:
+    """fonts/many.ttc: a collection header claiming 1,000,000 faces (4 MB of offsets, all to one
+    place), named by game.yaml's fonts: (fontTools read every face, warning about each)."""
+    n = 1_000_000
+    (game / "fonts" / "many.ttc").write_bytes(b"ttcf" + struct.pack(">HHI", 1, 0, n) + struct.pack(">I", 12 + 4 * n) * n
+                                              + b"\0" * 64)
+    with (game / "game.yaml").open("a", encoding="utf-8") as f:
+        f.write("fonts:\n  heading: IPAexGothic\n  body: {file: fonts/many.ttc, index: 0}\n")
+
+
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
@@ -274,7 +284,7 @@ def _ods_named_csv(game: Path, tmp: Path) -> None:
     (game / "cards.ods").rename(game / "cards.csv")
 
 
-GENERATORS = {"git-symlink-out": _git_symlink_out, "xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
+GENERATORS = {"font-million-faces": _font_million_faces, "git-symlink-out": _git_symlink_out, "xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
               "manifest-symlink-out": _manifest_symlink_out, "variant-symlink-out": _variant_symlink_out,
               "xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,

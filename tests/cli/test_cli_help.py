@@ -27,7 +27,7 @@ def test_help_loads_no_library_it_does_not_show():
 
     code = ("import sys\nsys.argv = ['cardgen', '--help']\nfrom cardgen.cli.entry import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "heavy = ('pydantic', 'reportlab', 'jinja2', 'yaml', 'fontTools', 'rich', 'cardgen.api', 'cardgen.steps')\n"
+            "heavy = ('pydantic', 'reportlab', 'jinja2', 'yaml', 'fontTools', 'rich', 'cardgen.api', 'cardgen.steps.registry', 'cardgen.check')\n"
             "print('LOADED', [m for m in heavy if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "Usage:" in out and out.strip().endswith("LOADED []"), out[-300:]

@@ -21,7 +21,6 @@ def test_a_deleted_current_folder_is_one_clear_error(args, tmp_path):
     gone.mkdir()
     argv = [str(CARDGEN), args[0], str(TENJANPAI)] + [a.replace("OUT", str(tmp_path / "out")) for a in args[1:]]
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    env.pop("CARDGEN_NO_FONT_HELPER", None)
     run = subprocess.run(["sh", "-c", 'cd "$1" && rmdir "$1" && shift && exec "$@"', "sh", str(gone), *argv],
                          capture_output=True, text=True, env=env, timeout=120)
     assert run.returncode == 1, run.stderr

@@ -67,3 +67,27 @@ def test_manifest_never_reaches_outside_the_folder(tmp_path):
         "../../precious.txt", str(outside), "link.png", "cards/gone.png"]}}), encoding="utf-8")
     assert record_and_prune(game_out, {"png": []}) == []
     assert outside.read_text(encoding="utf-8") == "keep" and (game_out / "link.png").is_symlink()
+
+
+@needs_fonts
+def test_a_plain_build_keeps_the_booklet_and_back_pngs_an_earlier_command_asked_for(tmp_path):
+    """Issue 31: `cardgen watch` (a plain build) removed rulebook-booklet.pdf and every back PNG
+    written on purpose before ('49 removed'). Files an option adds are their own kind, pruned only
+    by a run that asks for them again — which still removes a back PNG whose card is gone."""
+    from tests.minigame import write_game
+
+    game = write_game(tmp_path)
+    out = tmp_path / "out"
+    first = build_game(game, out, steps=("rulebook", "png"), rulebook_booklet=True,
+                       exports=ExportOptions(jobs=1, png_sides="both"))
+    backs = sorted(p.name for p in (first.out_dir / "cards").glob("*-back.png"))
+    assert len(backs) == 12 and (first.out_dir / "rulebook-booklet.pdf").is_file()
+    plain = build_game(game, out, steps=("rulebook", "png"), exports=ExportOptions(jobs=1))
+    assert plain.removed == []
+    assert (plain.out_dir / "rulebook-booklet.pdf").is_file()
+    assert sorted(p.name for p in (plain.out_dir / "cards").glob("*-back.png")) == backs
+    replace_in(game / "cards.csv", "n4,4,カード4,3", "n4x,4,カード4,3")
+    again = build_game(game, out, steps=("png",), exports=ExportOptions(jobs=1, png_sides="both"))
+    assert sorted(r for r in again.removed if r.endswith("-back.png")) == [
+        f"cards/{n}" for n in backs if "-n4-" in n]
+    assert (again.out_dir / "rulebook-booklet.pdf").is_file()

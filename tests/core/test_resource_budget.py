@@ -208,3 +208,22 @@ def test_run_limited_cpu_in_c_code_is_killed_by_the_hard_limit():
         run_limited(sum, range(10 ** 12), budget=Budget(cpu_s=1, grace_s=1), game="g")
     assert err.value.problems[0].code == "cpu-limit"
     assert time.monotonic() - start < 90  # 6 s of CPU; wall time on a loaded 2-core machine
+
+
+def test_the_memory_message_states_the_limit_in_force(tmp_path):
+    """--memory-limit 8192 under a hard address-space limit of 2,048 MB (ulimit -v, a container):
+    the child gets 2,048 MB, and the message says so (it said 8,192)."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    game = attack_game(tmp_path, text=GROW)
+    hard = 2048 * 2**20
+    env = {k: v for k, v in os.environ.items() if k != "CARDGEN_DEBUG"}
+    done = subprocess.run([sys.executable, "-m", "cardgen", "validate", str(game), "--memory-limit", "8192"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (hard, hard)))
+    assert done.returncode == 1, done.stderr
+    assert "needed more than 2,048 MB of memory" in done.stderr, done.stderr
+    assert "8,192" not in done.stderr

@@ -188,8 +188,8 @@ def test_design_constant_and_open_question_with_rendered_rules(pair):
     want["design"]["changed"] = {"highest": {"old": 6, "new": 7}}
     want["choices"]["changed"] = [{"what": "hand-size: 手札は何枚か", "old": "3枚", "new": "4枚"}]
     want["rules"]["changes"] = [{"op": "changed", "section": "3. 遊び方",
-                                 "old": "ここにルールを書きます。数字はgame.yamlのdesignから読めます（いまの最大の数字は6）。",
-                                 "new": "ここにルールを書きます。数字はgame.yamlのdesignから読めます（いまの最大の数字は7）。"}]
+                                 "old": "ここにルールを書きます。数字は game.yaml の design から読めます（いまの最大の数字は6）。",
+                                 "new": "ここにルールを書きます。数字は game.yaml の design から読めます（いまの最大の数字は7）。"}]
     assert run_json("old/g", "new/g") == want
 
 

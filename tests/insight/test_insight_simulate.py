@@ -313,3 +313,27 @@ def test_every_declared_odds_table_is_in_insight_pdf_and_outputs_have_one_mode(t
         text = "".join(p.extract_text() or "" for p in pdf.pages)
     for label in ("配られた手札の対子（ロンできる形）", "対子の表その2", "対子の表その3"):
         assert label in text, label
+
+
+def test_simulate_writes_its_two_files_all_or_nothing(tmp_path, monkeypatch):
+    """A failure while insight.pdf is written (a full disk) leaves the previous simulation.json
+    and insight.pdf as they were: never a new JSON beside an old PDF."""
+    import errno
+
+    import cardgen.insight.plots as plots
+    from cardgen.insight.api import simulate_game
+
+    out = tmp_path / "out" / "tenjanpai"
+    out.mkdir(parents=True)
+    (out / "simulation.json").write_text('{"old": true}\n', encoding="utf-8")
+    (out / "insight.pdf").write_bytes(b"%PDF- the old one\n")
+
+    def full(*_a, **_k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(plots, "write_insight_pdf", full)
+    monkeypatch.setattr(plots, "write_model_pdf", full)
+    with pytest.raises(OSError):
+        simulate_game(TEN, tmp_path / "out", rounds=50, seed=1, players=[4])
+    assert (out / "simulation.json").read_text(encoding="utf-8") == '{"old": true}\n'
+    assert (out / "insight.pdf").read_bytes() == b"%PDF- the old one\n"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tenjanpai"]  # no staging folder left

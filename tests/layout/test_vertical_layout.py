@@ -24,7 +24,7 @@ def columns_of(text: str, height_em: float) -> list[str]:
 
 def test_orientation_follows_uax50():
     assert [orientation(c) for c in "あ字ー「、。Rｰ〜"] == ["U", "U", "Tr", "Tr", "Tu", "Tu", "R", "R", "Tr"]
-    assert all(needs_form(c) for c in "、。っァ") and not any(needs_form(c) for c in "あ字R1ー「")
+    assert all(needs_form(c) for c in "、。っァ") and not any(needs_form(c) for c in "あ字R1ー「！？")
     assert all(turns_without_form(c) for c in "ー「」〜…‥―") and not any(turns_without_form(c) for c in "あ、R")
 
 
@@ -35,6 +35,8 @@ def test_latin_digits_and_capitals():
     assert (UPRIGHT, "H") in pieces and (UPRIGHT, "P") in pieces and (UPRIGHT, "A") in pieces  # short capitals upright
     three = [(p.mode, p.text) for u in units("第123回", "body", SIZE, em, tcy_digits=3) for p in u.pieces]
     assert (TCY, "123") in three
+    marks = [(p.mode, p.text) for u in units("ロン!?ツモ!", "body", SIZE, em) for p in u.pieces]
+    assert (TCY, "!?") in marks and (UPRIGHT, "!") in marks
     none = [(p.mode, p.text) for u in units("第1回", "body", SIZE, em, tcy_digits=0) for p in u.pieces]
     assert (TURNED, "1") not in none and (UPRIGHT, "1") in none  # a single digit still stands upright
 
@@ -66,6 +68,22 @@ def test_no_last_column_of_one_or_two_characters():
     out = columns_of("あいうえおかきくけこさ", 5)
     assert out == ["あいうえお", "かきく", "けこさ"]  # not 5, 5, 1
     assert columns_of("あいうえおかきくけこさ\nたち", 5)[-1] == "たち"  # a paragraph of its own stays
+    # nothing can move: the column before would start with 、 — the column stays short, and says so
+    cols = break_columns(units("あいうえお、かきくけこ、さ", "body", SIZE, em), 6 * SIZE, SIZE)
+    assert [c.text() for c in cols][-1] == "さ" and cols[-1].short
+
+
+def test_columns_break_between_phrases():
+    """As horizontal card text (phrases: true): a column ends where a phrase (文節, BudouX) does."""
+    from cardgen.layout.phrases import boundaries
+
+    text = "手札から1枚を捨てて、山札の上から3枚を見る。"
+    plain = [c.text() for c in break_columns(units(text, "body", SIZE, em), 8 * SIZE, SIZE)]
+    cols = [c.text() for c in break_columns(units(text, "body", SIZE, em), 8 * SIZE, SIZE, phrases=True)]
+    assert "".join(cols) == text and plain[0] == "手札から1枚を捨"  # without: at any place JLREQ allows
+    ends = {len("".join(cols[:i + 1])) for i in range(len(cols) - 2)}  # the last break: the short-last rule's
+    assert ends <= boundaries(text), (cols, sorted(boundaries(text)))
+    assert len(cols[-1]) > 3  # 「見る。」 alone would be a last column of two characters: it takes を
 
 
 def test_fit_columns_shrinks_then_fails():
@@ -86,10 +104,10 @@ def _sane(tokens: list[str]) -> bool:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=60).filter(_sane), st.integers(6, 18))
-def test_kinsoku_property(tokens, height_em):
+@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=60).filter(_sane), st.integers(6, 18), st.booleans())
+def test_kinsoku_property(tokens, height_em, phrases):
     text = "".join(tokens)
-    cols = break_columns(units(text, "body", SIZE, em), height_em * SIZE, SIZE)
+    cols = break_columns(units(text, "body", SIZE, em), height_em * SIZE, SIZE, phrases)
     out = [c.text() for c in cols]
     assert "".join(out).replace(" ", "") == text.replace(" ", "")  # nothing lost, only spaces at breaks
     for c in cols[1:]:

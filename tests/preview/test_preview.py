@@ -296,3 +296,23 @@ def test_rebuilds_run_in_budgeted_children_and_only_trusted_fonts_load_here(game
     # fonts/ folder now answers to (the game folder is looked in first)
     assert "ipaexm.ttf" in loaded and "own.ttf" not in loaded
     assert str(game.resolve()) not in " ".join(path for path, _index in registration._REGISTERED)
+
+
+def test_a_template_that_does_not_parse_keeps_its_components_last_good_faces(game):
+    """Issue 31: a YAML typo in a card template made that whole component vanish from the page;
+    its last good faces stay, with the error shown above them, until the template reads again."""
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    good = _cards(preview.snapshot())
+    template = game / "templates" / "cards" / "character.yaml"
+    text = template.read_text(encoding="utf-8")
+    template.write_text(text.replace("elements:", "elements: [", 1), encoding="utf-8")
+    preview.refresh_cards()
+    state = preview.snapshot()
+    comp = next(c for c in state["components"] if c["id"] == "characters")
+    assert comp["stale"] and any("character.yaml" in e for e in comp["error"])
+    assert _cards(state) == good and all(preview.image(c["front"]) for c in good.values())
+    template.write_text(text, encoding="utf-8")
+    preview.refresh_cards()
+    comp = next(c for c in preview.snapshot()["components"] if c["id"] == "characters")
+    assert "error" not in comp and "stale" not in comp

@@ -158,3 +158,21 @@ def test_svg_icon_with_an_embedded_png_is_drawn_upright_inside_a_form(tmp_path, 
     top, bottom = page.getpixel((50, 20)), page.getpixel((50, 80))
     assert top[0] > 150 and top[2] < 60, top
     assert bottom[2] > 150 and bottom[0] < 60, bottom
+
+
+@needs_fonts
+def test_an_icon_label_below_6_pt_is_a_validate_warning_and_is_not_drawn(tmp_path):
+    """A game's own icon whose label would print below 6 pt (here 月金 across an icon inline in
+    9 pt card text: 3.4 pt) is a warning of validate at the element's template line, and the icon
+    is drawn without its label (as the built-in icons draw their symbol instead of kana)."""
+    game = make_game(tmp_path, "手番に:coin:を得る。")
+    text = (game / "game.yaml").read_text(encoding="utf-8").replace("coin: {file: icons/coin.svg}",
+                                                                      "coin: {file: icons/coin.svg, label: 金貨}")
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    report = validate_game(game)
+    small = [p for p in report.errors + report.warnings if p.code == "small-icon-label"]
+    assert small and all(p.severity == "warning" for p in small), [p.format() for p in report.errors + report.warnings]
+    assert "'金貨'" in small[0].message and small[0].file and small[0].line
+    res = build_game(game, tmp_path / "out", steps=("shop",), exports=ExportOptions(jobs=1, sides="front"))
+    with pdfplumber.open(res.out_dir / "shop" / "cards.pdf") as doc:
+        assert not any(c["text"] in "金貨" for p in doc.pages for c in p.chars)

@@ -28,7 +28,23 @@ USED = [
     ("reportlab.pdfbase.pdfdoc", "PDFZCompress"),
     ("reportlab.pdfbase.pdfdoc", "xObjectName"),
     ("reportlab.pdfbase.pdfdoc", "PDF_SUPPORT_VERSION"),
+    ("reportlab.pdfbase.ttfonts", "makeToUnicodeCMap"),  # wrapped by fonts/vertical_forms.py
 ]
+
+
+def test_subsets_take_their_to_unicode_map_from_the_module():
+    """fonts/vertical_forms.py maps its vertical forms back to their characters by replacing
+    ``ttfonts.makeToUnicodeCMap``: TTFont.addObjects must look it up there when it writes a subset."""
+    import inspect
+
+    from reportlab.pdfbase import ttfonts
+
+    from cardgen.fonts.vertical_forms import VERTICAL_BASE  # importing it installs the wrap
+
+    assert "makeToUnicodeCMap(" in inspect.getsource(ttfonts.TTFont.addObjects)
+    assert ttfonts.makeToUnicodeCMap.__name__ == "_to_unicode_cmap"
+    cmap = ttfonts.makeToUnicodeCMap("X", [0, 0x41, VERTICAL_BASE + 0x30FC])
+    assert "<02> <30FC>" in cmap and "<01> <0041>" in cmap
 
 
 @pytest.mark.parametrize("module, name", USED)

@@ -236,8 +236,7 @@ def test_western_marks(sheets):
         if not p.boxes:
             continue
         nx, ny = _cut_lines(p)
-        assert len(p.marks) == 2 * nx + 2 * ny - (2 if all(abs((b[2] - b[0]) - 22 * MM) < TOL for b in p.boxes) else 0) \
-            or len(p.marks) == 2 * nx + 2 * ny
+        assert len(p.marks) == 2 * nx + 2 * ny
         _on_trim_edges(p, "western")
         lengths = sorted(max(abs(m[2] - m[0]), abs(m[3] - m[1])) / MM for m in p.marks)
         assert lengths[0] >= MARK_MIN - 0.01 and lengths[-1] <= 5.0 + 0.01

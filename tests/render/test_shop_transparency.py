@@ -160,3 +160,36 @@ def test_named_profile_must_be_cmyk(tmp_path):
     (p,) = [p for p in exc.value.problems if p.code == "cmyk-profile"]
     assert p.code == "cmyk-profile" and "not a CMYK profile" in p.message and p.line is not None
     assert not (tmp_path / "out" / "mini" / "shop").exists()
+
+
+def test_print_sheets_name_no_unknown_resource(shop_file):
+    """The sheets draw a face used three times as a form too: the same fix holds there."""
+    sheets = shop_file.parents[1] / "print-sheets.pdf"
+    with pikepdf.open(sheets) as pdf:
+        assert _unknown_resources(pdf) == []
+        forms = [x for page in pdf.pages for x in page.obj.Resources.get("/XObject", {}).values()
+                 if "/ExtGState" in x.get("/Resources", {})]
+        assert forms  # the translucent faces are forms with their graphics states
+    poppler = subprocess.run(["pdftoppm", "-r", "10", "-f", "1", "-l", "1", str(sheets)], capture_output=True)
+    assert b"unknown" not in poppler.stderr, poppler.stderr
+
+
+def _fills(owner) -> list[tuple]:
+    """Every ``k`` of ``owner``'s content and its forms."""
+    found = [tuple(round(float(v), 4) for v in ops) for ops, _op in pikepdf.parse_content_stream(owner, "k")]
+    for _name, x in owner.get("/Resources", {}).get("/XObject", {}).items():
+        if x.get("/Subtype") == "/Form":
+            found += _fills(x)
+    return found
+
+
+def test_rich_black_for_large_solids(tmp_path):
+    """A black 20 mm band prints in print.rich_black; the black 48 pt number stays K100."""
+    band = {"kind": "rect", "name": "band", "box": [0, 40, 63, 20], "bleed": True, "fill": "#000000"}
+    game = write_game(tmp_path, face={"elements": FACE["elements"] + [band]},
+                      manifest={"print": {"shop": "popls", "rich_black": [50, 40, 40, 100]}})
+    res = build_game(game, tmp_path / "out", steps=("shop",), exports=ExportOptions(jobs=1))
+    front = sorted((res.out_dir / "shop").glob("*_front.pdf"))[0]
+    with pikepdf.open(front) as pdf:
+        fills = set(_fills(pdf.pages[0].obj))
+    assert (0.5, 0.4, 0.4, 1.0) in fills and (0.0, 0.0, 0.0, 1.0) in fills

@@ -178,3 +178,49 @@ def test_validate_warns_of_a_font_without_vertical_forms(tmp_path):
     assert len(found) == 1, [p.message for p in report.warnings + report.errors]
     assert "the plain font has no vertical form for っ (U+3063): " in found[0].message
     assert found[0].card.card_id == "n1" and found[0].field == "name"
+
+
+def test_column_matches_an_independent_vertical_raster(built):
+    """「ロード「 as the PDF draws it (pdfium's raster) against Pillow's own vertical layout (raqm,
+    ``direction="ttb"``, FreeType's rasteriser): the same glyphs in the same places, the ink of the
+    two aligned at its top-right corner (JLREQ: a column hangs from its top, the glyphs centred on it)."""
+    from PIL import ImageDraw, ImageFont, features
+
+    if not features.check("raqm"):
+        pytest.skip("Pillow without raqm")
+    px = SIZE * DPI / 72
+    with pdfplumber.open(built / "shop" / "cards.pdf") as doc:
+        chars = [c for c in doc.pages[0].chars if c["text"].strip()]
+    top, left, right = chars[0]["top"], chars[0]["x0"], chars[0]["x1"]
+    k = DPI / 72
+    doc = pypdfium2.PdfDocument(str(built / "shop" / "cards.pdf"))
+    page = np.asarray(doc[0].render(scale=k).to_pil().convert("L"))
+    ours = page[round(top * k) - 2:round((top + 5 * SIZE) * k), round(left * k) - 2:round(right * k) + 2] < 128
+    font = ImageFont.truetype("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf", round(px),
+                              layout_engine=ImageFont.Layout.RAQM)
+    img = Image.new("L", (ours.shape[1] + 40, ours.shape[0] + 40), 255)
+    ImageDraw.Draw(img).text((20 + ours.shape[1] / 2, 10), "「ロード「", font=font, fill=0, direction="ttb",
+                             features=["vert"], anchor="mt")
+    theirs = np.asarray(img) < 128
+
+    def at_corner(mask):  # the ink, cut to its bounding box
+        ys, xs = np.nonzero(mask)
+        return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+    a, b = at_corner(ours), at_corner(theirs)
+    assert abs(a.shape[0] - b.shape[0]) <= 3 and abs(a.shape[1] - b.shape[1]) <= 3, (a.shape, b.shape)
+    h, w = min(a.shape[0], b.shape[0]) - 4, min(a.shape[1], b.shape[1]) - 4
+
+    def near(m):  # ink within one pixel (the two rasterisers round thin strokes a pixel apart)
+        out = m.copy()
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                out |= np.roll(np.roll(m, dy, 0), dx, 1)
+        return out
+
+    def matched(dy: int, dx: int) -> float:
+        x, y = a[2:2 + h, 2:2 + w], b[2 + dy:2 + dy + h, 2 + dx:2 + dx + w]
+        return min((x & near(y)).sum() / x.sum(), (y & near(x)).sum() / y.sum())
+
+    best = max(matched(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3))
+    assert best > 0.97, best  # every glyph where HarfBuzz-through-raqm puts it, within a pixel

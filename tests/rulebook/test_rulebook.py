@@ -8,6 +8,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from cardgen.layout import jlreq
+from cardgen.rulebook.design import load_design
+from cardgen.rulebook.pdf import page_margins
 from cardgen.api import build_game, validate_game
 from cardgen.core.errors import CardgenError
 from cardgen.rulebook.blocks import outline
@@ -88,12 +91,17 @@ def test_scoring_table_from_design(built):
 def test_no_line_starts_with_forbidden_punctuation_and_text_stays_in_frame(built):
     _pdf, pages = built
     checked = 0
+    design, _ = load_design([ROOT / "templates" / "rulebook"], "default")
+    left = page_margins(design, (148, 210))["left"]  # A5, the frame 38 em of 9 pt
+    assert abs((148 * MM - 2 * left) / design.body.size - 38) < 1e-6
     for w, _h, lines, chars, _i in pages:
         for l in lines:
             assert l["text"][0] not in NO_START, l["text"]
             checked += 1
         for ch in chars:
-            assert ch["x0"] >= 14 * MM - 0.5 and ch["x1"] <= w - 14 * MM + 0.5, (ch["text"], ch["x0"], ch["x1"])
+            # a closing mark at a line end drops its blank half (JLREQ line-end trim): no ink there
+            x1 = ch["x1"] - jlreq.line_end_trim(ch["text"]) * ch["size"]
+            assert ch["x0"] >= left - 0.5 and x1 <= w - left + 0.5, (ch["text"], ch["x0"], ch["x1"])
     assert checked > 100
 
 

@@ -26,8 +26,8 @@ def _png(path: Path) -> None:
     Image.new("RGB", (3000, 1500), (200, 30, 30)).save(path, dpi=(72, 72))
 
 
-#: Short last lines at the width of the frame (line 5), a list item (7), a nested list item (10),
-#: a quote (12); one in a table cell (not reported: a cell's lines are not checked); an image
+#: Short last lines at the width of the frame (line 5: stays short), a list item (7), a nested list
+#: item (10), a quote (12) (the composer breaks those three again, so they are not short); one in a table cell (not reported: a cell's lines are not checked); an image
 #: far wider than the page (line 18: a scaled-down warning); an open question's note (notes are
 #: not checked either).
 MIXED = f"""# 規則
@@ -74,7 +74,7 @@ def test_check_finds_what_the_build_finds(name, tmp_path, monkeypatch):
     assert [p.format() for p in checked] == [p.format() for p in built]
     if name == "mixed":
         assert [(p.code, p.line) for p in checked] == [("rules-image-scaled", 18)] + [
-            ("rules-short-last-line", n) for n in (5, 7, 10, 12)]
+            ("rules-short-last-line", n) for n in (5,)]  # the list items' and the quote's: broken again
 
 
 def test_check_breaks_only_the_reported_paragraphs(tmp_path, monkeypatch):
@@ -83,7 +83,7 @@ def test_check_breaks_only_the_reported_paragraphs(tmp_path, monkeypatch):
     fonts = fonts_for(game)
     broken = []
     real = kinsoku.kinsoku_split
-    monkeypatch.setattr(kinsoku, "kinsoku_split", lambda frags, *a: broken.append(frags) or real(frags, *a))
+    monkeypatch.setattr(kinsoku, "kinsoku_split", lambda frags, *a, **k: broken.append(frags) or real(frags, *a, **k))
     check_rulebook(game, report, fonts)
     checked = len(broken)
     write_rulebook(game, report, fonts, tmp_path / "rulebook.pdf", findings=[])
@@ -104,7 +104,7 @@ def test_the_check_builds_no_lines_for_the_paragraphs_it_wraps(tmp_path, monkeyp
     real, real_canvas = kinsoku.makeCJKParaLine, pdf._measuring_canvas
     monkeypatch.setattr(kinsoku, "makeCJKParaLine", lambda *a: made.append(1) or real(*a))
     monkeypatch.setattr(pdf, "_measuring_canvas", lambda *a: at_wrap.append(len(made)) or real_canvas(*a))
-    assert [p.code for p in check_rulebook(game, report, fonts)].count("rules-short-last-line") == 4
+    assert [p.code for p in check_rulebook(game, report, fonts)].count("rules-short-last-line") == 1
     assert at_wrap and len(made) == at_wrap[0]  # nothing built once the wrapping began
     monkeypatch.setattr(pdf, "_measuring_canvas", lambda *a: setattr(c := real_canvas(*a), "short_last_lines_only",
                                                                       False) or c)

@@ -85,4 +85,4 @@ def test_a_typed_label_number_keeps_its_space():
     assert absorb_spaces("1. ツモ") == "1. ツモ"
     assert absorb_spaces("12)  打牌 する") == "12) 打牌する"
     assert absorb_spaces("1.2. 和了 判定") == "1.2. 和了判定"
-    assert absorb_spaces("カード 1. を") == "カード1.を"  # only a label at the start
+    assert absorb_spaces("カード 1. を") == "カード 1. を"  # only a label at the start; typed spaces beside Latin stay

@@ -19,6 +19,7 @@ from cardgen.layout import jlreq
 from cardgen.layout.text import NO_END, NO_START, break_lines, line_text
 from cardgen.rulebook.markdown import parse_blocks
 from cardgen.rulebook.design import load_design
+from cardgen.rulebook.pdf import page_margins
 from cardgen.rulebook.kinsoku import KinsokuParagraph
 from cardgen.steps.rulebook import write_rulebook
 from tests.rulebook.rules_game import rules_game
@@ -30,7 +31,7 @@ IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
 DESIGN, _ = load_design([ROOT / "templates" / "rulebook"], "default")
 BODY = DESIGN.body.size
-RIGHT = (148 - DESIGN.margins["right"]) * MM  #: the text frame's right edge on A5, pt
+RIGHT = 148 * MM - page_margins(DESIGN, (148, 210))["right"]  #: the text frame's right edge on A5 (38 em), pt
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +140,7 @@ def test_squeeze_pairs():
     assert jlreq.squeeze("あ", "「") == 0 and jlreq.squeeze("「", "あ") == 0
     assert jlreq.latin_gap("枚", "4") == 0.25 == jlreq.latin_gap("A", "を")
     assert jlreq.latin_gap("（", "4") == 0 and jlreq.latin_gap("4", "2") == 0
-    assert jlreq.absorb_spaces("ABC と日本語 と 123 の") == "ABCと日本語と123の"
+    assert jlreq.absorb_spaces("ABC と日本語 と 123 の") == "ABC と日本語と 123 の"  # typed beside Latin: kept
 
 
 def _game(tmp_path, md: str) -> Path:
@@ -176,11 +177,20 @@ def test_consecutive_punctuation_is_half_an_em(tmp_path):
     assert abs(mai["x0"] - four["x1"] - BODY / 4) < 0.01  # the Japanese–Latin quarter em
 
 
-def test_typed_spaces_beside_japanese_are_absorbed(tmp_path):
-    pdf = _build(tmp_path, "# 題\n\n数字 123 の前後と ABC の前後。\n")
-    chars = _find(_chars(pdf), "数字123の前後とABCの前後。")
-    gaps = [round(b["x0"] - a["x1"], 2) for a, b in zip(chars, chars[1:])]
+def test_typed_spaces_are_the_designers(tmp_path):
+    """Where nothing was typed the typesetter puts a quarter em between Japanese and Latin; a space
+    typed there stays (one space glyph, wider than a quarter em); between two Japanese characters a
+    typed space is taken out (issue 30)."""
+    pdf = _build(tmp_path, "# 題\n\n数字123の前後とABCの前後。数字 123 の前後と ABC の前後。打牌 する。\n")
+    chars = _chars(pdf)
+    auto = _find(chars, "数字123の前後とABCの前後。")
+    gaps = [round(b["x0"] - a["x1"], 2) for a, b in zip(auto, auto[1:])]
     assert gaps == [0, 2.25, 0, 0, 2.25, 0, 0, 0, 2.25, 0, 0, 2.25, 0, 0, 0]
+    typed = _find(chars, "数字 123 の前後と ABC の前後。")
+    gaps = [round(b["x0"] - a["x1"], 2) for a, b in zip(typed, typed[1:]) if a["text"] != " " and b["text"] != " "]
+    assert all(g == 0 for g in gaps)  # the space glyphs themselves make the room: nothing added
+    assert all(b["x0"] - a["x0"] >= 2.25 for a, b in zip(typed, typed[1:]) if a["text"] == " ")
+    assert _find(chars, "打牌する。")
 
 
 def test_no_paragraph_ends_in_a_line_of_two_characters(mincho):
@@ -204,8 +214,8 @@ def test_cjk_friendly_emphasis(tmp_path):
 def test_ideographic_space_at_a_paragraph_start_is_an_indent(tmp_path):
     pdf = _build(tmp_path, "# 題\n\n\u3000字下げの段落です。\n\n字下げのない段落です。\n")
     chars = _chars(pdf)
-    assert round(_find(chars, "字下げの段落")[0]["x0"] / MM, 2) == 17.18  # 14 mm margin + one 9 pt em
-    assert round(_find(chars, "字下げのない")[0]["x0"] / MM, 2) == 14.00
+    assert round(_find(chars, "字下げの段落")[0]["x0"] / MM, 2) == 16.85  # 13.68 mm margin (38 em frame) + one 9 pt em
+    assert round(_find(chars, "字下げのない")[0]["x0"] / MM, 2) == 13.68
 
 
 def test_ruby_is_set_above_its_base(tmp_path):

@@ -9,7 +9,6 @@ import pytest
 from cardgen.api import build_game
 from cardgen.rulebook.design import load_design
 from cardgen.data.game import load_game
-from cardgen.core.units import MM
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.parent.name for p in (ROOT / "card_data").glob("*/rules"))
@@ -25,7 +24,7 @@ def _lines(pdf: Path, margins: dict[str, float]) -> list[tuple[int, float, str]]
         for i, page in enumerate(doc.pages):
             body = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
             for line in body.extract_text_lines(return_chars=True):
-                if line["top"] < margins["top"] * MM - 1 or line["bottom"] > page.height - margins["bottom"] * MM + 1:
+                if line["top"] < margins["top"] - 1 or line["bottom"] > page.height - margins["bottom"] + 1:  # pt
                     continue
                 sizes = {round(c["size"], 1) for c in line["chars"] if c["text"].strip()}
                 out.append((i + 1, max(sizes) if sizes else 0.0, line["text"]))

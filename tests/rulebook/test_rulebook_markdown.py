@@ -64,11 +64,11 @@ def test_an_image_is_as_wide_as_its_dpi_says(tmp_path):
 
 def test_an_image_wider_than_the_frame_is_scaled_down_with_a_note(tmp_path):
     res, pdf = _book(tmp_path, "# 題\n\n本文。\n\n![図](wide.png)\n", {"wide.png": _png(3000, 300, 300)})
-    assert _image_box_mm(pdf) == (120.0, 12.0)  # A5 148 mm − 2 × 14 mm margins
+    assert _image_box_mm(pdf) == (120.65, 12.06)  # A5: 38 em of 9 pt (the margins about 14 mm)
     (note,) = [p for p in res.layout if p.code == "rules-image-scaled"]
     assert (note.file.endswith("rules/01.md"), note.line, note.severity) == (True, 5, "warning")
     assert note.message == ("wide.png: 254.0 × 25.4 mm (3000 × 300 px at 300 dpi) is larger than the text frame "
-                            "(120.0 × 160.2 mm); scaled down to 120.0 × 12.0 mm")
+                            "(120.7 × 160.2 mm); scaled down to 120.7 × 12.1 mm")
 
 
 def test_a_tall_image_fits_the_frame_and_the_build_succeeds(tmp_path):
@@ -76,7 +76,7 @@ def test_a_tall_image_fits_the_frame_and_the_build_succeeds(tmp_path):
     r = CliRunner().invoke(cli, ["rulebook", str(game), "--out", str(tmp_path / "out")])
     assert r.exit_code == 0, r.output
     want = ("rules/01.md:3: warning: rulebook → image → tall.png: 352.8 × 1411.1 mm (1000 × 4000 px at 72 dpi)"
-            " is larger than the text frame (120.0 × 160.2 mm); scaled down to 40.1 × 160.2 mm")
+            " is larger than the text frame (120.7 × 160.2 mm); scaled down to 40.1 × 160.2 mm")
     assert "".join(want.split()) in "".join(r.output.split())  # the terminal may wrap the line
     assert _image_box_mm(tmp_path / "out" / "tenjanpai" / "rulebook.pdf") == (40.05, 160.2)
 
@@ -116,7 +116,7 @@ def test_a_number_in_a_narrow_column_shrinks_and_stays_whole(tmp_path):
         commas = {round(c["top"], 1) for c in doc.pages[0].chars if c["text"] == ","}
         sizes = {round(c["size"], 2) for c in doc.pages[0].chars if round(c["top"], 1) in commas}
     assert table[1] == ["32,000"] * 10  # never 32,00 / 0
-    assert sizes == {7.25}  # shrunk from 8 pt, above the 6 pt floor
+    assert sizes == {7.5}  # shrunk from 8 pt, above the 6 pt floor (the 38 em frame is 0.65 mm wider than 120 mm)
 
 
 def test_the_blocks_tokens_give_the_same_html_problems():

@@ -122,21 +122,25 @@ def test_every_card_png_has_the_mark_the_same_on_every_face(out):
 
 
 def test_every_tts_card_has_the_mark(out):
-    decks = json.loads((out / "tts" / "decks.json").read_text(encoding="utf-8"))["decks"]
-    assert any(d["unique_backs"] for d in decks)  # 夜雀鬼's character backs: one per card
+    saves = list((out / "tts").glob("*.json"))
+    assert len(saves) == 1
+    decks = json.loads(saves[0].read_text(encoding="utf-8"))["ObjectStates"]
+    assert any(e["UniqueBack"] for d in decks for e in d["CustomDeck"].values())  # 夜雀鬼's character backs
     for deck in decks:
-        for sheet in deck["sheets"]:
-            cw, ch = sheet["cell_px"]
-            files = [sheet["file"]] + ([sheet["back_file"]] if deck["unique_backs"] else [])
-            for f in files:
-                img = Image.open(out / f)
-                for slot in list(range(sheet["count"])) + [sheet["hidden_slot"]]:
-                    r, c = divmod(slot, sheet["cols"])
+        for key, entry in deck["CustomDeck"].items():
+            slots = [c["CardID"] % 100 for c in deck["ContainedObjects"] if c["CardID"] // 100 == int(key)]
+            hidden = entry["NumWidth"] * entry["NumHeight"] - 1
+            files = [entry["FaceURL"]] + ([entry["BackURL"]] if entry["UniqueBack"] else [])
+            for url in files:
+                img = Image.open(url[len("file://"):])
+                cw, ch = img.size[0] // entry["NumWidth"], img.size[1] // entry["NumHeight"]
+                for slot in slots + [hidden]:
+                    r, c = divmod(slot, entry["NumWidth"])
                     cell = img.crop((c * cw, r * ch, (c + 1) * cw, (r + 1) * ch))
-                    assert _red_pixels(_mark_region(cell, cw / CARD_W, 0.0)) > 10, (f, slot)
-        if not deck["unique_backs"]:
-            back = Image.open(out / deck["back"])
-            assert _red_pixels(_mark_region(back, back.size[0] / CARD_W, 0.0)) > 10
+                    assert _red_pixels(_mark_region(cell, cw / CARD_W, 0.0)) > 10, (url, slot)
+            if not entry["UniqueBack"]:
+                back = Image.open(entry["BackURL"][len("file://"):])
+                assert _red_pixels(_mark_region(back, back.size[0] / CARD_W, 0.0)) > 10
 
 
 def test_a_valid_build_has_no_mark(tmp_path):

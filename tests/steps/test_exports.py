@@ -73,28 +73,29 @@ def test_png_without_bleed_and_backs(tmp_path):
         assert im.convert("RGB").getpixel((0, 0)) == (0x8C, 0x1C, 0x13)  # battle back colour right at the trim
 
 
+def _file(url: str) -> Path:
+    assert url.startswith("file:///")
+    return Path(url[len("file://"):])
+
+
 def test_tts_sheets(built):
-    index = json.loads((built / "tts" / "decks.json").read_text(encoding="utf-8"))
-    decks = {d["component"]: d for d in index["decks"]}
-    assert set(decks) == {"battle", "characters"}  # tokens are not a TTS deck
-    battle = decks["battle"]
-    assert battle["count"] == 42 and len(battle["cards"]) == 42
-    sheet = battle["sheets"][0]
-    # 42 cards and the hidden card: 5 rows of 10 (the sheet is no taller than its cards)
-    assert (sheet["cols"], sheet["rows"], sheet["count"], sheet["hidden_slot"]) == (10, 5, 42, 49)
-    last = battle["cards"][41]
-    assert (last["index"], last["sheet"], last["slot"]) == (42, 1, 41) and last["id"].startswith("b7")
-    with Image.open(built / sheet["file"]) as im:
+    """The saved object's images: the battle sheet holds 42 fronts in 10 × 5 (the hidden slot 49
+    shows the back; slot 42 is empty), the back image is one card's cell."""
+    save = json.loads((built / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))
+    decks = {d["Nickname"]: d for d in save["ObjectStates"]}
+    assert set(decks) == {"闘牌カード", "天雀カード"}  # tokens are not a TTS deck
+    battle = decks["闘牌カード"]
+    (sheet,) = battle["CustomDeck"].values()
+    assert (sheet["NumWidth"], sheet["NumHeight"]) == (10, 5) and len(battle["DeckIDs"]) == 42
+    with Image.open(_file(sheet["FaceURL"])) as im:
         assert max(im.size) <= 4096
-        assert im.size == (10 * sheet["cell_px"][0], 5 * sheet["cell_px"][1])
+        cw, ch = im.size[0] // 10, im.size[1] // 5
         rgb = im.convert("RGB")
-        cw, ch = sheet["cell_px"]
-        # card 1 (a battle front) in slot 0; slot 42 is empty; the hidden slot holds the back
         assert rgb.getpixel((cw // 2, 2)) == (0xF7, 0xF1, 0xE3)
         assert rgb.getpixel((2 * cw + cw // 2, 4 * ch + ch // 2)) == (255, 255, 255)
         assert rgb.getpixel((9 * cw + 3, 4 * ch + 3)) == (0x8C, 0x1C, 0x13)
-    with Image.open(built / battle["back"]) as im:
-        assert im.size == tuple(sheet["cell_px"])
+    with Image.open(_file(sheet["BackURL"])) as im:
+        assert im.size == (cw, ch)
 
 
 def test_tts_grid_math():

@@ -32,6 +32,11 @@ function renderCards() {
     wanted.add(sec.id);
     const total = comp.cards.reduce((n, c) => n + c.count, 0);
     sec.querySelector("h3").textContent = `${comp.name} (${comp.id}) — ${comp.cards.length} kinds, ${total} cards`;
+    let err = sec.querySelector(".comp-error");
+    if (!err) { err = el("pre", {class: "comp-error"}); sec.insertBefore(err, sec.querySelector(".grid")); }
+    err.textContent = comp.error ? `last good faces — this component could not be laid out:\n${comp.error.join("\n")}` : "";
+    err.hidden = !comp.error;
+    sec.classList.toggle("stale", !!comp.stale);
     const grid = sec.querySelector(".grid");
     const ids = new Set();
     comp.cards.forEach((card, i) => {
