@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.api import build_game
+from cardgen.steps.game_check import check_game
 from tests.conftest import TENJANPAI, needs_fonts
 from tests.pdfread import page_texts
 
@@ -46,8 +47,11 @@ def test_english_texts_read_back(built):
     book = _text(out / "rulebook.pdf")
     for words in ("Tenjanpai Rulebook", "Playing a turn", "Open question:", "Hand (each)", "Dead wall", "Battle cards"):
         assert words in book
-    decks = json.loads((out / "tts" / "decks.json").read_text(encoding="utf-8"))
-    assert [d["name"] for d in decks["decks"]] == ["Battle cards", "Fighter cards"]  # TTS decks: cards only
+    saved = json.loads((out / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))  # the TTS saved object
+    assert [d["Nickname"] for d in saved["ObjectStates"]] == ["Battle cards", "Fighter cards"]  # TTS decks: cards only
+    first = saved["ObjectStates"][1]["ContainedObjects"][0]
+    assert first["Nickname"] == "Li Honglian" and "Gain 1 :power:." in first["Description"]
+    assert not CJK.findall(json.dumps(saved, ensure_ascii=False))
     ja = _text(built["ja"].out_dir / "print-sheets.pdf")
     assert "炎掌の天雀" in ja and "Li Honglian" not in ja  # (the Japanese name is set vertically)
 
@@ -56,8 +60,11 @@ def test_deck_math_counts_ids_and_order_equal_the_japanese_edition(built):
     ja, en = (json.loads((built[e].out_dir / "report.json").read_text(encoding="utf-8")) for e in ("ja", "en"))
     assert en["deck_math"] == ja["deck_math"] and en["deck_math"]
     assert en["cards"] == ja["cards"] == {"battle": 42, "characters": 15, "power_cubes": 40}
-    jd, ed = (json.loads((built[e].out_dir / "tts" / "decks.json").read_text(encoding="utf-8")) for e in ("ja", "en"))
-    order = [[(c["index"], c["id"]) for c in d["cards"]] for d in jd["decks"]]
-    assert order == [[(c["index"], c["id"]) for c in d["cards"]] for d in ed["decks"]]
-    assert [d["count"] for d in ed["decks"]] == [d["count"] for d in jd["decks"]] == [42, 15]
+    jd, ed = (json.loads((built[e].out_dir / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))["ObjectStates"]
+              for e in ("ja", "en"))
+    assert [d["DeckIDs"] for d in jd] == [d["DeckIDs"] for d in ed]  # the same cards in the same order
+    assert [len(d["ContainedObjects"]) for d in ed] == [len(d["ContainedObjects"]) for d in jd] == [42, 15]
+    ids = [[(c.component, c.row.id, c.copy) for c in p.cards] for p in check_game(TENJANPAI, rulebook=False).plans]
+    assert ids == [[(c.component, c.row.id, c.copy) for c in p.cards]
+                   for p in check_game(TENJANPAI, edition="en", rulebook=False).plans]
     assert built["en"].report.player_counts == built["ja"].report.player_counts
