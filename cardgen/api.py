@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Sequence
 
 from cardgen.check.deck_math import Report
+from cardgen.check.coverage import final_coverage
 from cardgen.check.open_questions import final_problems
 from cardgen.core.boundary import confine, inside, output_outside
 from cardgen.core.errors import CardgenError, Problem, UsageError, rel
+from cardgen.data.editions import edition_ids, unknown_edition
 from cardgen.data.expand import printable_components
+from cardgen.data.game import load_game
 from cardgen.data.yaml_source import load_yaml
 from cardgen.diff.reprint import reprint_sheets as run
 from cardgen.diff.run import run_diff
@@ -158,7 +161,6 @@ def refuse_open_questions(game) -> None:
         CardgenError: one problem per open question (at its manifest line) and a summary.
     """
     if isinstance(game, (str, Path)):
-        from cardgen.data.game import load_game
         game = load_game(game)
     still_open = final_problems(game)
     if still_open:
@@ -169,12 +171,45 @@ def refuse_open_questions(game) -> None:
             code="final-open-questions")])
 
 
+def edition_out_dir(out_root: Path, game) -> Path:
+    """Where a game's edition is written: ``out_root/<game id>/`` for the default edition (and a
+    game without editions), ``out_root/<game id>/<edition id>/`` for every other."""
+    ed = game.edition
+    return out_root / game.id if ed is None or ed.default else out_root / game.id / ed.id
+
+
+def refuse_incomplete_edition(game, report: Report) -> None:
+    """A ``--final`` build of an edition stops while it has missing or stale translations
+    (:func:`cardgen.check.coverage.final_coverage`). Raises CardgenError naming each."""
+    ed = game.edition
+    bad = final_coverage(report.warnings, ed.id) if ed is not None else []
+    if bad:
+        raise CardgenError(bad + [Problem(
+            game.manifest_file, None, "", f"--final: edition {ed.id!r} has {len(bad)} missing or stale translation(s); "
+            f"nothing was written for {game.id!r}", "translate what is named above (and set each source_hash), or "
+            "build without --final for a playtest copy", code="final-edition-incomplete")])
+
+
+def edition_list(game_dir: Path | str, edition: str | None) -> list[str | None]:
+    """The editions ``--edition`` asks for: ``[None]`` (the default), ``[edition]`` or, for
+    ``all``, every edition of the game. Raises CardgenError for an edition the game lacks."""
+    if edition is None:
+        return [None]
+    game = load_game(game_dir)
+    ids = edition_ids(game)
+    if edition == "all":
+        return list(ids) or [None]
+    if edition not in ids:
+        raise unknown_edition(game, edition)
+    return [edition]
+
+
 def build_game(game_dir: Path | str, out_root: Path | str = "output", options: SheetOptions | None = None,
                force: bool = False, steps: tuple[str, ...] = DEFAULT_STEPS,
                progress: Callable[[str, int], Callable[[], None]] | None = None,
                exports: "ExportOptions | None" = None, rulebook_paper: str | None = None,
                rulebook_booklet: bool = False,
-               strict: bool = False, final: bool = False) -> BuildResult:
+               strict: bool = False, final: bool = False, edition: str | None = None) -> BuildResult:
     """Check (:func:`cardgen.steps.game_check.check_game`, the same checks as ``cardgen validate``),
     then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically, with the
     preflight report ``report.json`` (see :mod:`cardgen.check.preflight`) beside them.
@@ -191,7 +226,11 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             red outlines, and report.json says ``"forced": true``); missing
             templates or fonts and images that cannot be opened (even with ``force``); and with
             ``strict`` any warning; with ``final`` (a release build) any open question left in
-            ``game.choices`` (even with ``force``).
+            ``game.choices`` (even with ``force``), or missing or stale translations of the
+            edition built (:mod:`cardgen.check.coverage`).
+
+    ``edition``: the edition built (:mod:`cardgen.data.editions`; None: the default edition). The
+    default edition writes ``out_root/<game id>/``, every other ``out_root/<game id>/<edition>/``.
     """
     options = options or SheetOptions()
     unknown = [s for s in steps if s not in STEPS]
@@ -199,12 +238,13 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         raise UsageError(f"unknown step(s) {', '.join(map(repr, unknown))}; steps: {', '.join(STEPS)}")
     card_steps = any(STEPS[s].cards for s in steps)
     chk = check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps, sheets=options if "sheets" in steps else False,
-                     shop=exports.preset if exports is not None and "shop" in steps else None)
+                     shop=exports.preset if exports is not None and "shop" in steps else None, edition=edition)
     game, report = chk.game, chk.report
     if game is None:
         raise CardgenError(report.errors)
     if final:
         refuse_open_questions(game)
+        refuse_incomplete_edition(game, report)
     errors = chk.errors
     if chk.fatal:  # nothing can be drawn: no summary offers --force
         raise CardgenError(errors + chk.warnings)
@@ -231,7 +271,7 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
         raise CardgenError(chk.warnings + [Problem(
             game.manifest_file, None, "", f"{game.id}: {len(chk.warnings)} warning(s) with --strict, nothing was written",
             "fix the warnings above, or build without --strict", code="strict-failed")])
-    out_dir = Path(out_root) / game.id
+    out_dir = edition_out_dir(Path(out_root), game)
     _check_out_dir(game, out_dir)
     clean_stale_temps(out_dir.parent)
     result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)

@@ -236,7 +236,7 @@ def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
 def _blank_rulebook_sources(game: Game, problems: ProblemList) -> None:
     """A warning per rules file (``rules/*.md``) holding only whitespace: it adds nothing to the
     rulebook, usually by mistake. (When every file is empty the rulebook step fails instead.)"""
-    rules_dir = game.root / "rules"
+    rules_dir = game.rules_dir
     if not rules_dir.is_dir():
         return
     try:

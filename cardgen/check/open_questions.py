@@ -89,7 +89,7 @@ def check_open_questions(game, problems: ProblemList) -> None:
                            f"the option in use {c.use!r} is not one of the options",
                            "write `use:` exactly as one of `options:` (" + " / ".join(c.options) + ")",
                            code="choice-use")
-    refs = references(game.root / "rules")
+    refs = references(game.rules_dir)
     for cid, where in refs.items():
         if cid in seen:
             continue
@@ -97,7 +97,7 @@ def check_open_questions(game, problems: ProblemList) -> None:
             problems.error(rel(f), line, "rulebook", f"open_question({cid!r}) names no open question of the manifest",
                            "add it under game.choices in " + src.file + " (id, question, options, use, why), or use "
                            "one of: " + (", ".join(seen) or "(none yet)"), code="choice-unknown")
-    if not (game.root / "rules").is_dir():
+    if not game.rules_dir.is_dir():
         return
     for i, c in enumerate(m.game.choices):
         if not c.decided and c.id not in refs:

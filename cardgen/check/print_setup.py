@@ -9,10 +9,12 @@ import difflib
 from dataclasses import replace
 from pathlib import Path
 
+from cardgen.check.coverage import all_coverage, coverage
 from cardgen.check.deck_math import Report, validate
 from cardgen.core.boundary import confine
 from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.units import MM
+from cardgen.data.editions import apply_edition, edition_problems
 from cardgen.data.game import Game, load_game
 from cardgen.data.project import Project
 from cardgen.data.template import load_template, plain_name
@@ -185,8 +187,12 @@ def print_setup_problems(game: Game) -> list[Problem]:
     return problems
 
 
-def load_and_validate(game_dir: Path | str, check_print_setup: bool = True) -> tuple[Game | None, Report]:
+def load_and_validate(game_dir: Path | str, check_print_setup: bool = True,
+                      edition: str | None = None) -> tuple[Game | None, Report]:
     """Load a game and run the validator plus (``check_print_setup``) :func:`print_setup_problems`.
+
+    ``edition``: the edition to check (:func:`cardgen.data.editions.apply_edition`; None: the
+    default edition, with the coverage of every other edition, :mod:`cardgen.check.coverage`).
 
     A build passes ``check_print_setup=False``: it meets those problems itself while laying out,
     where ``--force`` cannot help.
@@ -198,7 +204,17 @@ def load_and_validate(game_dir: Path | str, check_print_setup: bool = True) -> t
     except CardgenError as exc:
         return None, Report(Path(game_dir).resolve().name, "", "", errors=[p for p in exc.problems if p.severity == "error"],
                             warnings=[p for p in exc.problems if p.severity == "warning"])
+    problems = edition_problems(game)
+    # another edition's problems never stop the default edition: warnings there, errors only in its own build
+    found = [replace(p, severity="warning") for p in all_coverage(game)] if edition is None else \
+        coverage(game, edition) if edition in game.manifest.editions else []
+    try:
+        game = apply_edition(game, edition)
+    except CardgenError as exc:
+        return None, Report(game.id, game.manifest.game.title, game.manifest.game.version, errors=list(exc.problems))
     report = validate(game)
+    for p in problems + found:
+        (report.errors if p.severity == "error" else report.warnings).append(p)
     report.errors.extend(print_settings_problems(game))
     report.warnings.extend(tts_field_problems(game))
     for p in (print_setup_problems(game) if check_print_setup else []):

@@ -31,20 +31,35 @@ from cardgen.cli import watch as watch_loop
 @click.option("--card-data", type=click.Path(path_type=Path), default=Path("card_data"), show_default=True,
               help="Where games are looked for when no GAME_DIR is given.")
 @click.option("--strict", is_flag=True, help="Preflight warnings (shrunk text, missing glyphs, low-resolution art…) fail the build.")
-@click.option("--final", is_flag=True, help="Release build: refuse while the manifest has open questions (game.choices not decided).")
+@click.option("--final", is_flag=True, help="Release build: refuse while the manifest has open questions (game.choices "
+              "not decided) or the edition has missing or stale translations.")
+@click.option("--edition", default=None, metavar="ID|all",
+              help="Build this edition of the game (editions: in game.yaml), or every edition (all); "
+                   "default: the default edition. Other editions write OUT/<game>/<edition>/.")
 def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, dpi: float, no_bleed: bool,
-          jobs: int | None, strict: bool, final: bool, **kw) -> None:
+          jobs: int | None, strict: bool, final: bool, edition: str | None, **kw) -> None:
     """Validate and build every output of each game (all games in card_data/ by default):
     print sheets, exports, and the rulebook where the game has a rules/ folder."""
     load_build_libraries()
-    from cardgen.api import build_games, games_to_build  # lazy: +326 ms of imports here (measured)
+    from cardgen.api import build_games, edition_list, games_to_build  # lazy: +326 ms of imports here (measured)
     from cardgen.core.errors import CardgenError, UsageError  # lazy: +7 ms of imports here (measured)
     from cardgen.steps.registry import STEPS  # lazy: +301 ms of imports here (measured)
 
     failed = 0
-    for _game, res in build_games(games_to_build(game_dirs, card_data), out, run=build_one,
-                                  options=sheet_options_of(**kw), force=force, steps=tuple(STEPS), strict=strict, final=final,
-                                  exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))):
+
+    def runs():
+        for d in games_to_build(game_dirs, card_data):
+            try:
+                editions = edition_list(d, edition)
+            except CardgenError as exc:
+                yield d, exc
+                continue
+            for e in editions:
+                yield from build_games([d], out, run=build_one, options=sheet_options_of(**kw), force=force,
+                                       steps=tuple(STEPS), strict=strict, final=final, edition=e,
+                                       exports=exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both")))
+
+    for _game, res in runs():
         if isinstance(res, UsageError):  # e.g. --out inside the game folder: the same for every game
             raise res
         if isinstance(res, CardgenError):

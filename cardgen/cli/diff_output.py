@@ -93,6 +93,31 @@ def print_diff(data: dict[str, Any], console: Console | None = None) -> None:
     _validation(c, data["validation"])
     _design(c, data["design"], data["choices"])
     _rulebook_text(c, data["rules"])
+    for ed in data.get("editions", []):
+        _edition(c, ed)
+
+
+def _edition(c: Console, ed: dict) -> None:
+    """One edition's changes (:mod:`cardgen.diff.editions`): its translated texts, coverage, rules."""
+    t = ed["texts"]
+    cov = ed["coverage"]
+    moved = cov["old"] != cov["new"]
+    if ed["status"] == "same" and not (t["changed"] or t["added"] or t["removed"] or ed["rules"] or moved):
+        c.print(f"\n[bold]Edition {escape(ed['id'])}[/]  no change")
+        return
+    c.print(f"\n[bold]Edition {escape(ed['id'])}[/] ({escape(ed['language'])}, {ed['status']})  "
+            f"{len(t['changed'])} translations changed, {len(t['added'])} added, {len(t['removed'])} removed")
+    if moved:
+        def counts(x):
+            return "—" if x is None else f"{x['missing']} missing, {x['stale']} stale, {x['extra']} extra"
+        c.print(f"  coverage: {counts(cov['old'])} → {counts(cov['new'])}")
+    for x in t["changed"][:MAX_CARDS]:
+        c.print(f"  ~ {escape(x['table'])} {escape(x['id'])} {escape(x['field'])}: {_cut(x['old'], 30)} → {_cut(x['new'], 30)}")
+    for sign, key in (("+", "added"), ("−", "removed")):
+        for x in t[key][:MAX_CARDS]:
+            c.print(f"  {sign} {escape(x['table'])} {escape(x['id'])} {escape(x['field'])}: {_cut(x.get('new') or x.get('old'), 40)}")
+    if ed["rules"]:
+        _rulebook_text(c, {"changes": ed["rules"], "problems": {}})
 
 
 def _components(c: Console, components: list) -> None:

@@ -10,15 +10,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
-from cardgen.core.boundary import confine, on_disk
+from cardgen.core.boundary import confine
 from cardgen.core.errors import CardgenError, Problem, ProblemList, did_you_mean, rel
 from cardgen.data.loaded import Loaded, Source
 from cardgen.data.yaml_source import load_yaml
 from cardgen.data.card_rows import CardRow, typed_rows
 from cardgen.data.card_tables import load_table
+from cardgen.data.editions import apply_edition
+from cardgen.data.paths import safe_path  # noqa: F401 (re-exported: many modules import it from here)
 from cardgen.data.manifest import Component, Manifest
 from cardgen.data.model_problems import validation_problems
 from cardgen.data.spreadsheet import SPREADSHEET_SUFFIXES, split_sheet
@@ -36,6 +39,8 @@ class Game:
         source: line map of game.yaml.
         tables: component id → its card rows (empty for components without a table).
         problems: warnings found while loading (errors are raised).
+        edition: the edition this game is (:func:`cardgen.data.editions.apply_edition`), or None
+            for a game without ``editions:``.
     """
 
     root: Path
@@ -43,6 +48,17 @@ class Game:
     source: Source
     tables: dict[str, list[CardRow]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    edition: Any = None  #: :class:`cardgen.data.editions.EditionInfo` or None
+
+    @property
+    def rules_dir(self) -> Path:
+        """The folder of this edition's rules text (``rules/`` by default)."""
+        return self.root / (self.edition.rules if self.edition is not None else "rules")
+
+    @property
+    def language(self) -> str:
+        """The language of this game's texts (its edition's; ``ja`` without editions)."""
+        return self.edition.language if self.edition is not None else "ja"
 
     @property
     def id(self) -> str:
@@ -66,31 +82,6 @@ class Game:
         """A :class:`Problem` at ``path`` of game.yaml: line and display text from the one path
         (:meth:`cardgen.data.loaded.Source.problem`), list items named from the manifest."""
         return self.source.problem(path, message, hint, code, severity, data=self.manifest)
-
-
-def safe_path(root: Path, name: str, file: str, line: int | None, path: str) -> Path:
-    """``root / name``, refusing anything that leaves ``root`` (``../``, absolute, symlinks out);
-    a name found on disk only in another Unicode form (NFC/NFD) is returned as spelt on disk.
-
-    Raises:
-        CardgenError: naming ``file:line`` and ``path``.
-    """
-    candidate = Path(name)
-    if candidate.is_absolute() or ".." in candidate.parts:
-        raise CardgenError(Problem(file, line, path, f"the path {name!r} leaves the game folder",
-                                   "name a file inside the game folder, relative to it", code="path-escape"))
-    full = on_disk(root / candidate)
-    try:
-        resolved = full.resolve()
-        resolved.relative_to(root.resolve())
-    except (ValueError, OSError, RuntimeError):
-        raise CardgenError(Problem(file, line, path, f"the path {name!r} leads outside the game folder (a link?)",
-                                   "copy the file into the game folder instead of linking to it",
-                                   code="path-escape"))
-    if resolved.exists() and not resolved.is_file():
-        raise CardgenError(Problem(file, line, path, f"the path {name!r} is not a regular file",
-                                   "name a file (not a folder, pipe or device)", code="not-a-file"))
-    return full
 
 
 def _close_table(path: Path) -> str:
@@ -150,7 +141,8 @@ def load_game(game_dir: Path | str) -> Game:
     """Load and schema-check a game folder.
 
     Returns:
-        :class:`Game` (warnings in ``problems``).
+        :class:`Game` (warnings in ``problems``): its default edition (``editions:``, with its
+        terms), :func:`cardgen.data.editions.apply_edition` makes another.
 
     Raises:
         CardgenError: every schema problem of the manifest and its card tables, at once.
@@ -191,7 +183,7 @@ def load_game(game_dir: Path | str) -> Game:
     for i, comp in enumerate(manifest.components):
         tables[comp.id] = _load_table(root, comp, i, src, problems)
     problems.raise_if_errors()
-    return Game(root, manifest, src, tables, problems.items)
+    return apply_edition(Game(root, manifest, src, tables, problems.items), None)  # the default edition
 
 
 def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:

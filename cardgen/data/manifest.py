@@ -10,6 +10,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cardgen.data.edition_model import Edition
 from cardgen.data.fields import MAX_GAME_ID, Colour, Id, Length, Players
 from cardgen.data.loaded import RawFloat, RawInt
 from cardgen.data.sim_model import GameModel
@@ -128,6 +129,7 @@ class Component(Strict):
     cut: Literal["separate", "shared"] = Field("separate", description="How the print sheets are cut: `separate` (each piece keeps its own bleed: two cuts between neighbours) or `shared` (pieces touch at their trim lines, one cut between neighbours, the bleed and the crop marks only around the outside of the block: for a flat background that runs to the edge, e.g. tokens).")
     note: str = Field("", description="A note printed in the component list, e.g. why it is not included.")
     draft: bool = Field(False, description="The whole component is draft content (listed as a warning).")
+    translate: list[str] = Field(default_factory=list, description="Text columns an edition translates (`editions`), e.g. `[name, skill_text]`; every other column is shared by all editions.")
 
     _v = field_validator("name", "note", mode="before")(_text)
 
@@ -261,4 +263,5 @@ class Manifest(Strict):
     rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")
     insight: InsightSettings = Field(default_factory=InsightSettings, description="Exact odds (`cardgen odds`) and the playtest simulator (`cardgen simulate`) for this game.")
     terms: dict[str, str] = Field(default_factory=dict, description="The words of the game where cardgen's messages and odds tables name a thing of it: `hands`, `dead_wall`, `turns` (deck math), `pair` (what two alike cards in hand are for, printed after the pair odds' label), and a column name (the pair odds' `by`, e.g. `number: 数字`, `kana: 牌`). Deck math names the dead wall only where a player count sets one aside.")
+    editions: dict[Id, Edition] = Field(default_factory=dict, description="Editions of the game in other languages, from the same cards: edition id → Edition (see docs/editions.md). The first is the default edition, whose texts are the tables' own, e.g. `{ja: {language: ja}, en: {language: en, translations: editions/en.csv, rules: rules_en}}`.")
     icons: dict[str, IconDeclaration] = Field(default_factory=dict, description="The game's own icons: name → IconDeclaration (an SVG or PNG file), e.g. `coin: {file: icons/coin.svg}`; used as `:coin:` in card text and `icon: coin` in templates.")

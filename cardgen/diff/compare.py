@@ -10,7 +10,8 @@ Report shape (docs/ARCHITECTURE.md → Data shapes)::
      "components": [{"id", "name", "status", "settings", "columns", "added", "removed", "renamed",
                      "changed", "counts", "templates", "faces"}],
      "deck_math": [...], "validation": {...}, "design": {...}, "choices": {...},
-     "rules": {"changes": [...], "problems": {"old": [...], "new": [...]}}}
+     "rules": {"changes": [...], "problems": {"old": [...], "new": [...]}},
+     "editions": [...]}   # per edition but the default: cardgen/diff/editions.py
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.expand import printable_components
 from cardgen.diff import manifest as mf
 from cardgen.diff.faces import BoxPlanner, Faces, changed_boxes, signature, template_changes, template_of
+from cardgen.diff.editions import edition_changes
 from cardgen.diff.rulebook_text import diff_paragraphs, rendered_paragraphs
 from cardgen.diff.tables import diff_rows
 
@@ -210,4 +212,7 @@ def diff_games(old_dir: Path | str, new_dir: Path | str, old_label: str | None =
         "rules": {"changes": diff_paragraphs(old_rules, new_rules),
                   "problems": {"old": old_problems, "new": new_problems}},
     })
+    editions = edition_changes(og, ng, orep, nrep)
+    if editions:  # a game with editions: one entry per edition but the default
+        data["editions"] = editions
     return gd

@@ -63,7 +63,7 @@ def rendered_paragraphs(game, report) -> tuple[list[tuple[str, str]], list[str]]
     without a rules folder has no paragraphs and no problems."""
     from cardgen.rulebook.assemble import rulebook_blocks  # lazy: +264 ms of imports here (measured)
 
-    if not (game.root / "rules").is_dir():
+    if not game.rules_dir.is_dir():
         return [], []
     try:
         blocks = rulebook_blocks(game, report, image_ok=lambda path: None)

@@ -5,6 +5,7 @@ read from across the table, and a dashed outline around text that does not fit. 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from cardgen.core.errors import card_problem
 from cardgen.core.units import EPS, MM
@@ -14,6 +15,8 @@ from cardgen.layout.ops import GameIcon, Icon, Line, Text, TurnedIcon, TurnedTex
 from cardgen.layout.print_checks import small_text_message
 from cardgen.layout.text import Fitted, Measure, fit_text, placed_runs
 from cardgen.layout.text_atoms import ruby_size
+from cardgen.data.editions import is_latin
+from cardgen.layout.western import break_western
 
 ASCENT = 0.88  #: font ascent as a fraction of the size, for the first baseline (plan_card's default)
 
@@ -22,19 +25,25 @@ _FIT_CACHE_MAX = 2048  # plans are kept per distinct face, so this only serves t
 
 
 def fit_cached(text: str, width: float, height: float, font: str, size: float, min_size: float,
-               measure: Measure, leading: float, hang: bool = False, phrases: bool = True) -> Fitted:
-    """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure).
+               measure: Measure, leading: float, hang: bool = False, phrases: bool = True,
+               language: str = "ja") -> Fitted:
+    """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure, language).
+
+    ``language``: a Latin-script language (:func:`cardgen.data.editions.is_latin`) is broken at
+    spaces and hyphenated (:func:`cardgen.layout.western.break_western`), any other with the
+    JLREQ rules of :func:`fit_text`.
 
     The same text in the same box (a fixed label, a shared back, copies of a card) is fitted
     once per process. The result is shared: callers must not mutate it.
     """
-    key = (text, width, height, font, size, min_size, leading, measure, hang, phrases)
+    key = (text, width, height, font, size, min_size, leading, measure, hang, phrases, language)
     hit = _FIT_CACHE.get(key)
     if hit is None:
         if len(_FIT_CACHE) >= _FIT_CACHE_MAX:
             _FIT_CACHE.clear()
+        breaker = partial(break_western, language=language) if is_latin(language) else None
         hit = _FIT_CACHE[key] = fit_text(text, width, height, font, size, min_size, measure, leading,
-                                         hang=hang, phrases=phrases)
+                                         hang=hang, phrases=phrases, breaker=breaker)
     return hit
 
 
@@ -56,7 +65,8 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
         return
     frame = face.frame
     key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate,
-           el.hang, el.phrases, face.measure, face.ascent, frame.width, frame.height, frame.safe, tuple(face.icons.items()))
+           el.hang, el.phrases, face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language,
+           tuple(face.icons.items()))
     hit = _OPS_CACHE.get(key)
     if hit is None:
         if len(_OPS_CACHE) >= _OPS_CACHE_MAX:
@@ -89,7 +99,7 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     """:func:`plan_text` for one face, worked out (not from the cache)."""
     frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
     min_size = el.min_size if el.min_size is not None else el.size
-    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading, el.hang, el.phrases)
+    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading, el.hang, el.phrases, frame.language)
     if not fitted.fits:
         findings.append(card_problem(
             "error", card, name,

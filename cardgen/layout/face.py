@@ -21,6 +21,7 @@ class Frame:
     bleed: float
     safe: float
     cut_tolerance: float = 3 * MM  #: frames and text boxes keep this far from the trim, or reach it
+    language: str = "ja"  #: the edition's language: Latin-script ones get Western line breaking (layout/western.py)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from cardgen.layout.text import Measure
 from cardgen.core.units import MM
 
 NOTE = "100%（実際のサイズ）で印刷"
+NOTE_EN = "print at 100% (actual size)"  #: the note of a Western edition, whose fonts may have no kana
 LABEL_SIZE = 7.0  #: pt, the page label and the note
 BAR_WIDTH = 0.5  #: pt, the bar's stroke (the crop marks are 0.25 pt)
 GAP = 2 * MM
@@ -35,7 +36,7 @@ class ScaleBar:
     length: float = 0.0  #: the bar's length, pt
 
 
-def scale_bar(band_length: float, paper: str, measure: Measure, font: str = "body") -> ScaleBar:
+def scale_bar(band_length: float, paper: str, measure: Measure, font: str = "body", note: str | None = None) -> ScaleBar:
     """The bar for a band of ``band_length`` pt: ``Line`` ops — the bar at ``v`` = 0.5 mm, its end
     ticks up to 3.4 mm — with the caption and the note
     (「100 mm · 100%（実際のサイズ）で印刷」) set between the end ticks above the bar, at the far end
@@ -50,7 +51,7 @@ def scale_bar(band_length: float, paper: str, measure: Measure, font: str = "bod
         Line(u0, v0, u0, v1, BAR_WIDTH, "#000000"),
         Line(u1, v0, u1, v1, BAR_WIDTH, "#000000"),
     ]
-    text = f"{caption} · {NOTE}"
+    text = f"{caption} · {note or NOTE}"  # ``note``: a Western edition's words (NOTE_EN)
     size = LABEL_SIZE
     width = measure(text, font, size)
     if width > length - 2 * GAP:  # (a wide font) keep the text between the ticks

@@ -126,20 +126,25 @@ MAX_FIT_ATTEMPTS = 24
 
 def fit_text(text: str, width: float, height: float, font: str, size: float, min_size: float,
              measure: Measure, leading: float = 1.35, step: float = 0.5, *, hang: bool = False,
-             phrases: bool = False) -> Fitted:
+             phrases: bool = False, breaker: Callable[..., list[LaidLine]] | None = None) -> Fitted:
     """Largest size in ``[min_size, size]`` (steps of ``step`` pt) at which ``text`` fits the box:
     each size in turn from ``size`` down, or, when the range holds more than
     :data:`MAX_FIT_ATTEMPTS` steps, by halving it (at most about 20 line breakings).
 
     Args:
         width, height: box in pt. size, min_size: font sizes in pt. leading: line height as a
-        multiple of the size.
+        multiple of the size. breaker: the line breaker, ``breaker(text, width, font, size,
+        measure)`` (default :func:`break_lines`; a Latin-script edition's is
+        :func:`cardgen.layout.western.break_western`).
 
     Returns:
         :class:`Fitted`; ``fits`` is False when even ``min_size`` overflows (the caller reports it).
     """
     def attempt(s: float) -> Fitted:
-        lines, short = compose_text(text, width, font, s, measure, hang=hang, phrases=phrases)
+        if breaker is not None:  # a Latin-script edition's lines (no JLREQ short-last-line report)
+            lines, short = breaker(text, width, font, s, measure), []
+        else:
+            lines, short = compose_text(text, width, font, s, measure, hang=hang, phrases=phrases)
         total = s + (len(lines) - 1) * s * leading + sum(ln.has_ruby for ln in lines) * ruby_size(s)
         if total <= height + EPS and all(ln.width - ln.hang <= width + EPS for ln in lines):
             return Fitted(s, lines, s * leading, True, s < size - 1e-9, tuple(short))
@@ -151,8 +156,9 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
         grid.append(s)
         s = round(s - step, 3)
     if not grid:
-        return Fitted(size, break_lines(text, width, font, size, measure, hang=hang, phrases=phrases),
-                      size * leading, False, False)
+        lines = breaker(text, width, font, size, measure) if breaker is not None else \
+            break_lines(text, width, font, size, measure, hang=hang, phrases=phrases)
+        return Fitted(size, lines, size * leading, False, False)
     if len(grid) <= MAX_FIT_ATTEMPTS:  # the usual box (10 pt down to 6 pt): every size in turn
         for s in grid:
             got = attempt(s)

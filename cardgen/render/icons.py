@@ -14,6 +14,7 @@ icon glyph is smaller than card text may be (:data:`cardgen.layout.print_checks.
 from __future__ import annotations
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase import pdfmetrics
 
 ICONS = {
     # name: (fill, label)
@@ -58,9 +59,24 @@ def _symbol(c, name: str, x: float, y: float, size: float) -> None:
         c.drawPath(p, stroke=0, fill=1)
 
 
+#: The label of a call in Latin letters, drawn where the font has no kana (a Western edition's fonts).
+LATIN_LABELS = {"pon": "PON", "chi": "CHI", "ron": "RON", "tsumo": "TSUMO", "kan": "KAN"}
+
+
+def _drawable(font_name: str, text: str) -> bool:
+    """Whether the registered font ``font_name`` has a glyph for every character of ``text``."""
+    face = getattr(pdfmetrics.getFont(font_name), "face", None)
+    cmap = getattr(face, "charToGlyph", None)
+    return cmap is None or all(ord(ch) in cmap for ch in text)
+
+
 def _mark(c, name: str, label: str, x: float, y: float, size: float, font_name: str) -> None:
-    """The label when it is legible at this size, else the symbol (current fill colour)."""
+    """The label when it is legible at this size, else the symbol (current fill colour). A font
+    without the kana draws the Latin label (:data:`LATIN_LABELS`), narrowed to fit the icon."""
     fs = size * LABEL_RATIO
+    if fs >= LABEL_MIN_PT and name in LATIN_LABELS and not _drawable(font_name, label):
+        label = LATIN_LABELS[name]
+        fs = min(fs, size * 0.8 / max(pdfmetrics.stringWidth(label, font_name, 1.0), 1e-6))
     if fs >= LABEL_MIN_PT or name not in _BARS and name not in ("ron", "tsumo"):
         if fs >= LABEL_MIN_PT:
             c.setFont(font_name, fs)

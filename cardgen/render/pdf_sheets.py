@@ -297,7 +297,8 @@ def draw_draft_mark(c: Canvas, page_w: float, page_h: float, fonts: FontSet) -> 
 
 def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Callable[[SheetRun, PagePlan, int], str],
                   draft: bool = False, images=None, metadata: dict | None = None,
-                  on_page: Callable[[], None] | None = None, paper: str = "a4", duplex: str | None = None) -> int:
+                  on_page: Callable[[], None] | None = None, paper: str = "a4", duplex: str | None = None,
+                  scale_note: str | None = None) -> int:
     """Write the print sheets of every run into one PDF.
 
     Args:
@@ -314,7 +315,7 @@ def render_sheets(path: Path, runs: list[SheetRun], fonts: FontSet, label: Calla
     a85 = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        return _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, duplex)
+        return _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, duplex, scale_note)
     finally:
         rl_config.useA85 = a85
 
@@ -334,7 +335,7 @@ def _place_faces(forms: FormCache, faces, slots, indexes, shared_cut: bool) -> N
             forms.place(plan, slot.x, slot.y, clip=clip, turn=turn)
 
 
-def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, duplex) -> int:
+def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, duplex, scale_note=None) -> int:
     from cardgen.layout.scale_bar import scale_bar  # lazy: +17 ms of imports here (measured)
 
     c = print_canvas(path, fonts, duplex)
@@ -354,7 +355,7 @@ def _render(path, runs, fonts, label, draft, images, metadata, on_page, paper, d
             if page.fold_backs:  # a fold-over sheet: the backs on the other half
                 _place_faces(forms, run.backs, page.fold_backs, page.card_indexes, page.shared_cut)
             marks.place(page)
-            bar = scale_bar(band_length(page), paper, fonts.width) if pages == 0 else None
+            bar = scale_bar(band_length(page), paper, fonts.width, note=scale_note) if pages == 0 else None
             draw_label(c, label(run, page, sheets), page.label_box, fonts, page.label_vertical,
                        bar.ops if bar else (), bar.start - 2 * MM if bar else None)
             c.showPage()

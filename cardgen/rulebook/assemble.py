@@ -17,6 +17,9 @@ from cardgen.rulebook.checks import (figure_problems, glyph_problems, html_probl
                                     table_problems)
 from cardgen.rulebook.context import build_context, read_rulebook_source, render_rulebook_source
 from cardgen.rulebook.glossary import glossary_blocks
+from cardgen.rulebook.words import book_words
+from cardgen.data.editions import is_latin
+from cardgen.rulebook.inline import WESTERN
 from cardgen.rulebook.markdown import keep_indent, parse_blocks, parse_tokens
 from cardgen.rulebook.numbering import Numberer
 from cardgen.rulebook.tables import TABLE_WORDS
@@ -42,7 +45,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
     if image_ok is None:
         from cardgen.render.images import image_size as image_ok
     settings = game.manifest.rulebook
-    rules_dir = Path(rules_dir or game.root / "rules")
+    rules_dir = Path(rules_dir or game.rules_dir)
     if rules_dir.exists() and not rules_dir.is_dir():
         raise CardgenError(Problem(rel(rules_dir), None, "rulebook", "'rules' is a file, not a folder",
                                    f"make {rel(rules_dir)} a folder holding the rules as Markdown files (*.md)",
@@ -75,8 +78,12 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
             # each file's Markdown is parsed and checked under its own time budget, naming it
             # (200 KB of brackets kept markdown-it busy past any budget of the whole build)
             with evaluation(rel(f), f"reading the Markdown of {f.name}"):
-                tokens = parse_tokens(text)
-                parsed = parse_blocks(text, numberer, tokens)
+                tokens = parse_tokens(text, typographer=is_latin(game.language))
+                western = WESTERN.set(is_latin(game.language))
+                try:
+                    parsed = parse_blocks(text, numberer, tokens)
+                finally:
+                    WESTERN.reset(western)
                 # the text is parsed once: the blocks' tokens are those of the text as written when no
                 # line starts with an ideographic space (keep_indent left it as it was)
                 problems += html_problems(text, f, source, tokens if keep_indent(text) == text else None) \
@@ -95,7 +102,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
         raise CardgenError(problems)
     if settings.glossary:
         blocks.extend(glossary_blocks(blocks))
-    _open_questions(blocks, game.manifest)
+    _open_questions(blocks, game.manifest, book_words(game)["open_questions_title"])
     if not any(isinstance(b, Heading) and b.title for b in blocks[:3]):
         blocks.insert(0, Heading(1, [Span(game.manifest.game.title)], title=True))
     if settings.toc and any(isinstance(b, Heading) and b.toc_level is not None for b in blocks):
@@ -111,7 +118,7 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
 APPENDIX_TITLE = "付録　未確定事項の一覧"
 
 
-def _open_questions(blocks: list, manifest) -> None:
+def _open_questions(blocks: list, manifest, title: str = APPENDIX_TITLE) -> None:
     """Fill each :class:`OpenQuestion` note from ``game.choices`` and append the appendix (a heading
     listed in the contents and an :class:`OpenQuestionIndex`) when any question is open."""
     choices = {c.id: c for c in manifest.game.choices}
@@ -129,6 +136,6 @@ def _open_questions(blocks: list, manifest) -> None:
     fill(blocks)
     still_open = open_choices(manifest)
     if still_open:
-        blocks.append(Heading(2, [Span(APPENDIX_TITLE)], "", 0))
+        blocks.append(Heading(2, [Span(title)], "", 0))
         blocks.append(OpenQuestionIndex([OpenQuestion(c.id, c.question, c.use, list(c.options), c.why)
                                          for c in still_open]))

@@ -3,7 +3,7 @@ story (:mod:`cardgen.rulebook.story`) so the validate check can key it without l
 Platypus."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -15,3 +15,5 @@ class BookInfo:
     version: str
     source: str = ""
     draft: bool = False  #: validation failed (a forced build): every page carries the draft mark
+    language: str = "ja"  #: the edition's language: a Latin-script one is set with Western line breaking
+    words: dict = field(default_factory=dict)  #: the rulebook's own words (:func:`cardgen.rulebook.words.book_words`)

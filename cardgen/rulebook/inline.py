@@ -7,6 +7,7 @@ images inside text as :class:`cardgen.rulebook.blocks.Figure` (shown after it).
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 import re
 
 from cardgen.layout import jlreq
@@ -86,7 +87,7 @@ def inline_runs(children: list) -> tuple[list, list]:
         elif t.type == "html_inline":
             continue
         # link_open/close: the link text stays as text
-    runs = absorb_run_spaces(runs)
+    runs = runs if WESTERN.get() else absorb_run_spaces(runs)
     # merge neighbouring spans with the same style
     merged: list = []
     for r in runs:
@@ -96,6 +97,11 @@ def inline_runs(children: list) -> tuple[list, list]:
         else:
             merged.append(r)
     return merged, figures
+
+
+#: True while the text of a Latin-script edition is parsed (:func:`cardgen.rulebook.assemble.rulebook_blocks`
+#: sets it): its typed spaces are all the writer's, next to icons too, and none is absorbed.
+WESTERN: ContextVar[bool] = ContextVar("western", default=False)
 
 
 def absorb_run_spaces(runs: list) -> list:

@@ -42,13 +42,16 @@ def keep_indent(markdown: str) -> str:
     return _LINE_INDENT.sub(lambda m: INDENT_MARK * len(m.group(1)), markdown)
 
 
-def parser() -> MarkdownIt:
+def parser(typographer: bool = False) -> MarkdownIt:
     """CommonMark with tables and CJK-friendly emphasis (``**「ポン」**を``, ``攻撃力**+2**を``:
     the mdit-py-cjk-friendly plugin, after the markdown-it "cjk-friendly" specification); raw
-    HTML is not passed through (only ``<!-- pagebreak -->`` counts)."""
+    HTML is not passed through (only ``<!-- pagebreak -->`` counts). ``typographer`` (a
+    Latin-script edition): markdown-it's smart quotes (“…” ‘…’ ’) and replacements (-- → –,
+    ... → …) in the text, never in comments or code."""
     from mdit_py_cjk_friendly import cjk_friendly  # lazy: +6 ms of imports here (measured)
 
-    return MarkdownIt("commonmark", {"html": True}).enable("table").use(cjk_friendly)
+    md = MarkdownIt("commonmark", {"html": True, "typographer": typographer}).enable("table").use(cjk_friendly)
+    return md.enable(["replacements", "smartquotes"]) if typographer else md
 
 
 def _inline_blocks(tok) -> list:
@@ -63,10 +66,10 @@ def _inline_blocks(tok) -> list:
     return out
 
 
-def parse_tokens(markdown: str) -> list:
+def parse_tokens(markdown: str, typographer: bool = False) -> list:
     """markdown-it's tokens of ``markdown`` as :func:`parse_blocks` reads it (indents kept:
-    :func:`keep_indent`)."""
-    return parser().parse(keep_indent(markdown))
+    :func:`keep_indent`; ``typographer``: see :func:`parser`)."""
+    return parser(typographer).parse(keep_indent(markdown))
 
 
 def parse_blocks(markdown: str, numberer: Numberer | None = None, tokens: list | None = None) -> list:

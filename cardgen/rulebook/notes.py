@@ -15,6 +15,7 @@ from reportlab.platypus.flowables import Flowable
 
 from cardgen.core.units import MM
 from cardgen.layout import jlreq
+from cardgen.layout.western import western_quotes
 from cardgen.rulebook import blocks as L
 from cardgen.rulebook.design import TextStyle
 from cardgen.rulebook.story_tables import row_split_table
@@ -42,10 +43,12 @@ def _box(cells: list, width: float, fonts, font: str, cls=RLTable) -> RLTable:
     return t
 
 
-def _text(value: str) -> str:
+def _text(value: str, latin: bool = False) -> str:
     """A manifest text as set: the spaces YAML's folded lines (``>-``) leave next to Japanese go
-    (:func:`cardgen.layout.jlreq.absorb_spaces`), as typed spaces do in the rules text."""
-    return jlreq.absorb_spaces(value or "")
+    (:func:`cardgen.layout.jlreq.absorb_spaces`), as typed spaces do in the rules text; in a
+    Latin-script edition (``latin``) the spaces stay and quotes are typographic, as markdown-it's
+    typographer sets them in the rules text (:func:`cardgen.layout.western.western_quotes`)."""
+    return western_quotes(value or "") if latin else jlreq.absorb_spaces(value or "")
 
 
 def note(builder, b: L.OpenQuestion) -> list:
@@ -54,8 +57,11 @@ def note(builder, b: L.OpenQuestion) -> list:
     size = d.body.size * 0.92
     ts = TextStyle(font=d.body.font, size=size, leading=d.body.leading, color=d.body.color,
                    space_before=0, space_after=0)
-    head = builder.para([L.Span(LABEL, bold=True), L.Span(_text(b.question), bold=True)], ts, "oq-head-j", alignment=TA_JUSTIFY)
-    use = builder.para([L.Span(USE_LABEL, bold=True), L.Span(_text(b.use))], ts, "oq-use-j", alignment=TA_JUSTIFY)
+    w = builder.words
+    head = builder.para([L.Span(w["open_question"], bold=True), L.Span(_text(b.question, builder.latin), bold=True)], ts, "oq-head-j",
+                        alignment=TA_JUSTIFY)
+    use = builder.para([L.Span(w["in_this_edition"], bold=True), L.Span(_text(b.use, builder.latin))], ts, "oq-use-j",
+                       alignment=TA_JUSTIFY)
     box = _box([head, use], builder.width, builder.fonts, d.body.font, _NoteBox)
     box._open_question = b.id
     box.spaceBefore, box.spaceAfter = 0.5 * MM, d.body.space_after + 1 * MM
@@ -134,14 +140,18 @@ class OpenQuestionIndex(Flowable):
         ts = TextStyle(font=d.body.font, size=size, leading=d.body.leading, color=d.body.color,
                        space_before=0, space_after=0)
         rows = []
+        w = b.words
         for i, q in enumerate(self.items, 1):
             pages = self._last.get(q.id, [])
-            where = "・".join(f"{p}ページ" for p in pages) if pages else "本文に記載なし"
-            rows.append([b.para([L.Span(f"{i}. {LABEL}", bold=True), L.Span(_text(q.question), bold=True)], ts, "oqi-head-j", alignment=TA_JUSTIFY)])
-            rows.append([b.para([L.Span("選択肢：", bold=True), L.Span(_text("／".join(q.options or [])))], ts, "oqi-opt-j", alignment=TA_JUSTIFY)])
-            rows.append([b.para([L.Span(USE_LABEL, bold=True), L.Span(_text(q.use))], ts, "oqi-use-j", alignment=TA_JUSTIFY)])
-            rows.append([b.para([L.Span("理由：", bold=True), L.Span(_text(q.why))], ts, "oqi-why-j", alignment=TA_JUSTIFY)])
-            rows.append([b.para([L.Span("該当箇所：", bold=True), L.Span(where)], ts, "oqi-pages")])
+            where = w["pages_sep"].join(w["page"].format(n=p) for p in pages) if pages else w["not_in_text"]
+            rows.append([b.para([L.Span(f"{i}. {w['open_question']}", bold=True), L.Span(_text(q.question, b.latin), bold=True)], ts,
+                                "oqi-head-j", alignment=TA_JUSTIFY)])
+            rows.append([b.para([L.Span(w["options"], bold=True), L.Span(_text(w["options_sep"].join(q.options or []), b.latin))],
+                                ts, "oqi-opt-j", alignment=TA_JUSTIFY)])
+            rows.append([b.para([L.Span(w["in_this_edition"], bold=True), L.Span(_text(q.use, b.latin))], ts, "oqi-use-j",
+                                alignment=TA_JUSTIFY)])
+            rows.append([b.para([L.Span(w["why"], bold=True), L.Span(_text(q.why, b.latin))], ts, "oqi-why-j", alignment=TA_JUSTIFY)])
+            rows.append([b.para([L.Span(w["where"], bold=True), L.Span(where)], ts, "oqi-pages")])
         t = row_split_table(b, rows, colWidths=[width])
         style = [("LEFTPADDING", (0, 0), (-1, -1), 2.5 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 2 * MM),
                  ("TOPPADDING", (0, 0), (-1, -1), 0.5 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5 * MM),

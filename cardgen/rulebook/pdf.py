@@ -22,6 +22,7 @@ from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.design import PageDesign
 from cardgen.rulebook.markup import canvas_class
 from cardgen.rulebook.story import StoryBuilder
+from cardgen.data.editions import is_latin
 
 
 class _KeepTogether(KeepTogether):
@@ -145,6 +146,12 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
     return built + once
 
 
+def _latin_spaces(text: str, info: BookInfo) -> str:
+    """A header or footer of a Latin-script edition with the design's ideographic spaces as plain
+    ones (its fonts may have no U+3000)."""
+    return text.replace("\u3000", " ") if is_latin(info.language) else text
+
+
 def page_margins(design: PageDesign, page_mm: tuple[float, float]) -> dict[str, float]:
     """The page margins in pt: the design's, the left and right ones moved alike so the text
     frame holds a whole number of body characters (JLREQ §4.2: the line length of the 基本版面 is
@@ -194,7 +201,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
             y = ph - m["top"] + 4 * MM
             c.setFont(fonts.name(h.font), h.size)
             c.setFillColor(HexColor(h.color))
-            c.drawString(m["left"], y, h.text.format(page=doc.page, **fmt))
+            c.drawString(m["left"], y, _latin_spaces(h.text.format(page=doc.page, **fmt), info))
             if h.rule:
                 c.setStrokeColor(HexColor(h.rule))
                 c.setLineWidth(0.4)
@@ -202,7 +209,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
         if f.text:
             c.setFont(fonts.name(f.font), f.size)
             c.setFillColor(HexColor(f.color))
-            c.drawCentredString(pw / 2, m["bottom"] - 8 * MM, f.text.format(page=doc.page, **fmt))
+            c.drawCentredString(pw / 2, m["bottom"] - 8 * MM, _latin_spaces(f.text.format(page=doc.page, **fmt), info))
         c.restoreState()
 
     def draft_mark(c, doc):
@@ -211,7 +218,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
             from cardgen.render.pdf_sheets import draw_draft_mark
             draw_draft_mark(c, pw, ph, fonts)
 
-    doc = _Doc(path if hasattr(path, "write") else str(path), keepTogetherClass=_KeepTogether, pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} ルールブック",
+    doc = _Doc(path if hasattr(path, "write") else str(path), keepTogetherClass=_KeepTogether, pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} {info.words.get('rulebook', 'ルールブック')}",
                author="cardgen", subject=info.source, creator="cardgen")
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
     builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, frame._height)

@@ -14,8 +14,8 @@ from typing import Callable
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (CondPageBreak, Flowable, ListFlowable, ListItem, PageBreak as RLPageBreak, Spacer,
-                                TableStyle)
+from reportlab.platypus import (CondPageBreak, Flowable, ListFlowable, ListItem, PageBreak as RLPageBreak, Paragraph,
+                                Spacer, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from cardgen.core.errors import Problem
@@ -30,6 +30,9 @@ from cardgen.rulebook.notes import OpenQuestionIndex, note
 from cardgen.rulebook.numbering import circled
 from cardgen.rulebook.story_figures import card_figure, figures
 from cardgen.rulebook.story_tables import row_split_table, table
+from cardgen.rulebook.words import BOOK_WORDS
+from cardgen.data.editions import is_latin
+from cardgen.layout.western import MIN_HYPHENATED, pyphen_language
 from cardgen.rulebook.vertical_blocks import VerticalColumn, VerticalCover
 
 
@@ -55,20 +58,30 @@ class StoryBuilder:
         self.reported: list = []
         self._keys = 0
         self._short_seen: set = set()
+        self.words: dict = BOOK_WORDS["ja"]  #: the rulebook's own words (the book info's, from story/block)
+        self.latin = False  #: a Latin-script edition: Western paragraphs (reportlab's, hyphenated)
+        self.hyphenation = ""  #: pyphen's dictionary name for them (``en_US``)
 
     def style(self, ts: TextStyle, name: str, **kw) -> ParagraphStyle:
         """A ParagraphStyle for ``ts`` (sizes in pt, spaces in mm converted to pt), cached by name and options."""
-        key = (name, tuple(sorted(kw.items())))
+        key = (name, self.latin, tuple(sorted(kw.items())))
         if key not in self._styles:
             kw = {"spaceBefore": ts.space_before, "spaceAfter": ts.space_after, **kw}
+            # a Latin-script edition: words broken at spaces and hyphenated by reportlab with pyphen
+            wrap = {"wordWrap": None, "hyphenationLang": self.hyphenation, "embeddedHyphenation": 1,
+                    "hyphenationMinWordLength": MIN_HYPHENATED} if self.latin else {"wordWrap": "CJK"}
             self._styles[key] = ParagraphStyle(
                 name, fontName=self.fonts.name(ts.font), fontSize=ts.size, leading=ts.size * ts.leading,
-                textColor=HexColor(ts.color), wordWrap="CJK", **kw)
+                textColor=HexColor(ts.color), **wrap, **kw)
         return self._styles[key]
 
-    def para(self, runs, ts: TextStyle, name: str = "body", where: tuple | None = None, **kw) -> KinsokuParagraph:
+    def para(self, runs, ts: TextStyle, name: str = "body", where: tuple | None = None, **kw) -> Paragraph:
         """A line-breaking (JLREQ) paragraph of ``runs`` in style ``ts``; ``where`` (rules file,
-        line): a last line that stays short is reported there (:meth:`short_last_line`)."""
+        line): a last line that stays short is reported there (:meth:`short_last_line`). In a
+        Latin-script edition, a Western paragraph: reportlab's own breaking at spaces with pyphen
+        hyphenation (no JLREQ classes, no short-last-line report)."""
+        if self.latin:
+            return Paragraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
         p = KinsokuParagraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
         if where is not None:
             p.on_short_last = lambda text: self.short_last_line(where, text)
@@ -112,6 +125,9 @@ class StoryBuilder:
 
     def block(self, b, info: BookInfo) -> list:
         """The flowables of one block (heading, paragraph, list, table, figure, note…)."""
+        self.words = {**BOOK_WORDS["ja"], **info.words}
+        self.latin = is_latin(info.language)
+        self.hyphenation = pyphen_language(info.language) or ""
         d = self.d
         if isinstance(b, L.Heading):
             if b.title:
@@ -192,7 +208,8 @@ class StoryBuilder:
             ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("FONTNAME", (0, 0), (-1, -1), body)]))
         toc.levelStyles = [self.style(d.toc, f"toc{i}", leftIndent=i * d.toc.indent * 2,
                                       firstLineIndent=0) for i in range(4)]
-        return [Spacer(1, 6 * MM), self.para([L.Span(d.toc.title)], d.heading(0), "toctitle"), toc, RLPageBreak()]
+        return [Spacer(1, 6 * MM), self.para([L.Span(self.words["contents"] if d.toc.title == BOOK_WORDS["ja"]["contents"] else d.toc.title)],
+                                                  d.heading(0), "toctitle"), toc, RLPageBreak()]
 
     def list_block(self, b: L.ListBlock, info: BookInfo):
         """A list's flowables: bullets, numbers or circled numbers, nested lists indented."""

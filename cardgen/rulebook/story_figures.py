@@ -82,9 +82,10 @@ def card_figure(builder, b: L.CardFigureBlock) -> list:
     plan = builder.card_plan(comp, first)
     w = data["width"] * MM
     back = CardSpec(comp, first, back=True)
-    names = {"seat": "{n}番手", "first": "（起家）", "river": "河", "hand": "手札",
-             "wall": "山" if first else f"山（{data['wall']}枚）",  # mid-round the 山 has fewer
-             "dead_wall": f"王牌（{data['dead_wall']}枚）"}
+    words = builder.words
+    names = {"seat": words["seat"], "first": words["first_dealer"], "river": words["river"], "hand": words["hand"],
+             "wall": words["wall"] if first else words["wall_count"].format(n=data["wall"]),  # mid-round the 山 has fewer
+             "dead_wall": words["dead_wall"].format(n=data["dead_wall"])}
     lay = table_layout([[CardSpec(comp, c["id"], c["sideways"]) for c in r] for r in data["rivers"]],
                        [back] * data["hand"], back, back, w, w * plan.height / plan.width,
                        builder.d.figure_gap * 0.5, CAPTION_SIZE, names, data.get("title", ""))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from cardgen.core.numfmt import num
 from cardgen.render.icons import ICONS
 from cardgen.rulebook.table_registry import UNITS, RulebookData, md_table, missing, table
+from cardgen.rulebook.words import table_defaults
 
 _ICONS = set(ICONS) | {"power"}
 
@@ -45,9 +46,11 @@ def table_words(data: RulebookData, name: str, extra_columns: tuple[str, ...] = 
     ``columns`` besides the defaults (``setup.derive`` names). Raises CardgenError (via
     :func:`missing`) naming an unknown column or word key and the known ones."""
     default = TABLE_WORDS[name]
-    settings = data.manifest.rulebook.tables.get(name)
+    ed = data.game.edition
+    # the manifest's own headings are the default edition's words; another edition's come from its terms
+    settings = data.manifest.rulebook.tables.get(name) if ed is None or ed.default else None
     columns = list(default["columns"])
-    words = dict(default["headings"])
+    words = table_defaults(data.game, name, default["headings"])
     if settings is None:
         return columns, words
     known_columns = [*default["columns"], *extra_columns]
@@ -80,25 +83,26 @@ def component_table(data: RulebookData) -> str:
             continue
         n = data.count(c.id)
         qty = words["not_included"] if c.kind == "not_included" else (
-            f"{n}{UNITS.get(c.kind, '')}" if n is not None else "—")
+            f"{n}{words.get('unit_' + c.kind, UNITS.get(c.kind, ''))}" if n is not None else "—")
         cells = {"name": c.name, "count": qty, "note": c.note}
         rows.append([cells[k] for k in columns])
     align = {"name": "l", "count": "c", "note": "l"}
     return md_table([words[k] for k in columns], rows, [align[k] for k in columns])
 
 
-def _removal_text(data: RulebookData, players: int) -> str:
+def _removal_text(data: RulebookData, players: int, words: dict[str, str]) -> str:
     setup = data.manifest.setup
     pc = next((p for p in setup.player_counts if p.players == players), None)
     if pc is None or not pc.remove:
-        return "なし"
+        return words["removed_none"]
     parts = []
     for r in pc.remove:
         where = "・".join(str(v) for v in r.where.values())
         parts.append(f"{where}を{'すべて' if r.count == 'all' else f'{r.count}枚'}")
     # "2を1枚, 3を1枚…" reads better grouped when every removal takes one card of one value
     if all(r.count == 1 and len(r.where) == 1 for r in pc.remove):
-        return "・".join(str(next(iter(r.where.values()))) for r in pc.remove) + "を各1枚"
+        return words["removed_each"].format(values=words["values_sep"].join(str(next(iter(r.where.values())))
+                                                                            for r in pc.remove))
     return "、".join(parts)
 
 
@@ -118,10 +122,10 @@ def setup_table(data: RulebookData) -> str:
                  "turns": pc.turns if pc.turns is not None else words["none"], **pc.derived}
         rows.append([cells.get(k, words["none"]) for k in columns])
     out = md_table([words.get(k, k) for k in columns], rows)
-    notes = [f"{pc.players}{words['players_unit']}のとき、{_removal_text(data, pc.players)}" for pc in counts
-             if pc.removed]
+    notes = [words["removed_for"].format(players=pc.players, players_unit=words["players_unit"],
+                                         what=_removal_text(data, pc.players, words)) for pc in counts if pc.removed]
     if notes:
-        out += f"\n\n{words['removed_note']}：" + "／".join(notes)
+        out += f"\n\n{words['removed_note']}{words['note_colon']}" + words["removed_sep"].join(notes)
     return out
 
 

@@ -69,11 +69,15 @@ def table_context(game: Game) -> dict[str, list[dict[str, Any]]]:
 
 
 def context(game: Game, values: dict[str, Any], tables: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The expression context of a card: ``card``, ``game``, ``design``, and ``tables`` (every
-    component's rows, e.g. a reference card listing the yaku table)."""
+    """The expression context of a card: ``card``, ``game``, ``design``, ``tables`` (every
+    component's rows, e.g. a reference card listing the yaku table), and the edition's words
+    ``terms`` and ``edition`` (its id and language; :mod:`cardgen.data.editions`)."""
     m = game.manifest
+    ed = game.edition
     return {"card": values, "game": m.game.model_dump(), "design": dict(m.design),
-            "tables": tables if tables is not None else table_context(game)}
+            "tables": tables if tables is not None else table_context(game),
+            "terms": dict(ed.terms) if ed is not None else {},
+            "edition": {"id": ed.id, "language": ed.language} if ed is not None else {"id": "", "language": "ja"}}
 
 
 def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None = None,
@@ -98,7 +102,7 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     idx = next(i for i, c in enumerate(m.components) if c.id == cid)
     comp = m.components[idx]
     w, h = piece_size_mm(game, comp.size)
-    frame = Frame(w * MM, h * MM, m.print.bleed, m.print.safe, m.print.cut_tolerance)
+    frame = Frame(w * MM, h * MM, m.print.bleed, m.print.safe, m.print.cut_tolerance, game.language)
     front_t = find_template(project, game, comp.template, ("components", idx, "template"))
     back_t = find_template(project, game, comp.back, ("components", idx, "back")) if comp.back else None
     icons = icon_specs(game)
@@ -110,8 +114,10 @@ def plan_component(game: Game, cid: str, fonts: FontSet, project: Project | None
     findings: list[Problem] = []
     base = context(game, {}, table_context(game))  # game, design and tables: the same for every card
 
-    def ctx_of(card: PhysicalCard) -> dict[str, Any]:
-        return {**base, "card": card.row.values}
+    also = game.edition.also.get(cid, {}) if game.edition is not None else {}
+
+    def ctx_of(card: PhysicalCard) -> dict[str, Any]:  # ``also``: a bilingual face's second edition
+        return {**base, "card": card.row.values, "also": also.get(card.row.id, {})}
 
     checked: dict[str, str] = {}
 

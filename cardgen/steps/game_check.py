@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from cardgen.check.deck_math import Report
 from cardgen.check.print_setup import load_and_validate
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.editions import apply_edition, edition_ids
 from cardgen.data.expand import printable_components
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def _odds(check: GameCheck, add) -> None:
 
 
 def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None,
-               sheets: "SheetOptions | bool" = True, shop: str | None = None) -> GameCheck:
+               sheets: "SheetOptions | bool" = True, shop: str | None = None, edition: str | None = None) -> GameCheck:
     """Load, validate and (``layout``) lay out every printed component of a game, and
     (``rulebook``, when the game has a ``rules/`` folder) read and check its rules text, without
     drawing.
@@ -95,10 +96,13 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     ``shop``: the print-shop preset the build writes for (``--preset``; else game.yaml's ``print.shop``):
     its problems and colour preflight are checked too.
 
+    ``edition``: the edition checked (:mod:`cardgen.data.editions`; None: the default edition,
+    with every other edition's coverage).
+
     Never raises for bad input: every problem is in the result. A problem met twice (a missing
     template found by the print-setup check and again by the layout) is kept once.
     """
-    game, report = load_and_validate(game_dir)
+    game, report = load_and_validate(game_dir, edition=edition)
     check = GameCheck(game, report)
     if game is None:
         return check
@@ -125,7 +129,9 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         _odds(check, add)
         if (shop or game.manifest.print.shop) and check.fonts is not None:
             _shop(check, add, shop)
-    if rulebook and (game.root / "rules").is_dir():
+        if edition is None:
+            _other_editions(check, add, plan)
+    if rulebook and game.rules_dir.is_dir():
         from cardgen.rulebook.assemble import rulebook_blocks
         try:
             if check.fonts is not None:  # glyphs and table columns need the fonts
@@ -138,6 +144,28 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         except CardgenError as exc:  # the rulebook step cannot be forced past these
             add(exc.problems, fatal=True)
     return check
+
+
+def _other_editions(check: GameCheck, add, plan=None) -> None:
+    """The faces of every edition but the default laid out too (the longest text decides whether a
+    box fits): their layout errors (text that does not fit, glyphs the edition's fonts lack) are
+    warnings of the default edition's check, named ``edition 'en': …`` at the card — the default
+    edition still builds; ``--edition en`` makes them errors of that build."""
+    from cardgen.fonts.fontset import fonts_for  # lazy: +0 ms here (measured: _layout imported it already)
+    from cardgen.steps.layout_findings import layout_problems  # lazy: +0 ms here (measured: as fonts_for)
+
+    for eid in edition_ids(check.game)[1:]:
+        found: list[Problem] = []
+        try:
+            game = apply_edition(check.game, eid)
+            fonts = fonts_for(game)
+        except CardgenError as exc:
+            found = list(exc.problems)
+        else:
+            plans = _plans(game, fonts, lambda problems, fatal=False: found.extend(problems), plan)
+            found += layout_problems(game, plans)
+        add([replace(p, severity="warning", message=f"edition {eid!r}: {p.message}")
+             for p in found if p.severity == "error"])
 
 
 def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:

@@ -121,7 +121,7 @@ def _calibration(run: StepRun) -> list[str]:
 @step("rulebook", cards=False)
 def _rulebook(run: StepRun) -> list[str]:
     """Skipped in a build of several steps when the game has no rules folder."""
-    if not (run.only or (run.game.root / "rules").is_dir()):
+    if not (run.only or run.game.rules_dir.is_dir()):
         return []
     found: list = []
     write_rulebook(run.game, run.report, run.fonts, run.out.path(RULEBOOK_PDF), paper=run.rulebook_paper,

@@ -17,6 +17,7 @@ from cardgen.layout.ops import CardPlan
 from cardgen.presets import paper_mm
 from cardgen.rulebook import block_memo
 from cardgen.rulebook.book_info import BookInfo
+from cardgen.rulebook.words import book_words
 from cardgen.steps.component_plans import ComponentPlans, plan_component
 
 
@@ -79,12 +80,13 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
         k = next(k for k, c in enumerate(cp.cards) if card_id is None or c.row.id == card_id)
         return (cp.backs if side == "back" else cp.fronts)[k]
 
-    rules_dir = game.root / "rules"
+    rules_dir = game.rules_dir
 
     def resolve_image(src: str) -> Path:
         return safe_path(rules_dir, src, m.game.id + "/rules", None, "rulebook → image")
 
-    info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source, draft=bool(report.errors))
+    info = BookInfo(m.game.title, m.game.subtitle, m.game.version, m.game.source, draft=bool(report.errors),
+                    language=game.language, words=book_words(game))
     return blocks, design, info, page, card_plan, resolve_image
 
 

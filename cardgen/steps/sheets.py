@@ -15,6 +15,8 @@ from cardgen.layout.grid import SheetSpec, choose_grid, common_orientation
 from cardgen.layout.fold import fold_pages
 from cardgen.layout.sheet import impose
 from cardgen.presets import SHEET_PAPERS, paper_mm
+from cardgen.data.editions import is_latin
+from cardgen.layout.scale_bar import NOTE_EN
 from cardgen.steps.component_plans import ComponentPlans
 
 
@@ -154,8 +156,18 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
             runs.append(SheetRun(f"{p.name}", pages, p.fronts, p.backs))
     paper = options.paper.upper()
 
+    western = is_latin(game.language)
+
     def label(run, page, sheets):
         # the back label says how to flip the sheet (the backs are mirrored for that flip)
+        if western:  # a Western edition's fonts may have no kana: its labels are English only
+            side = ("back · blank: one-sided" if page.blank else "front" if page.side == "front"
+                    else f"back · {options.duplex} flip")
+            feed = "" if landscape is not None else f" · {paper} landscape" if page.width > page.height \
+                else f" · {paper} portrait"
+            note = f" · {options.label_note}" if options.label_note else ""
+            return (f"{m.game.title} {m.game.version}{note} · {run.title} · {side} · sheet {page.number}/{sheets}{feed}"
+                    + (" · DRAFT – validation failed" if options.draft else ""))
         if page.blank:
             side = f"裏 back · 白紙 blank: {run.title}は片面（裏なし）"
         elif page.fold_backs:
@@ -178,4 +190,4 @@ def write_sheets(game: Game, fonts: FontSet, plans: list[ComponentPlans], option
                                                         "author": "cardgen", "subject": m.game.source},
                          on_page=on_page, paper=options.paper,
                          duplex=options.duplex if not fold and want_backs and any(pg.side == "back" for r in runs for pg in r.pages)
-                         else "simplex")
+                         else "simplex", scale_note=NOTE_EN if western else None)
