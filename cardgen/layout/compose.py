@@ -134,10 +134,11 @@ class _Para:
         self.legal[n] = True
         self.phrase = [True] * (n + 1)
         if phrases != "off":
-            text, starts = [], []
-            for pc in pieces:
-                starts.append(sum(map(len, text)))
+            text, starts, at = [], [], 0
+            for pc in pieces:  # each piece's offset in the joined text (a running sum: linear in the text)
+                starts.append(at)
                 text.append(_ICON_CH if pc.kind == "icon" else (" " if pc.kind == "newline" else pc.text))
+                at += len(text[-1])
             joined = "".join(text)
             bounds = phrase_mod.boundaries(joined)
             if bounds:
