@@ -253,7 +253,8 @@ def _rulebook_text(c: Console, rules: dict) -> None:
     if not changes:
         return
     counts = {op: sum(1 for x in changes if x["op"] == op) for op in ("changed", "added", "removed")}
-    c.print(f"\n[bold]Rules text[/]  {counts['changed']} paragraphs changed, {counts['added']} added, "
+    paragraphs = "paragraph" if counts["changed"] == 1 else "paragraphs"
+    c.print(f"\n[bold]Rules text[/]  {counts['changed']} {paragraphs} changed, {counts['added']} added, "
             f"{counts['removed']} removed (as printed, with the data's values)")
     sections: dict[str, list] = {}
     for x in changes:

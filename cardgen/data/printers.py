@@ -38,17 +38,30 @@ def load_printers(path: Path | None = None) -> dict[str, tuple[float, float]]:
     path = path or config_file()
     if not path.is_file():
         return {}
+    hint = "fix it, or remove it and add the printers again with `cardgen printer add`"
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        out = {}
-        for name, entry in (data.get("printers") or {}).items():
-            x, y = (float(v) for v in entry["offset"])
-            out[str(name)] = (x, y)
-        return out
-    except (yaml.YAMLError, AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise CardgenError(Problem(str(path), None, "printers", f"cannot be read: {exc}",
-                                   "fix it, or remove it and add the printers again with `cardgen printer add`",
-                                   code="printers-file")) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        what = getattr(exc, "problem", None) or "not YAML"
+        raise CardgenError(Problem(str(path), mark.line + 1 if mark else None, "printers", f"cannot be read: {what}",
+                                   hint, code="printers-file")) from None
+    printers = data.get("printers") if isinstance(data, dict) else None
+    if not isinstance(printers, dict):
+        raise CardgenError(Problem(str(path), None, "printers", "has no `printers:` mapping of names to offsets",
+                                   hint, code="printers-file"))
+    out = {}
+    for name, entry in printers.items():
+        offset = entry.get("offset") if isinstance(entry, dict) else None
+        try:
+            x, y = (float(v) for v in offset)
+        except (TypeError, ValueError):
+            raise CardgenError(Problem(str(path), None, f"printers → {name} → offset",
+                                       f"{offset!r} is not two numbers (x, y in mm)",
+                                       "write it as `offset: [0.5, -0.75]`, or store it again with "
+                                       f"`cardgen printer add {name} --offset X,Y`", code="printers-file")) from None
+        out[str(name)] = (x, y)
+    return out
 
 
 def check_offset(x: float, y: float, option: str = "--offset") -> tuple[float, float]:

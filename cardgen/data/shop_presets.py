@@ -13,7 +13,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, did_you_mean
 
 SHOPS_FILE = Path(__file__).resolve().parents[1] / "presets" / "shops.yaml"
 
@@ -62,7 +62,7 @@ def shop_preset(name: str, where: str = "--preset", file: str = "") -> ShopPrese
     presets = shop_presets()
     hit = presets.get(name.strip().lower())
     if hit is None:
-        raise CardgenError(Problem(file, None, where, f"no print-shop preset {name!r}",
-                                   f"use one of {', '.join(presets)} (cardgen/presets/shops.yaml)",
+        raise CardgenError(Problem(file, None, where, f"no print-shop preset {name!r}{did_you_mean(name, presets)}",
+                                   f"use one of {', '.join(presets)} (docs/printing-shops.md)",
                                    code="unknown-shop-preset"))
     return hit

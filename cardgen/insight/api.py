@@ -95,6 +95,13 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     from cardgen.data.game import load_game  # lazy: +180 ms of imports here (measured)
 
     game = load_game(game_dir)
+    declared = [pc.players for pc in game.manifest.setup.player_counts]
+    unknown = [n for n in players or [] if n not in declared]
+    if unknown:
+        raise CardgenError(Problem("--players", None, "players",
+                                   f"{game.manifest.game.title} has no setup for {', '.join(map(str, unknown))} players",
+                                   f"give a declared player count: {', '.join(map(str, declared))} "
+                                   "(setup → player_counts in game.yaml)", code="insight-players"))
     if game.manifest.insight.model is not None:
         return _simulate_model(game, out, rounds=rounds, seed=seed, policy=policy, options=options or [],
                                players=players, compare_with=compare_with, pdf=pdf, progress=progress)

@@ -198,11 +198,13 @@ def _shop(check: GameCheck, add, name: str | None = None) -> None:
 
     try:
         preset = resolve_preset(check.game, name)
-    except CardgenError as exc:
-        add(exc.problems)
+    except CardgenError as exc:  # an unknown preset: nothing can be written for it, --force or not
+        add(exc.problems, fatal=True)
         return
-    if preset is not None:
-        add(preset_problems(check.game, check.fonts, check.plans, preset))
+    if preset is not None:  # what stops the game going to that shop cannot be forced past either
+        found = preset_problems(check.game, check.fonts, check.plans, preset)
+        add([p for p in found if p.severity == "error"], fatal=True)
+        add([p for p in found if p.severity != "error"])
 
 
 def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPlans"]:

@@ -29,6 +29,7 @@ from cardgen.data.shop_presets import ShopPreset, shop_preset
 from cardgen.fonts.fontset import FontSet
 from cardgen.fonts.licence import embedding_restriction
 from cardgen.layout.ops import CardPlan, Image
+from cardgen.presets import sizes as preset_sizes
 from cardgen.render.cmyk import DEFAULT_PROFILE, InkModel, InkRules, ink_model
 from cardgen.render.images import ImageCache, effective_dpi, image_size, load_upright
 from cardgen.render.pdfx import make_pdfx, save_pdfx
@@ -127,7 +128,8 @@ def preset_problems(game: Game, fonts: FontSet, plans, preset: ShopPreset) -> li
             out.append(game.problem(("components", p.component),
                                     f"{p.name} is {p.size_mm[0]:g} × {p.size_mm[1]:g} mm; {preset.name} prints "
                                     f"{sizes} mm" + ("" if deck else ": left out of the shop files"),
-                                    "set print.card_size (or the component's size) to the shop's size",
+                                    "set print.card_size (or the component's size) to the shop's size"
+                                    + _named_sizes(preset.card_sizes or []),
                                     "shop-card-size", "error" if deck else "warning"))
         if preset.standard == "PDF/X-1a":
             seen: set = set()
@@ -276,3 +278,10 @@ def write_preset_shop(game: Game, fonts: FontSet, plans, out, opts, preset: Shop
     out.path("shop/order.csv").write_text(buf.getvalue(), encoding="utf-8")
     written.append("shop/order.csv")
     return written
+
+
+def _named_sizes(wanted: list) -> str:
+    """``": card_size: poker-us"`` for the shop's sizes that have a preset name (sizes.yaml), or ""."""
+    names = [name for name, (w, h) in preset_sizes()["cards"].items()
+             if any(abs(w - a) < 0.05 and abs(h - b) < 0.05 for a, b in wanted)]
+    return f" (card_size: {' or '.join(names)})" if names else ""
