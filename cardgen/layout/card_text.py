@@ -95,28 +95,39 @@ def _overflow(fitted, W: float, H: float) -> str:
     return f"; a line needs {wide / MM:.1f} mm of width" if wide > W + 0.01 else ""
 
 
+
+def fit_findings(el: TextElement, fitted, text: str, W: float, H: float, min_size: float, card, name: str,
+                 overflow: str, unit: str, short_fix: str) -> list:
+    """The findings of a fitted text box, horizontal or vertical (the same words, codes and
+    severities): text-overflow, text-shrunk, short-last-line (``unit``: "a line" / "a column",
+    ``short_fix`` what avoids it) and small-text."""
+    found = []
+    if not fitted.fits:
+        found.append(card_problem(
+            "error", card, name,
+            f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt"
+            f"{overflow}: {text[:40]!r}", "text-overflow"))
+    elif fitted.shrunk:
+        found.append(card_problem("warning", card, name,
+                                  f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
+    if fitted.fits and fitted.short:
+        found.append(card_problem(
+            "warning", card, name,
+            f"a paragraph ends in {unit} of {len(fitted.short[0].strip())} character(s) "
+            f"({fitted.short[0].strip()!r}) {short_fix}", "short-last-line"))
+    small = small_text_message(fitted.size, el.min_size)
+    if small:
+        found.append(card_problem("warning", card, name, small, "small-text"))
+    return found
+
 def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: Face) -> None:
     """:func:`plan_text` for one face, worked out (not from the cache)."""
     frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
     min_size = el.min_size if el.min_size is not None else el.size
     fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading, el.hang, el.phrases, frame.language)
-    if not fitted.fits:
-        findings.append(card_problem(
-            "error", card, name,
-            f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt"
-            f"{_overflow(fitted, W, H)}: {text[:40]!r}", "text-overflow"))
-    elif fitted.shrunk:
-        findings.append(card_problem("warning", card, name,
-                                    f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
-    if fitted.fits and fitted.short:
-        findings.append(card_problem(
-            "warning", card, name,
-            f"a paragraph ends in a line of {len(fitted.short[0].strip())} character(s) "
-            f"({fitted.short[0].strip()!r}) that neither tighter setting nor other line breaks avoid; "
-            "reword the text or widen the box", "short-last-line"))
-    small = small_text_message(fitted.size, el.min_size)
-    if small:
-        findings.append(card_problem("warning", card, name, small, "small-text"))
+    findings += fit_findings(el, fitted, text, W, H, min_size, card, name, _overflow(fitted, W, H),
+                             "a line", "that neither tighter setting nor other line breaks avoid; reword the text "
+                             "or widen the box")
     s = fitted.size
     first = len(ops)
     raise_ = [ruby_size(s) if ln.has_ruby else 0.0 for ln in fitted.lines]  # room for ruby above a line

@@ -14,10 +14,9 @@ from dataclasses import replace
 from cardgen.core.errors import card_problem
 from cardgen.core.units import EPS, MM
 from cardgen.data.template_model import TextElement
-from cardgen.layout.card_text import overflow_mark
+from cardgen.layout.card_text import fit_findings, overflow_mark
 from cardgen.layout.face import Face
 from cardgen.layout.ops import VerticalText
-from cardgen.layout.print_checks import small_text_message
 from cardgen.layout.text_atoms import ruby_size
 from cardgen.layout.vertical import (ICON, RUBY, TCY, TURNED, UPRIGHT, FittedColumns, fit_columns, placed,
                                      needs_form)
@@ -89,23 +88,8 @@ def _lay(el: TextElement, text: str, X: float, Y: float, W: float, H: float, nam
     frame, card, ops, findings = face.frame, face.card, face.ops, face.findings
     min_size = el.min_size if el.min_size is not None else el.size
     fitted = fit_vertical_cached(text, W, H, el, min_size, face.measure)
-    if not fitted.fits:
-        findings.append(card_problem(
-            "error", card, name,
-            f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt"
-            f"{_overflow(fitted, W, H)}: {text[:40]!r}", "text-overflow"))
-    elif fitted.shrunk:
-        findings.append(card_problem("warning", card, name,
-                                     f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
-    if fitted.fits and fitted.short:
-        findings.append(card_problem(
-            "warning", card, name,
-            f"a paragraph ends in a column of {len(fitted.short[0].strip())} character(s) "
-            f"({fitted.short[0].strip()!r}) that no other column break avoids; reword the text or make the box "
-            "taller", "short-last-line"))
-    small = small_text_message(fitted.size, el.min_size)
-    if small:
-        findings.append(card_problem("warning", card, name, small, "small-text"))
+    findings += fit_findings(el, fitted, text, W, H, min_size, card, name, _overflow(fitted, W, H),
+                             "a column", "that no other column break avoids; reword the text or make the box taller")
     placed_ops, extent = column_ops(fitted, X, Y, W, H, el.align, el.valign, el.font, el.color,
                                     lambda icon, x, y, size: face.icon(icon, name, x, y, size))
     left, right, bottom, top = extent
