@@ -36,6 +36,20 @@ IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 needs_fonts = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts (fonts-ipaexfont) not installed")
 
 
+def write_xlsx(path: Path, sheets: dict[str, list[list]]) -> Path:
+    """An .xlsx written with openpyxl: one worksheet per ``sheets`` entry, its rows in order."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for name, rows in sheets.items():
+        ws = wb.create_sheet(name)
+        for row in rows:
+            ws.append(row)
+    wb.save(path)
+    return path
+
+
 def copy_game(dest: Path, game: str = "tenjanpai") -> Path:
     """Copy ``card_data/<game>`` with the project's templates and fonts under ``dest``; returns the game folder."""
     for d in ("templates", "fonts"):

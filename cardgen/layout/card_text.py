@@ -67,15 +67,24 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate,
            el.hang, el.phrases, face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language,
            tuple(face.icons.items()))
-    hit = _OPS_CACHE.get(key)
+    replay_laid(_OPS_CACHE, _OPS_CACHE_MAX, key, lambda probe: _lay_text(el, text, X, Y, W, H, name, probe),
+                face, name)
+
+
+def replay_laid(cache: dict, limit: int, key: tuple, lay, face: Face, name: str) -> None:
+    """Lay a text box out once per ``key`` on a blank copy of ``face`` (``lay(probe)``), keep its ops
+    and findings in ``cache`` (cleared past ``limit`` entries), and replay them onto ``face``: the
+    same (immutable) ops, the same findings made for this face's card (a finding about the
+    template's own line stays at that line). Shared by horizontal and vertical text."""
+    hit = cache.get(key)
     if hit is None:
-        if len(_OPS_CACHE) >= _OPS_CACHE_MAX:
-            _OPS_CACHE.clear()
+        if len(cache) >= limit:
+            cache.clear()
         probe = replace(face, ops=[], findings=[])
-        _lay_text(el, text, X, Y, W, H, name, probe)
-        hit = _OPS_CACHE[key] = (probe.ops, [(p.severity, p.message, p.code,
-                                              (p.file, p.line) if p.file != p.card.file else None)
-                                             for p in probe.findings])
+        lay(probe)
+        hit = cache[key] = (probe.ops, [(p.severity, p.message, p.code,
+                                         (p.file, p.line) if p.file != p.card.file else None)
+                                        for p in probe.findings])
     face.ops.extend(hit[0])
     for severity, message, code, at in hit[1]:
         if at is not None:  # the template's own mistake (an icon name typed in its text): at its line

@@ -9,12 +9,11 @@ the box (``left``, ``center``, ``right``), ``valign`` each column along it (``to
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from cardgen.core.errors import card_problem
 from cardgen.core.units import EPS, MM
 from cardgen.data.template_model import TextElement
-from cardgen.layout.card_text import fit_findings, overflow_mark
+from cardgen.layout.card_text import fit_findings, overflow_mark, replay_laid
 from cardgen.layout.face import Face
 from cardgen.layout.ops import VerticalText
 from cardgen.layout.text_atoms import ruby_size
@@ -49,16 +48,7 @@ def plan_vertical_text(el: TextElement, text: str, X: float, Y: float, W: float,
     key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color,
            el.tcy_digits, el.upright_caps, el.phrases, face.measure, frame.width, frame.height, frame.safe,
            tuple(face.icons.items()))
-    hit = _OPS_CACHE.get(key)
-    if hit is None:
-        if len(_OPS_CACHE) >= _CACHE_MAX:
-            _OPS_CACHE.clear()
-        probe = replace(face, ops=[], findings=[])
-        _lay(el, text, X, Y, W, H, name, probe)
-        hit = _OPS_CACHE[key] = (probe.ops, [(p.severity, p.message, p.code) for p in probe.findings])
-    face.ops.extend(hit[0])
-    for severity, message, code in hit[1]:
-        face.found(severity, name, message, code)  # type: ignore[arg-type]
+    replay_laid(_OPS_CACHE, _CACHE_MAX, key, lambda probe: _lay(el, text, X, Y, W, H, name, probe), face, name)
 
 
 def vertical_form_problems(text: str, font: str, name: str, face: Face) -> None:

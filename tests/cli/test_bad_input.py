@@ -153,15 +153,9 @@ def _xlsx_with_cached_formulas(path: Path, sheets: dict[str, list[list]], cached
     import re
     import zipfile
 
-    import openpyxl
+    from tests.conftest import write_xlsx
 
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for row in rows:
-            ws.append(row)
-    wb.save(path)
+    write_xlsx(path, sheets)
     with zipfile.ZipFile(path) as z:
         parts = {n: z.read(n) for n in z.namelist()}
     for name, data in parts.items():

@@ -12,23 +12,13 @@ import pytest
 import cardgen.data.sheet_limits as limits
 from cardgen.core.errors import CardgenError
 from cardgen.data.spreadsheet import read_sheet
-
-
-def _book(path, sheets: dict[str, list[list]]):
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for row in rows:
-            ws.append(row)
-    wb.save(path)
-    return path
+from tests.conftest import write_xlsx
 
 
 def test_a_sheet_that_unpacks_past_the_cap_is_refused_before_calamine_reads_it(tmp_path, monkeypatch):
     """The 6.7 MB xlsx of issue 28 unpacked to 1.98 GB; the cap is counted while unpacking (here lowered to 1 MB)."""
     monkeypatch.setattr(limits, "MAX_XML_BYTES", 1_000_000)
-    path = _book(tmp_path / "big.xlsx", {"cards": [["id", "text"]] + [[f"c{i}", "x" * 20] for i in range(40_000)]})
+    path = write_xlsx(tmp_path / "big.xlsx", {"cards": [["id", "text"]] + [[f"c{i}", "x" * 20] for i in range(40_000)]})
     with zipfile.ZipFile(path) as z:
         assert z.getinfo("xl/worksheets/sheet1.xml").file_size > 1_000_000
     with pytest.raises(CardgenError) as err:
@@ -40,7 +30,7 @@ def test_a_sheet_that_unpacks_past_the_cap_is_refused_before_calamine_reads_it(t
 
 
 def test_only_the_named_sheet_counts(tmp_path):
-    path = _book(tmp_path / "two.xlsx", {"notes": [["far"]], "cards": [["id", "count"], ["c1", 2]]})
+    path = write_xlsx(tmp_path / "two.xlsx", {"notes": [["far"]], "cards": [["id", "count"], ["c1", 2]]})
     wb = openpyxl.load_workbook(path)
     wb["notes"]["XFD1048576"] = "far away"
     wb.save(path)
