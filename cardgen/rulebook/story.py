@@ -96,6 +96,8 @@ class StoryBuilder:
             return p
         p = KinsokuParagraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
         p._grid_body = grid_body
+        if ts is self.d.title or ts is self.d.subtitle or any(ts is h for h in self.d.headings):
+            p.phrases = "strict"  # a title or heading breaks only between phrases (文節)
         if where is not None:
             p.on_short_last = lambda text: self.short_last_line(where, text)
             self._with_where += 1
