@@ -64,7 +64,7 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     if not text.strip():
         return
     frame = face.frame
-    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate,
+    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate, el.mirror,
            el.hang, el.phrases, el.label_indent, face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language,
            tuple(face.icons.items()))
     replay_laid(_OPS_CACHE, _OPS_CACHE_MAX, key, lambda probe: _lay_text(el, text, X, Y, W, H, name, probe),
@@ -166,6 +166,8 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
             x += advance
     if el.rotate == 180:  # turned about the box centre: read from across the table
         ops[first:] = [_turned(op, X + W / 2, Y + H / 2) for op in ops[first:]]
+    if el.mirror:  # the same text turned through the card's centre: the opposite corner's index, same size
+        ops.extend([_turned(op, frame.width / 2, frame.height / 2) for op in ops[first:]])
     if not fitted.fits:  # a forced build prints the card: the proof shows where the text does not fit
         ops.extend(overflow_mark(X, Y, W, H))
 
