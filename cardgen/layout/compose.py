@@ -17,7 +17,8 @@ calls :func:`compose` with the measure. What it does, in JLREQ's terms:
 - **ぶら下げ** (§3.8.3, ``hang=True``): 、。 may hang past the measure instead of moving down with
   the character before it.
 - **Phrases** (``phrases="strict"``: cards): break between phrases (BudouX,
-  :mod:`cardgen.layout.phrases`) and inside one only when it is longer than the line;
+  :mod:`cardgen.layout.phrases`) and inside one only when it is longer than the line (then the
+  line before it is filled first, rather than left short at the last phrase boundary);
   ``"soft"`` (the rulebook): a break that would leave ≤ 2 characters of a phrase on either side
   moves back to the phrase boundary when that costs at most ``max_expand`` em per gap.
 - **Short last lines**: a paragraph's last line of fewer than ``min_last`` characters (not counting
@@ -210,6 +211,8 @@ def _breaks(para: _Para, lo: int, hi: int, rest: float, hang: bool, phrases: str
             choice = first_legal if first_legal is not None else hi  # wider than the line: overflows
         elif phrases == "strict" and best_phrase is not None and best_phrase > s:
             choice = best_phrase
+            if best != best_phrase and _phrase_wider(para, best_phrase, width):
+                choice = best  # the next phrase is split anyway (longer than a line): fill this line first
         elif phrases == "soft" and best_phrase is not None and best != best_phrase and best < hi:
             choice = best
             if _short_split(para, best_phrase, best):
@@ -223,6 +226,15 @@ def _breaks(para: _Para, lo: int, hi: int, rest: float, hang: bool, phrases: str
         spans.append((s, choice))
         s = choice
     return spans
+
+
+def _phrase_wider(para: _Para, start: int, width: float) -> bool:
+    """Is the phrase beginning at piece ``start`` (up to the next phrase boundary a line may
+    break at) wider than a line of ``width`` pt?"""
+    e = start + 1
+    while e < len(para.p) and not (para.phrase[e] and para.legal[e]) and para.p[e].kind != "newline":
+        e += 1
+    return para.natural(start, _trailing(para, start, e)) - para.reducible(start, e) > width + EPS
 
 
 def _short_split(para: _Para, phrase_start: int, b: int) -> bool:

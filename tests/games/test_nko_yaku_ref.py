@@ -28,3 +28,27 @@ def test_yaku_reference_card_states_every_shape_and_aligns_the_points(tmp_path):
     rights = [c["x1"] for c in points]
     assert len(rights) == 4, rights  # Standard, CHINCHIN, OMANKO, OCHINCHIN
     assert max(rights) - min(rights) <= 0.2 * MM, rights
+
+
+def test_words_show_kana_beside_romaji_and_no_bonus_line_is_only_points(tmp_path):
+    """Every word of the game's vocabulary (design.words) prints as romaji spelt from the tiles
+    table with its kana beside it (UNKO（うんこ）); no line of the bonus box holds only 「+1,000）」."""
+    import csv
+    import re
+    from cardgen.data.game import load_game
+
+    game = load_game(ROOT / "card_data" / "nko_mahjong")
+    with open(ROOT / "card_data" / "nko_mahjong" / "tiles.csv", encoding="utf-8") as f:
+        romaji = {r["kana"]: r["romaji"] for r in csv.DictReader(f)}
+    words = [w for ws in game.manifest.design["words"].values() for w in ws]
+    assert len(words) == 7
+    res = build_game(ROOT / "card_data" / "nko_mahjong", tmp_path, force=True, steps=("shop",),
+                     exports=ExportOptions(jobs=1, sides="front"))
+    with pdfplumber.open(res.out_dir / "shop" / "yaku_ref.pdf") as doc:
+        lines = [ln["text"] for ln in doc.pages[0].extract_text_lines()]
+    flat = "".join(lines).replace(" ", "")
+    for w in words:
+        assert "".join(romaji[ch] for ch in w) + f"（{w}）" in flat, (w, lines)
+    assert "UNKO（うんこ）" in flat and "OCHINCHIN（おちんちん）" in flat
+    assert any("+1,000）" in ln for ln in lines)
+    assert not [ln for ln in lines if re.fullmatch(r"[+＋][\d,]+点?）?", ln.replace(" ", ""))], lines

@@ -80,6 +80,8 @@ def test_every_card_text_is_set_by_jlreq(game, monkeypatch):
                     bad.append(f"line ends with {ln.atoms[-1].text[-1:]}: {where}")
             for ln in para:  # 「）。」「、「」: the first mark advances half an em
                 for a, b, adv in zip(ln.atoms, ln.atoms[1:], ln.advances):
+                    if len(a.text) > 1 and a.kind != "icon":  # a joined atom (nobreak): its last mark's share
+                        adv -= fonts.width(a.text[:-1], font, size)
                     if jlreq.squeeze(a.text[-1:], b.text[:1]) and adv > size * 0.5 + 1e-6:
                         bad.append(f"{a.text}{b.text} advances {adv / size:.2f} em + 0.5 em: {where}")
             if phrase_mode:
@@ -91,7 +93,14 @@ def _split_phrases(para, width, font, size, fonts, where) -> list[str]:
     """Breaks of the paragraph that fall inside a BudouX phrase which, set alone, fits the line."""
     pieces = [("〓" if a.kind == "icon" else a.text, a) for ln in para for a in ln.atoms]
     text = "".join(t for t, _a in pieces)
-    cuts = {0, len(text), *phrases.boundaries(text)}
+    # a phrase boundary where JLREQ allows no break (before ・, after （) is no place to keep a phrase whole
+    # (nor is one inside an atom: text joined by nobreak)
+    joints, at = set(), 0
+    for t, _a in pieces:
+        at += len(t)
+        joints.add(at)
+    cuts = {0, len(text), *(c for c in phrases.boundaries(text)
+                            if c in joints and text[c:c + 1] not in NO_START and text[c - 1:c] not in NO_END)}
     at, out = 0, []
     for ln in para[:-1]:
         at += sum(len("〓" if a.kind == "icon" else a.text) for a in ln.atoms)
