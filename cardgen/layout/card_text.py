@@ -156,11 +156,12 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
         if x < safe - EPS or x + line.width > frame.width - safe + EPS or base - 0.12 * s < safe - EPS \
                 or base + s * ascent > frame.height - safe + EPS:
             findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
+        edges = (x, x + set_width)  # the line's own start and end: ruby does not overhang them
         for kind, value, advance in placed_runs(line):
             if kind == "icon":
                 ops.append(face.icon(value, name, x + s * 0.025, base - s * 0.12, s * 1.0))
-            elif kind == "ruby":
-                ops.extend(ruby_ops(value, x, base, el.font, s, el.color, measure, ascent)[0])
+            elif kind == "ruby":  # its reading kept inside the line at its start or end
+                ops.extend(ruby_ops(value, x, base, el.font, s, el.color, measure, ascent, edges)[0])
             else:
                 ops.append(Text(x, base, value, el.font, s, el.color))
             x += advance
@@ -173,20 +174,26 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
 
 
 def ruby_ops(value: tuple[str, str], x: float, base: float, font: str, size: float, color: str,
-             measure: Measure, ascent: float) -> tuple[list[Text], float]:
+             measure: Measure, ascent: float, bounds: tuple[float, float] | None = None) -> tuple[list[Text], float]:
     """The two :class:`Text` ops of a ruby run ``value = (base_text, reading)`` (a ``"ruby"`` run of
     :func:`cardgen.layout.text.runs`) whose atom starts at ``x`` on the baseline ``base`` (pt, y up),
     and the atom's width (pt, the advance to the next run). Group ruby: the reading, at
     :func:`ruby_size` of ``size`` pt, centred over the whole base, both centred in the atom; the
     reading may overhang each neighbour by half a ruby em; its em box sits on the base's (the
     line's ascent, ``ascent`` × ``size``). The caller leaves ``ruby_size(size)`` of room above a line
-    holding ruby (:attr:`cardgen.layout.text.LaidLine.has_ruby`)."""
+    holding ruby (:attr:`cardgen.layout.text.LaidLine.has_ruby`). ``bounds`` (the line's start and
+    end, pt): a reading that would overhang past them — ruby at a line start or end — is moved
+    inside, its start at the line's start (JLREQ: ruby may overhang the kana beside it, never the
+    edge of the line, so never the text box's); the base stays where it is."""
     text, reading = value
     rs = ruby_size(size)
     bw, rw = measure(text, font, size), measure(reading, font, rs)
     aw = max(bw, rw - rs)
+    rx = x + (aw - rw) / 2
+    if bounds is not None:
+        rx = max(bounds[0], min(rx, bounds[1] - rw)) if rw <= bounds[1] - bounds[0] else bounds[0]
     return [Text(x + (aw - bw) / 2, base, text, font, size, color),
-            Text(x + (aw - rw) / 2, base + size * ascent + rs * 0.12, reading, font, rs, color)], aw
+            Text(rx, base + size * ascent + rs * 0.12, reading, font, rs, color)], aw
 
 
 def _turned(op, cx: float, cy: float):

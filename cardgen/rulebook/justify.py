@@ -132,6 +132,7 @@ def draw_justified(para, justify: bool = True) -> None:
         if not justify and style.alignment in (1, 2):  # TA_CENTER, TA_RIGHT
             room = line.maxWidth - _items(line)[1]
             x += room / 2 if style.alignment == 1 else room
+        ruby.line = (x, x + (line.maxWidth if gap else _items(line)[1]))  # ruby stays within the line
         if gap != cs:
             cs = gap
             tx.setCharSpace(cs)

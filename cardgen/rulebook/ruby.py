@@ -58,6 +58,10 @@ class RubyDrawer:
         self.canvas = canvas
         self.open: tuple[float, str] | None = None
         self.runs: list[tuple[float, float, float, str, tuple]] = []  # x0, x1, baseline, reading, font
+        #: the current line's start and end (pt): a reading is kept between them (JLREQ: ruby does
+        #: not overhang the line's edge)
+        self.line: tuple[float, float] | None = None
+        self._edges: list[tuple[float, float] | None] = []
 
     def mark(self, cb, x: float, y: float, font: tuple | None) -> None:
         """A marker at ``x`` (pt, the end of the glyph before it) on the baseline ``y``; ``font``:
@@ -67,6 +71,7 @@ class RubyDrawer:
         elif cb.name == END and self.open is not None and font is not None:
             x0, reading = self.open
             self.runs.append((x0, x, y, reading, font))
+            self._edges.append(self.line)
             self.open = None
 
     def draw(self) -> None:
@@ -74,7 +79,7 @@ class RubyDrawer:
         from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: +97 ms of imports here (measured)
 
         c = self.canvas
-        for x0, x1, y, reading, (name, size, color) in self.runs:
+        for (x0, x1, y, reading, (name, size, color)), edges in zip(self.runs, self._edges):
             rs = size * RUBY_SCALE
             c.saveState()
             c.setFillColor(color)
@@ -87,7 +92,10 @@ class RubyDrawer:
                 t.setCharSpace(space)
                 t.setTextOrigin(x0 + space / 2, y + size * RUBY_RISE)
             else:
-                t.setTextOrigin(x0 + (base - w) / 2, y + size * RUBY_RISE)
+                rx = x0 + (base - w) / 2
+                if edges is not None and w <= edges[1] - edges[0]:  # not past the line's start or end
+                    rx = max(edges[0], min(rx, edges[1] - w))
+                t.setTextOrigin(rx, y + size * RUBY_RISE)
             t.textOut(reading)
             c.drawText(t)
             c.restoreState()

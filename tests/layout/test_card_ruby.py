@@ -37,7 +37,7 @@ def test_ruby_base_is_never_split_and_as_wide_as_its_reading():
 
 def test_reading_is_centred_above_its_base_on_the_card(tmp_path):
     cards = [dict(c) for c in CARDS]
-    cards[0]["name"] = "｜聴牌《テンパイ》速度"
+    cards[0]["name"] = "速｜聴牌《テンパイ》度"  # inside the line (at its start the reading starts with the line)
     game = write_game(tmp_path, cards=cards)
     build_game(game, tmp_path / "out", steps=("shop",))
     with pdfplumber.open(tmp_path / "out" / "mini" / "shop" / "cards.pdf") as pdf:
@@ -53,3 +53,22 @@ def test_reading_is_centred_above_its_base_on_the_card(tmp_path):
     # the same box's line without ruby
     assert base[0]["bottom"] - plain[0]["bottom"] == pytest.approx(6.0, abs=0.05)
     assert (ruby_size(10), ruby_size(20), ruby_size(5)) == (6.0, 10.0, 5.0)
+
+
+def test_ruby_at_a_line_start_stays_inside_the_text_box(tmp_path):
+    """A reading wider than its base at the start of a line begins at the line's start (the text
+    box's edge), not half a ruby em before it (JLREQ: ruby overhangs the kana beside it, never
+    the line's edge); the base keeps its place. Read back from the shop PDF."""
+    cards = [dict(c) for c in CARDS]
+    cards[0]["name"] = "{王|ワンパイ}を取る"
+    game = write_game(tmp_path, cards=cards)
+    build_game(game, tmp_path / "out", steps=("shop",))
+    with pdfplumber.open(tmp_path / "out" / "mini" / "shop" / "cards.pdf") as pdf:
+        page = pdf.pages[0]
+        base = [c for c in page.chars if c["text"] == "王" and round(c["size"], 1) == 10.0]
+        reading = [c for c in page.chars if c["text"] in "ワンパイ" and round(c["size"], 1) == 6.0]
+    assert len(base) == 1 and "".join(c["text"] for c in reading) == "ワンパイ"
+    bw, rw, rs = base[0]["x1"] - base[0]["x0"], reading[-1]["x1"] - reading[0]["x0"], 6.0
+    line_start = base[0]["x0"] - (max(bw, rw - rs) - bw) / 2  # the base is centred in its atom
+    assert rw > bw  # the reading is wider: centred, it would start rs/2 before the line
+    assert reading[0]["x0"] == pytest.approx(line_start, abs=0.05)
