@@ -25,10 +25,10 @@ def play_rows(cm: CompiledModel, k: int, rounds: int, seed: int, policy: str,
     c = cm.counts[k]
     pol = policy_codes(policy, c.deck.players, R.POLICIES)
     res = np.empty((rounds, R.WIDTH), dtype=np.int64)
+    M = cm.arrays(k)
     for first in range(0, rounds, CHUNK):
         part = res[first:first + CHUNK]
-        R.play_many(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), c.attr, cm.T,
-                    cm.code, cm.spans, cm.uses, cm.calls, cm.prio, c.prm, pol)
+        R.play_many(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), M, pol)
         if on_chunk:
             on_chunk(len(part))
     return res
