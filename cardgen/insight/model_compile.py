@@ -22,6 +22,7 @@ from cardgen.insight.deck import DealtDeck, dealt_decks
 from cardgen.insight.model_expr import (CALL_HEADS, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS, USES_FRESH,
                                         USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs, compile_expr)
 from cardgen.insight.model_round import run
+from cardgen.insight.variant import Variant, apply_variant
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
 MAX_NUMBER_KINDS = 64
@@ -68,8 +69,9 @@ def _int(v: Any) -> int | None:
     return None
 
 
-def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledModel:
-    """Compile ``game.manifest.insight.model`` (with ``flags``: ``--option`` answers).
+def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Variant | None = None) -> CompiledModel:
+    """Compile ``game.manifest.insight.model`` (with ``flags``: ``--option`` answers; ``variant``:
+    changed card values and design constants of a ``--compare`` side).
 
     Raises:
         CardgenError: every problem at once (see the module docstring).
@@ -85,7 +87,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
         line = src.line(where) or src.line(base)
         problems.append(Problem(src.file, line, " → ".join(map(str, where)), message, hint, code="insight-model"))
 
-    decks = dealt_decks(game)
+    decks = apply_variant(dealt_decks(game), variant) if variant else dealt_decks(game)
     options = dict(model.options)
     for k, v in (flags or {}).items():
         if k not in options:
@@ -113,7 +115,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
                 at("columns" if col != model.value else "value",
                    message=f"{col} = {bad.values.get(col)!r} on card {bad.values.get('id')!r}: the model reads "
                            "whole numbers or true/false", hint=f"declare `{col}: int` (or bool) under the component's fields")
-    design = {k: v for k, v in m.design.items() if _int(v) is not None}
+    design = {k: v for k, v in {**m.design, **(variant.design if variant else {})}.items() if _int(v) is not None}
     by_name = {"kind": 0, model.kind: 0, "value": 1, **({model.value: 1} if model.value else {}),
                **{c: 2 + i for i, c in enumerate(model.columns)}}
     maxes = {name: max((_int(k.values.get(col)) or 0 for k in rows), default=0)
