@@ -224,19 +224,10 @@ class OddsDeclaration(Strict):
     label: str = Field("", description="A heading for the terminal and the rulebook table, e.g. `配牌の対子`.")
 
 
-class SimulationSettings(Strict):
-    """How ``cardgen simulate`` plays a round: the registered turn procedure and which card columns it reads."""
-
-    procedure: str = Field(description="Name of a registered turn procedure (a small Python module in `cardgen/insight/games/`), e.g. `tenjanpai-draft3`.")
-    columns: dict[str, str] = Field(default_factory=dict, description="Card columns the procedure reads, when they are named differently, e.g. `{cost: power}`.")
-    options: dict[str, Union[bool, int, str]] = Field(default_factory=dict, description="Answers to the procedure's open questions for this build (each procedure documents its options and defaults); `cardgen simulate --option NAME=VALUE` switches one for a run.")
-
-
 class InsightSettings(Strict):
     """What ``cardgen odds`` and ``cardgen simulate`` compute for this game."""
 
     odds: list[OddsDeclaration] = Field(default_factory=list, description="Exact odds computed from the card table per player count.")
-    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game (a procedure written for one game; `model` describes a game's own round as data).")
     model: GameModel | None = Field(None, description="One round of this game described as data, played by `cardgen simulate` (see docs/insight-model.md).")
 
 

@@ -54,7 +54,7 @@ class SimulationRun:
     """What ``cardgen simulate`` produced for one game (and the variant it was compared with)."""
 
     game: str
-    result: object  #: :class:`cardgen.insight.simulate.SimulationResult`
+    result: object  #: :class:`cardgen.insight.model_run.ModelResult`
     other: object | None = None  #: the compared game or variant, same rounds
     comparison: list | None = None  #: :func:`cardgen.insight.estimates.compare` rows
     files: list[Path] | None = None
@@ -73,14 +73,10 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     ``jobs``: threads (default: all cores); the results never depend on it.
 
     Raises:
-        CardgenError: the game cannot be simulated (see :func:`cardgen.insight.simulate.prepare`),
-            a bad ``--option``, ``--policy`` or variant file.
+        CardgenError: the game describes no model, a model problem
+            (:func:`cardgen.insight.model_compile.compile_model`), a bad ``--option``, ``--policy`` or variant file.
     """
     from cardgen.core.errors import CardgenError, Problem  # lazy: +9 ms of imports here (measured)
-    from cardgen.insight.estimates import compare  # lazy: +117 ms of imports here (measured)
-    from cardgen.insight.simulate import prepare, simulate  # lazy: +253 ms of imports here (measured)
-    from cardgen.insight.variant import load_variant, parse_options  # lazy: +180 ms of imports here (measured)
-
     if rounds < 2:
         raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at least 2 are needed for a "
                                    "standard error", "e.g. --rounds 100000", code="insight-rounds"))
@@ -107,44 +103,11 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
         return _simulate_model(game, out, rounds=rounds, seed=seed, policy=policy, options=options or [],
                                players=players, compare_with=compare_with, compare_options=compare_options or [],
                                pdf=pdf, progress=progress)
-    if game.manifest.insight.simulate is None:
-        raise CardgenError(Problem(game.source.file, None, "insight → model",
-                                   f"{game.manifest.game.title} describes no round to simulate: cardgen plays only "
-                                   "the rules a game's own manifest describes",
-                                   "add `insight: model:` to game.yaml (players' turns, the win test, calls, "
-                                   "scoring; see docs/insight-model.md)", code="insight-no-model"))
-    base = prepare(game_dir)
-    flags = parse_options(options or [], base.procedure)
-    base.options.update(flags)
-    other_setup = None
-    if compare_with is not None:
-        path = Path(compare_with)
-        if path.is_dir():
-            other_setup = prepare(path)
-            other_setup.label = str(path) if path.resolve() != Path(game_dir).resolve() else "as built (again)"
-        else:
-            other_setup = prepare(game_dir, load_variant(path, Path(game_dir)))
-        other_setup.options.update(flags)
-    total = rounds * (len(players) if players else len(base.decks)) * (2 if other_setup else 1)
-    tick = progress(total) if progress else None
-    result = simulate(base, rounds, seed, policy, tick, players)
-    other = simulate(other_setup, rounds, seed, policy, tick, players) if other_setup else None
-    comparison = compare(result.counts, other.counts) if other is not None else None
-    out_dir = Path(out) / base.game_id
-    data = {"simulation": result.to_json()}
-    if other is not None:
-        data["compared_with"] = other.to_json()
-        data["comparison"] = comparison
-    draw = None
-    if pdf:
-        from cardgen.data.game import load_game
-        from cardgen.insight.odds import compute_odds
-        from cardgen.insight.plots import write_insight_pdf
-
-        game = load_game(game_dir)
-        draw = lambda path: write_insight_pdf(path, result, other, comparison, compute_odds(game),  # noqa: E731
-                                              font_path=_body_font(game))
-    return SimulationRun(base.game_id, result, other, comparison, _write_outputs(out_dir, data, draw))
+    raise CardgenError(Problem(game.source.file, None, "insight → model",
+                               f"{game.manifest.game.title} describes no round to simulate: cardgen plays only "
+                               "the rules a game's own manifest describes",
+                               "add `insight: model:` to game.yaml (players' turns, the win test, calls, "
+                               "scoring; see docs/insight-model.md)", code="insight-no-model"))
 
 
 def _write_outputs(out_dir: Path, data: dict, draw_pdf) -> list[Path]:

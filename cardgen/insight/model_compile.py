@@ -17,11 +17,10 @@ from cardgen.check.multiset import hands
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
-from cardgen.insight import model_round as R
+from cardgen.insight import model_layout as R
 from cardgen.insight.deck import DealtDeck, dealt_decks
 from cardgen.insight.model_expr import (CALL_HEADS, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS, USES_FRESH,
-                                        USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs, compile_expr)
-from cardgen.insight.model_round import run
+                                        USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs, compile_expr, constant)
 from cardgen.insight.variant import Variant, apply_variant
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
@@ -169,7 +168,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     takes = []
     for i, tk in enumerate(model.takes):
         try:
-            counts_in = _constant(compile_expr(tk.in_river, Names({}, {}, options, design)), 0)
+            counts_in = constant(compile_expr(tk.in_river, Names({}, {}, options, design)), 0)
         except ExprError as exc:
             at("takes", i, "in_river", message=str(exc), hint="an expression of option.X and design.X, e.g. `true`")
             counts_in = 1
@@ -185,9 +184,15 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         raise CardgenError(problems)
     counts = []
     for d in decks:
-        if d.players * d.hand + d.dead_wall > d.size or d.hand + 1 > R.MAX_HAND:
-            at(message=f"{d.players} players: {d.players} × {d.hand} cards dealt and {d.dead_wall} set aside do not "
-                       f"fit the {d.size}-card deck")
+        dealt = d.players * d.hand + d.dead_wall
+        if dealt > d.size or d.hand + 1 > R.MAX_HAND:
+            i = next(i for i, pc in enumerate(m.setup.player_counts) if pc.players == d.players)
+            problems.append(game.problem(("setup", "player_counts", i, "hand"),
+                                         f"{d.players} players × {d.hand} (hands) + {d.dead_wall} (dead wall) = "
+                                         f"{dealt} cards are dealt, but the deck holds {d.size}, so no round "
+                                         "can be played" if dealt > d.size else
+                                         f"a hand of {d.hand} cards: the simulator holds at most {R.MAX_HAND - 1}",
+                                         "deal fewer cards, or add cards to the deck", code="insight-deal"))
             continue
         attr = np.array([[kinds.index(str(k.values.get(model.kind))),
                           _int(k.values.get(model.value)) or 0 if model.value else 0,
@@ -198,7 +203,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         except ExprError as exc:
             at("turns", message=str(exc))
             continue
-        turns = _constant(turns_prog, d.players)
+        turns = constant(turns_prog, d.players)
         prm = np.zeros(R.N_PARAMS, dtype=np.int64)
         prm[R.P_PLAYERS], prm[R.P_HAND], prm[R.P_DEAD], prm[R.P_TURNS] = d.players, d.hand, d.dead_wall, turns
         prm[R.P_TSUMO_AFTER] = 0 if model.tsumo is None else (1 if model.tsumo.after == "draw" else 2)
@@ -223,16 +228,6 @@ def _uses(ops: np.ndarray) -> int:
     have = set(ops.tolist())
     return ((USES_PATTERN if have & {WINS, PPOINTS} else 0) | (USES_TAKE if TAKE_GAIN in have else 0)
             | (USES_FRESH if NOT_IN_RIVER in have else 0))
-
-
-def _constant(program: list[tuple[int, int]], players: int) -> int:
-    """The value of a program without card or seat names (``turns``), evaluated here."""
-    code = np.array(program, dtype=np.int64).reshape(-1, 2)
-    spans = np.array([[0, len(program)]], dtype=np.int64)
-    ctx = np.array([0, 0, players, 0, 0, 0], dtype=np.int64)
-    z = np.zeros((1, 1), dtype=np.int64)
-    return int(run(0, code, spans, z, 0, -1, -1, -1, ctx, np.zeros((1, 4), dtype=np.int64), -1,
-                   np.empty(256, dtype=np.int64)))
 
 
 def _patterns(game: Game, model: GameModel, kinds: list[str], at) -> tuple[np.ndarray, np.ndarray]:

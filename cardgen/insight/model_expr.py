@@ -199,3 +199,34 @@ class Programs:
         """``(code[n, 2], spans[m, 2])`` as int64 arrays."""
         code = np.array(self.code or [(CONST, 0)], dtype=np.int64).reshape(-1, 2)
         return code, np.array(self.spans, dtype=np.int64).reshape(-1, 2)
+
+
+_PY_BIN = {ADD: lambda x, y: x + y, SUB: lambda x, y: x - y, MUL: lambda x, y: x * y,
+           FDIV: lambda x, y: x // y if y else 0, MOD: lambda x, y: x % y if y else 0,
+           AND: lambda x, y: int(bool(x and y)), OR: lambda x, y: int(bool(x or y)), LT: lambda x, y: int(x < y),
+           LE: lambda x, y: int(x <= y), GT: lambda x, y: int(x > y), GE: lambda x, y: int(x >= y),
+           EQ: lambda x, y: int(x == y), NE: lambda x, y: int(x != y), MIN: min, MAX: max}
+
+
+def constant(program: list[tuple[int, int]], players: int) -> int:
+    """The value of a program that reads no card, hand or river (``turns``, a take's
+    ``in_river``: numbers, ``players``, options and design constants), worked out here in Python:
+    every other name reads 0."""
+    stack: list[int] = []
+    for op, a in program:
+        if op == CONST:
+            stack.append(a)
+        elif op == VAR:
+            stack.append(players if a == VARS["players"] else 0)
+        elif op in (NEG, NOT):
+            x = stack.pop()
+            stack.append(-x if op == NEG else int(x == 0))
+        elif op == SELECT:
+            y, x, c = stack.pop(), stack.pop(), stack.pop()
+            stack.append(x if c else y)
+        elif op in _PY_BIN:
+            y, x = stack.pop(), stack.pop()
+            stack.append(_PY_BIN[op](x, y))
+        else:
+            stack.append(0)
+    return stack[-1] if stack else 0

@@ -30,20 +30,11 @@ from cardgen.insight.model_expr import (ADD, AND, CARD, CONST, DISC, DISCARDED, 
                                         TAKE_GAIN, USES_FRESH, USES_PATTERN, USES_TAKE, VAR, WINS)
 from cardgen.insight.rng import below, round_state, seed_state, shuffle
 
-P_PLAYERS, P_HAND, P_DEAD, P_TURNS, P_TSUMO_AFTER, P_TSUMO_WHEN, P_TSUMO_POINTS = 0, 1, 2, 3, 4, 5, 6
-P_GAIN, P_FACEDOWN, P_GREEDY, P_NCALLS, P_NKINDS = 7, 8, 9, 10, 11
-P_NTAKES, P_CHOOSE_FACE, P_GREEDY_DOWN, P_TSUMO_ANY = 12, 13, 14, 15
-N_PARAMS = 16
-R_END, R_TURN, R_WINNER, R_LOSER, R_POINTS, R_FIRST, R_CALL, R_WALL, R_TAKES, R_DOWN = range(10)
-WIDTH = 10
-POL_RANDOM, POL_GREEDY, POL_PRIORITY = 0, 1, 2
-POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "priority": POL_PRIORITY}
-MAX_HAND = 64
-HC = 4  #: first column of the hand's kind counts in S
-UP, DOWN, SIDEWAYS, TAKEN = 0, 1, 2, 3  #: a river card's state
-#: rounds are played in this many blocks (each with its own workspace); a fixed number, so the
-#: blocks — and the results — are the same on any number of threads
-BLOCKS = 256
+from cardgen.insight.model_layout import (BLOCKS, DOWN, HC, MAX_HAND, P_CHOOSE_FACE, P_DEAD, P_FACEDOWN,
+                                          P_GAIN, P_GREEDY, P_GREEDY_DOWN, P_HAND, P_NCALLS, P_NKINDS, P_NTAKES,
+                                          P_PLAYERS, P_TSUMO_AFTER, P_TSUMO_ANY, P_TSUMO_POINTS, P_TSUMO_WHEN, P_TURNS,
+                                          POL_PRIORITY, POL_RANDOM, R_CALL, R_DOWN, R_END, R_FIRST, R_LOSER,
+                                          R_POINTS, R_TAKES, R_TURN, R_WALL, R_WINNER, SIDEWAYS, TAKEN, UP)
 
 
 @njit(cache=True, _nrt=False)

@@ -11,10 +11,28 @@ from typing import Any, Callable
 
 import numpy as np
 
+from cardgen.core.errors import CardgenError, Problem
+from cardgen.insight import model_layout as L
 from cardgen.insight import model_round as R
 from cardgen.insight.estimates import Metric
 from cardgen.insight.model_compile import CompiledModel
-from cardgen.insight.simulate import policy_codes
+
+def policy_codes(policy: str, players: int, table: dict[str, int] | None = None) -> np.ndarray:
+    """``greedy``, ``random``, ``priority`` (the names of ``table``), or one per seat separated by
+    commas (``greedy,random,random``) → one policy code per seat.
+
+    Raises:
+        CardgenError: a name that is not a policy, or fewer names than seats.
+    """
+    table = L.POLICIES if table is None else table
+    names = [p.strip() for p in policy.split(",")]
+    bad = [n for n in names if n not in table]
+    if bad or (len(names) > 1 and len(names) < players):
+        raise CardgenError(Problem("--policy", None, "policy", f"cannot read the policy {policy!r}",
+                                   f"use {', '.join(table)}, or one per seat: "
+                                   + ",".join([next(iter(table))] * players), code="insight-policy"))
+    return np.array([table[names[0] if len(names) == 1 else names[s]] for s in range(players)], dtype=np.int64)
+
 
 #: rounds per call into the compiled code (progress is reported between chunks)
 CHUNK = 200_000
@@ -24,8 +42,8 @@ def play_rows(cm: CompiledModel, k: int, rounds: int, seed: int, policy: str,
               on_chunk: Callable[[int], None] | None = None) -> np.ndarray:
     """``rounds`` result rows (int64, :mod:`cardgen.insight.model_round`) of player count ``k``."""
     c = cm.counts[k]
-    pol = policy_codes(policy, c.deck.players, R.POLICIES)
-    res = np.empty((rounds, R.WIDTH), dtype=np.int64)
+    pol = policy_codes(policy, c.deck.players, L.POLICIES)
+    res = np.empty((rounds, L.WIDTH), dtype=np.int64)
     M = cm.arrays(k)
     for first in range(0, rounds, CHUNK):
         part = res[first:first + CHUNK]
@@ -51,9 +69,9 @@ def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
     """The estimates of one player count from its result rows, labelled in the game's words:
     shares (percent) and means per round, each a ratio of round sums (:mod:`cardgen.insight.estimates`)."""
     one = np.ones(len(res), dtype=np.float64)
-    end, winner = res[:, R.R_END], res[:, R.R_WINNER]
+    end, winner = res[:, L.R_END], res[:, L.R_WINNER]
     won = (end > 0).astype(np.float64)
-    points = res[:, R.R_POINTS].astype(np.float64)
+    points = res[:, L.R_POINTS].astype(np.float64)
     tsumo = cm.model.tsumo.name if cm.model.tsumo else "tsumo"
 
     def share(key: str, label: str, x) -> Metric:
@@ -61,9 +79,9 @@ def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
 
     out = [share("end.dry", "山が尽きた（流局）" if cm.model.turns == "0" else "流局（山切れか手番の上限）", end == 0),
            share("end.own", tsumo, end == 1)]
-    out += [share(f"end.call.{i}", c.name, (end == 2) & (res[:, R.R_CALL] == i)) for i, c in enumerate(cm.model.calls)]
-    out.append(share("first_draw_win", f"親の最初のツモで{tsumo}", res[:, R.R_FIRST] == 1))
-    turn = res[:, R.R_TURN].astype(np.float64)
+    out += [share(f"end.call.{i}", c.name, (end == 2) & (res[:, L.R_CALL] == i)) for i, c in enumerate(cm.model.calls)]
+    out.append(share("first_draw_win", f"親の最初のツモで{tsumo}", res[:, L.R_FIRST] == 1))
+    turn = res[:, L.R_TURN].astype(np.float64)
     out.append(Metric("turns", "局の手番数（全員の通し）", turn, one))
     out.append(Metric("turns_per_player", "1人あたりの手番数", turn / players, one))
     out.append(Metric("points", "和了の点数", points * won, won))
@@ -73,9 +91,9 @@ def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
         out.append(Metric(f"seat{s + 1}.points", f"{seat}の1局あたりの得点", points * (winner == s), one))
     if cm.model.takes:
         out.append(Metric("takes", "／".join(t.name for t in cm.model.takes) + "（1局あたり）",
-                          res[:, R.R_TAKES].astype(np.float64), one))
+                          res[:, L.R_TAKES].astype(np.float64), one))
     if cm.model.choose_face or cm.model.face_down != "false":
-        out.append(Metric("down", "裏向きに出したカード（1局あたり）", res[:, R.R_DOWN].astype(np.float64), one))
+        out.append(Metric("down", "裏向きに出したカード（1局あたり）", res[:, L.R_DOWN].astype(np.float64), one))
     return out
 
 
@@ -124,8 +142,8 @@ def simulate_model(cm: CompiledModel, rounds: int, seed: int, policy: str,
         dt = time.perf_counter() - t0
         parts.append(ModelCount(c.deck.players, metrics(cm, c.deck.players, res)))
         out.append({"players": c.deck.players, "rounds": rounds, "seconds": dt,
-                    "rounds_per_second": rounds / dt if dt else None, "turn_limit": int(c.prm[R.P_TURNS]),
+                    "rounds_per_second": rounds / dt if dt else None, "turn_limit": int(c.prm[L.P_TURNS]),
                     "estimates": summarize(parts[-1].metrics),
-                    "turn_histogram": np.bincount(res[:, R.R_TURN], minlength=1).tolist()})
+                    "turn_histogram": np.bincount(res[:, L.R_TURN], minlength=1).tolist()})
     return ModelResult(cm.game_id, cm.title, cm.model.name, cm.model.description, policy, seed, rounds,
                        dict(cm.options), out, label, parts)

@@ -82,6 +82,20 @@ def _odds(check: GameCheck, add) -> None:
         add([replace(p, severity="warning") for p in exc.problems])
 
 
+def _model(check: GameCheck, add) -> None:
+    """The round the manifest describes for ``cardgen simulate`` (``insight.model``): every name,
+    column, option and deal checked as the simulator checks them (no numba is imported), as
+    warnings here — printing does not depend on them; ``cardgen simulate`` refuses them."""
+    if check.game.manifest.insight.model is None:
+        return
+
+    from cardgen.insight.model_compile import compile_model  # lazy: +290 ms of imports here (measured: numpy)
+    try:
+        compile_model(check.game)
+    except CardgenError as exc:
+        add([replace(p, severity="warning") for p in exc.problems])
+
+
 def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None,
                sheets: "SheetOptions | bool" = True, shop: str | None = None, edition: str | None = None) -> GameCheck:
     """Load, validate and (``layout``) lay out every printed component of a game, and
@@ -127,6 +141,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
+        _model(check, add)
         if (shop or game.manifest.print.shop) and check.fonts is not None:
             _shop(check, add, shop)
         if edition is None:
