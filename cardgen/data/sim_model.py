@@ -48,6 +48,15 @@ class ModelTake(_Strict):
     in_river: str = Field("true", description="Whether the sideways card counts for `in_river()` as a face-up card does (an expression of `option.X` and `design.X`).")
 
 
+class ModelMelds(_Strict):
+    """The mahjong win test `melds()`: the hand (with the discard, in a call) splits into `sets`
+    sets — three of one kind, or three consecutive numbers of one suit above 0 — and one pair."""
+
+    suit: str = Field("suit", description="Column of the suit (0: honours, which form no runs).")
+    number: str = Field("number", description="Column of the number within the suit.")
+    sets: int = Field(4, ge=0, le=8, description="Sets besides the pair, e.g. 4 (a 14-tile hand).")
+
+
 class GameModel(_Strict):
     """One round of the game, as ``cardgen simulate`` plays it: seats in turn order from the
     dealer (seat 1), the hands and dead wall of `setup.player_counts`, then turns of draw, play
@@ -56,9 +65,14 @@ class GameModel(_Strict):
 
     name: str = Field(description="The model's name, printed in every report (e.g. `NKO麻雀 ver21.6.13: ツモ・ロン`).")
     description: str = Field("", description="What the model leaves out of the rules (skills, carry-over…), printed with the report.")
+    deck: list[dict[str, Union[int, str, list[int]]]] = Field(default_factory=list, description="The model's own tiles when the game prints none (馬将's ordinary mahjong set): rows of columns and `count` (copies); a column written `[a, b]` runs from a to b, and several such columns in one row run together (`{kind: [1, 9], suit: 1, number: [1, 9], count: 4}`: nine kinds). Without it the setup deck is dealt.")
+    hand: int | None = Field(None, ge=1, le=60, description="With `deck`: cards dealt to each player (else setup.player_counts' `hand`).")
+    dead_wall: int = Field(0, ge=0, description="With `deck`: cards set aside, never drawn.")
     kind: str = Field(description="Card column that makes two cards the same kind (`number`, `kana`): patterns, `in_river`, `discarded` compare kinds.")
     value: str | None = Field(None, description="Card column (whole numbers) a face-up card adds to its river (`river.sum`, `river.last`); none: rivers count 0.")
     columns: list[str] = Field(default_factory=list, description="Other card columns the expressions read as `card.X`, `held.X`, `discard.X` (whole numbers or true/false).")
+    melds: ModelMelds | None = Field(None, description="The mahjong win test `melds()` (sets and a pair) and the greedy policy's default (keep tiles that pair or run).")
+    wins_per_round: str = Field("1", description="Wins before the round ends (an expression of `players`, `option.X`, `design.X`, e.g. `players - 1`). With more than one, the winner's turn goes on: they play a card face down (after a call they first take the discard into their hand), then the next seat plays; `won` counts a player's wins this round.")
     patterns: str | None = Field(None, description="Component id of a yaku table (`tiles` in the tile-pattern notation, `points`, `bonus`): `wins()` is true when the hand forms the tiles of a base (not bonus) yaku, `pattern_points()` the best such yaku's points.")
     turns: str = Field("0", description="Turns per player (an expression of `players`, `option.X`, `design.X`; 0: until the wall runs dry).")
     gain: str = Field("0", description="Chips a play earns, before the card joins the river (e.g. `river.count > 0 and card.number > river.last`).")

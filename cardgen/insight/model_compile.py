@@ -18,9 +18,10 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_layout as R
-from cardgen.insight.deck import DealtDeck, dealt_decks
-from cardgen.insight.model_expr import (CALL_HEADS, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS, USES_FRESH,
-                                        USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs, compile_expr, constant)
+from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
+from cardgen.insight.model_expr import (CALL_HEADS, MELDS, NEAR, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS,
+                                        USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN, USES_TAKE, WINS, ExprError, Names,
+                                        Programs, compile_expr, constant)
 from cardgen.insight.variant import Variant, apply_variant
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
@@ -86,7 +87,8 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         line = src.line(where) or src.line(base)
         problems.append(Problem(src.file, line, " → ".join(map(str, where)), message, hint, code="insight-model"))
 
-    decks = apply_variant(dealt_decks(game), variant) if variant else dealt_decks(game)
+    decks = _model_decks(game, model, at) if model.deck else dealt_decks(game)
+    decks = apply_variant(decks, variant) if variant else decks
     options = dict(model.options)
     for k, v in (flags or {}).items():
         if k not in options:
@@ -204,7 +206,22 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
             at("turns", message=str(exc))
             continue
         turns = constant(turns_prog, d.players)
-        prm = np.zeros(R.N_PARAMS, dtype=np.int64)
+        try:
+            need = constant(compile_expr(model.wins_per_round, Names({}, {}, options, design)), d.players)
+        except ExprError as exc:
+            at("wins_per_round", message=str(exc), hint="e.g. `players - 1`")
+            continue
+        if need < 1:
+            at("wins_per_round", message=f"{model.wins_per_round!r} is {need} at {d.players} players: a round ends "
+                                         "after at least 1 win", hint="e.g. `players - 1`")
+            continue
+        nk = max(len(kinds), 1)
+        prm = np.full(R.N_PARAMS + 2 * nk, -1, dtype=np.int64)
+        prm[:R.N_PARAMS] = 0
+        prm[R.P_WINS] = need
+        if model.melds is not None:
+            prm[R.P_MELDS], prm[R.P_MELD_SETS] = 1, model.melds.sets
+            prm[R.N_PARAMS:] = _neighbours(d, model, kinds, at)
         prm[R.P_PLAYERS], prm[R.P_HAND], prm[R.P_DEAD], prm[R.P_TURNS] = d.players, d.hand, d.dead_wall, turns
         prm[R.P_TSUMO_AFTER] = 0 if model.tsumo is None else (1 if model.tsumo.after == "draw" else 2)
         prm[R.P_TSUMO_WHEN], prm[R.P_TSUMO_POINTS] = t_when, t_points
@@ -227,7 +244,61 @@ def _uses(ops: np.ndarray) -> int:
     """The USES_* bits of a program's opcodes."""
     have = set(ops.tolist())
     return ((USES_PATTERN if have & {WINS, PPOINTS} else 0) | (USES_TAKE if TAKE_GAIN in have else 0)
-            | (USES_FRESH if NOT_IN_RIVER in have else 0))
+            | (USES_FRESH if NOT_IN_RIVER in have else 0) | (USES_MELDS if MELDS in have else 0)
+            | (USES_NEAR if NEAR in have else 0))
+
+
+#: most kinds a `[a, b]` range of the model's own deck may make
+MAX_DECK_ROWS = 512
+
+
+def _model_decks(game: Game, model: GameModel, at) -> list[DealtDeck]:
+    """``insight.model.deck`` (ranges expanded) dealt at every player count of the setup."""
+    kinds = []
+    for i, row in enumerate(model.deck):
+        spans = {k: v for k, v in row.items() if isinstance(v, list)}
+        bad = [k for k, v in spans.items() if len(v) != 2 or not all(isinstance(x, int) for x in v) or v[1] < v[0]]
+        lengths = {v[1] - v[0] + 1 for k, v in spans.items() if k not in bad}
+        count = row.get("count", 1)
+        if bad or len(lengths) > 1 or not isinstance(count, int) or count < 0:
+            at("deck", i, message="a range is written [first, last] (whole numbers, first ≤ last), ranges in one row "
+                                  "have the same length, and `count` is a whole number",
+               hint="e.g. `{kind: [1, 9], suit: 1, number: [1, 9], count: 4}`")
+            continue
+        n = lengths.pop() if lengths else 1
+        if len(kinds) + n > MAX_DECK_ROWS:
+            at("deck", i, message=f"the deck has more than {MAX_DECK_ROWS} kinds", hint="write fewer or shorter ranges")
+            break
+        for j in range(n):
+            values = {k: (v[0] + j if isinstance(v, list) else v) for k, v in row.items() if k != "count"}
+            kinds.append(Kind({"id": f"deck-{i + 1}-{j + 1}", **values}, count))
+    hand = model.hand
+    out = []
+    for pc in game.manifest.setup.player_counts if game.manifest.setup else []:
+        h = hand if hand is not None else pc.hand
+        if h is None:
+            at("hand", message="the model's deck needs a hand size", hint="add `hand: N` to insight.model")
+            return []
+        out.append(DealtDeck(pc.players, tuple(kinds), h, model.dead_wall, None))
+    return out
+
+
+def _neighbours(d: DealtDeck, model: GameModel, kinds: list[str], at) -> list[int]:
+    """For melds(): per kind the kind of the next number in its suit, then of the previous one (−1 none; suit 0: none)."""
+    where = {}
+    for k in d.kinds:
+        suit, number = _int(k.values.get(model.melds.suit)), _int(k.values.get(model.melds.number))
+        if suit is None or number is None:
+            at("melds", message=f"card {k.values.get('id')!r} has no whole-number {model.melds.suit!r} and "
+                                f"{model.melds.number!r}", hint="name the suit and number columns under melds:")
+            return [-1] * (2 * len(kinds))
+        where[(suit, number)] = kinds.index(str(k.values.get(model.kind)))
+    nxt, prv = [-1] * len(kinds), [-1] * len(kinds)
+    for (suit, number), i in where.items():
+        if suit > 0:
+            nxt[i] = where.get((suit, number + 1), -1)
+            prv[i] = where.get((suit, number - 1), -1)
+    return nxt + prv
 
 
 def _patterns(game: Game, model: GameModel, kinds: list[str], at) -> tuple[np.ndarray, np.ndarray]:

@@ -10,10 +10,11 @@ words, docs/insight-model.md):
   ``target.X`` (takes): a column of that card (``X`` = ``kind``, the ``value`` column, or one of
   ``columns``); ``max.X``: the deck's highest value of a column;
 - ``river.sum``, ``river.count``, ``river.last``, ``chips``, ``turn``, ``players``, ``wall``,
-  ``seat`` (0 = the dealer), ``down`` (the card is played face down);
+  ``seat`` (0 = the dealer), ``down`` (the card is played face down), ``won`` (the player's wins
+  this round);
 - ``option.X``, ``design.X`` (whole numbers of the manifest, fixed when compiled);
 - ``in_river(k)``, ``discarded(k)``, ``in_hand(k)`` (how many; ``k`` a kind: ``card.kind``, ``'ん'``, ``3``),
-  ``wins()``, ``pattern_points()``, ``take_gain()``, ``not_in_river()``, ``min(a, b)``, ``max(a, b)``;
+  ``wins()``, ``pattern_points()``, ``take_gain()``, ``not_in_river()``, ``melds()``, ``neighbours()``, ``min(a, b)``, ``max(a, b)``;
 - ``+ - * // %``, unary ``-``, ``not``, ``and``, ``or``, comparisons (chained), ``a if c else b``.
 """
 from __future__ import annotations
@@ -28,17 +29,18 @@ import numpy as np
 CONST, CARD, HELD, DISC, VAR, IN_RIVER, DISCARDED, WINS, PPOINTS, IN_HAND = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 ADD, SUB, MUL, FDIV, MOD, NEG, NOT, AND, OR = 10, 11, 12, 13, 14, 15, 16, 17, 18
 LT, LE, GT, GE, EQ, NE, SELECT, MIN, MAX = 19, 20, 21, 22, 23, 24, 25, 26, 27
-TAKE_GAIN, NOT_IN_RIVER = 28, 29
+TAKE_GAIN, NOT_IN_RIVER, MELDS, NEAR = 28, 29, 30, 31
 #: bits of a program's ``uses``: what the interpreter works out before running it
-USES_PATTERN, USES_TAKE, USES_FRESH = 1, 2, 4
+USES_PATTERN, USES_TAKE, USES_FRESH, USES_MELDS, USES_NEAR = 1, 2, 4, 8, 16
 
 #: ``river.X`` and plain names → VAR argument
 VARS = {"river.sum": 0, "river.count": 1, "river.last": 2, "chips": 3, "turn": 4, "players": 5, "wall": 6, "seat": 7,
-        "down": 8}
+        "down": 8, "won": 9}
 _BIN = {ast.Add: ADD, ast.Sub: SUB, ast.Mult: MUL, ast.FloorDiv: FDIV, ast.Mod: MOD}
 _CMP = {ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE, ast.Eq: EQ, ast.NotEq: NE}
 _CALLS = {"in_river": (IN_RIVER, 1), "discarded": (DISCARDED, 1), "in_hand": (IN_HAND, 1), "wins": (WINS, 0), "pattern_points": (PPOINTS, 0),
-          "min": (MIN, 2), "max": (MAX, 2), "take_gain": (TAKE_GAIN, 0), "not_in_river": (NOT_IN_RIVER, 0)}
+          "min": (MIN, 2), "max": (MAX, 2), "take_gain": (TAKE_GAIN, 0), "not_in_river": (NOT_IN_RIVER, 0),
+          "melds": (MELDS, 0), "neighbours": (NEAR, 0)}
 #: the cards an expression may read, by where it stands (Names.heads): head → opcode
 PLAY_HEADS = {"card": CARD}
 CALL_HEADS = {"discard": DISC, "held": HELD}

@@ -26,11 +26,13 @@ import numpy as np
 from numba import njit, prange
 
 from cardgen.insight.model_expr import (ADD, AND, CARD, CONST, DISC, DISCARDED, EQ, FDIV, GE, GT, HELD, IN_HAND, IN_RIVER, LE,
-                                        LT, MAX, MIN, MOD, MUL, NE, NEG, NOT, NOT_IN_RIVER, OR, PPOINTS, SELECT, SUB,
-                                        TAKE_GAIN, USES_FRESH, USES_PATTERN, USES_TAKE, VAR, WINS)
+                                        LT, MAX, MELDS, MIN, MOD, MUL, NE, NEAR, NEG, NOT, NOT_IN_RIVER, OR, PPOINTS,
+                                        SELECT, SUB, TAKE_GAIN, USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN,
+                                        USES_TAKE, VAR, WINS)
 from cardgen.insight.rng import below, round_state, seed_state, shuffle
 
-from cardgen.insight.model_layout import (BLOCKS, DOWN, HC, MAX_HAND, P_CHOOSE_FACE, P_DEAD, P_FACEDOWN,
+from cardgen.insight.model_layout import (BLOCKS, DOWN, HC, MAX_HAND, N_PARAMS, P_CHOOSE_FACE, P_DEAD, P_FACEDOWN,
+                                          P_MELD_SETS, P_MELDS, P_WINS, R_SEAT_POINTS, R_WINS, SCRATCH,
                                           P_GAIN, P_GREEDY, P_GREEDY_DOWN, P_HAND, P_NCALLS, P_NKINDS, P_NTAKES,
                                           P_PLAYERS, P_TSUMO_AFTER, P_TSUMO_ANY, P_TSUMO_POINTS, P_TSUMO_WHEN, P_TURNS,
                                           POL_PRIORITY, POL_RANDOM, R_CALL, R_DOWN, R_END, R_FIRST, R_LOSER,
@@ -76,6 +78,8 @@ def run(p, code, spans, attr, seat, card, held, disc, ctx, S, pts, stack):
         elif op == VAR:
             if a <= 3:
                 v = S[seat, a]
+            elif a == 9:
+                v = S[seat, 4]
             elif a == 4:
                 v = ctx[0]
             elif a == 5:
@@ -99,8 +103,8 @@ def run(p, code, spans, attr, seat, card, held, disc, ctx, S, pts, stack):
         elif op == WINS or op == PPOINTS:
             stack[sp] = (1 if pts >= 0 else 0) if op == WINS else max(pts, 0)
             sp += 1
-        elif op == TAKE_GAIN or op == NOT_IN_RIVER:
-            stack[sp] = ctx[4] if op == TAKE_GAIN else ctx[5]
+        elif op == TAKE_GAIN or op == NOT_IN_RIVER or op == MELDS or op == NEAR:
+            stack[sp] = ctx[4] if op == TAKE_GAIN else (ctx[5] if op == NOT_IN_RIVER else (ctx[6] if op == MELDS else ctx[7]))
             sp += 1
         elif op == NEG:
             stack[sp - 1] = -stack[sp - 1]
@@ -183,6 +187,72 @@ def _take_scan(s, disc, pick, attr, T, code, spans, uses, takes, prm, S, rc, rs,
 
 
 @njit(cache=True, _nrt=False)
+def melds_ok(S, s, extra, prm, stack):
+    """1 when seat ``s``'s hand (plus kind ``extra`` ≥ 0) splits into ``prm[P_MELD_SETS]`` sets
+    (three of a kind, or three consecutive numbers of one suit: ``prm[N_PARAMS + kind]`` is the
+    next kind) and one pair, else 0. The lowest kind left is in a triplet or starts runs: taking
+    the triplet first is never wrong (three equal runs are three triplets), so one pass decides."""
+    nk = prm[P_NKINDS]
+    total = 0
+    for k in range(nk):
+        total += S[s, HC + k] + (1 if k == extra else 0)
+    if total != 3 * prm[P_MELD_SETS] + 2:
+        return 0
+    for k in range(nk):  # a single card with no neighbour in its suit can be in no set: most hands end here
+        c = S[s, HC + k] + (1 if k == extra else 0)
+        if c == 1 and near(S, s, k, prm) == 0 and (extra < 0 or not _beside(k, extra, prm)):
+            return 0
+    for pk in range(nk):
+        if S[s, HC + pk] + (1 if pk == extra else 0) < 2:
+            continue
+        for k in range(nk):
+            stack[SCRATCH + k] = S[s, HC + k] + (1 if k == extra else 0) - (2 if k == pk else 0)
+        ok = True
+        for k in range(nk):
+            c = stack[SCRATCH + k]
+            if c >= 3:
+                c -= 3
+            if c > 0:
+                j = prm[N_PARAMS + k]
+                m = prm[N_PARAMS + j] if j >= 0 else -1
+                if m < 0 or stack[SCRATCH + j] < c or stack[SCRATCH + m] < c:
+                    ok = False
+                    break
+                stack[SCRATCH + j] -= c
+                stack[SCRATCH + m] -= c
+            stack[SCRATCH + k] = 0
+        if ok:
+            return 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _beside(k, j, prm):
+    """Kind ``j`` is one or two numbers from kind ``k`` in its suit."""
+    nk = prm[P_NKINDS]
+    a, b = prm[N_PARAMS + k], prm[N_PARAMS + nk + k]
+    return j == a or j == b or (a >= 0 and j == prm[N_PARAMS + a]) or (b >= 0 and j == prm[N_PARAMS + nk + b])
+
+
+@njit(cache=True, _nrt=False)
+def near(S, s, k, prm):
+    """Cards of seat ``s``'s hand one or two numbers from kind ``k`` in its suit."""
+    nk = prm[P_NKINDS]
+    out = 0
+    j = prm[N_PARAMS + k]
+    if j >= 0:
+        out += S[s, HC + j]
+        if prm[N_PARAMS + j] >= 0:
+            out += S[s, HC + prm[N_PARAMS + j]]
+    j = prm[N_PARAMS + nk + k]
+    if j >= 0:
+        out += S[s, HC + j]
+        if prm[N_PARAMS + nk + j] >= 0:
+            out += S[s, HC + prm[N_PARAMS + nk + j]]
+    return out
+
+
+@njit(cache=True, _nrt=False)
 def ev(p, s, card, held, disc, extra, attr, T, code, spans, uses, prm, S, ctx, stack):
     """Program ``p`` for seat ``s`` with what it reads worked out first (the best pattern with
     kind ``extra`` added, the hand's cards not in the river; the take gain: :func:`_take_gain`)."""
@@ -195,6 +265,10 @@ def ev(p, s, card, held, disc, extra, attr, T, code, spans, uses, prm, S, ctx, s
             if S[s, HC + nk + k] == 0:
                 f += S[s, HC + k]
         ctx[5] = f
+    if u & USES_MELDS:
+        ctx[6] = melds_ok(S, s, extra, prm, stack)
+    if u & USES_NEAR:
+        ctx[7] = near(S, s, attr[card, 0], prm) if card >= 0 else 0
     return run(p, code, spans, attr, s, card, held, disc, ctx, S, pts, stack)
 
 
@@ -240,6 +314,8 @@ def _argmax(p, s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize
         if p >= 0:
             _take_gain(p, s, c, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
             score += ev(p, s, c, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+        elif prm[P_MELDS] != 0:  # keep what pairs or runs: play the least connected card
+            score -= 3 * S[s, HC + attr[c, 0]] + near(S, s, attr[c, 0], prm)
         elif T.shape[0] > 0:
             score += _closeness(S, s, T, nk, attr[c, 0])
         else:
@@ -292,6 +368,43 @@ def _own_turn_pick(s, pol, state, attr, T, code, spans, uses, prm, hand, hsize, 
 
 
 @njit(cache=True, _nrt=False)
+def _win(row, S, s, loser, kind, call, first, points):
+    """Record a win of seat ``s`` (kind 1 own turn, 2 call); the first win names the round's end."""
+    if row[R_WINS] == 0:
+        row[R_END], row[R_WINNER], row[R_LOSER], row[R_CALL], row[R_FIRST] = kind, s, loser, call, first
+    row[R_WINS] += 1
+    row[R_POINTS] += points
+    if s < row.shape[0] - R_SEAT_POINTS:
+        row[R_SEAT_POINTS + s] += points
+    S[s, 4] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn, ctx, stack, row):
+    """After a win that does not end the round: the winner plays a card face down (random: any;
+    else the ``greedy_down`` card, or the ``greedy`` one)."""
+    nk = T.shape[1] - 1
+    ctx[3] = 1
+    if pol[s] == POL_RANDOM:
+        i = below(state, hsize[s])
+    else:
+        g = prm[P_GREEDY_DOWN] if prm[P_GREEDY_DOWN] >= 0 else prm[P_GREEDY]
+        i = _argmax(g, s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn, ctx, stack)
+    p = hand[s, i]
+    hsize[s] -= 1
+    hand[s, i] = hand[s, hsize[s]]
+    hand[s, hsize[s]] = -1
+    S[s, HC + attr[p, 0]] -= 1
+    rc[s, rn[s]] = p
+    rs[s, rn[s]] = DOWN
+    rn[s] += 1
+    S[s, 1] += 1
+    S[s, 2] = 0
+    S[s, HC + 2 * nk + attr[p, 0]] += 1
+    row[R_DOWN] += 1
+
+
+@njit(cache=True, _nrt=False)
 def play_round(order, M, W, pol, state, row):
     """Play one round with the deck in ``order`` (top first) in workspace ``W``; fills ``row``."""
     attr, T, code, spans, uses, calls, takes, prio, prm = M
@@ -317,8 +430,10 @@ def play_round(order, M, W, pol, state, row):
     row[:] = 0
     row[R_WINNER], row[R_LOSER], row[R_CALL] = -1, -1, -1
     t = 0
-    while pos < n and t < total and hsize[t % players] < MAX_HAND:
-        s = t % players
+    cur = 0
+    while pos < n and t < total and hsize[cur] < MAX_HAND and row[R_WINS] < prm[P_WINS]:
+        s = cur
+        cur = (cur + 1) % players
         c = order[pos]
         pos += 1
         t += 1
@@ -333,9 +448,12 @@ def play_round(order, M, W, pol, state, row):
                 w = hand[s, j] if j >= 0 else -1
             if w >= 0 and (prm[P_TSUMO_ANY] != 0
                            or ev(prm[P_TSUMO_WHEN], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0):
-                row[R_END], row[R_WINNER], row[R_FIRST] = 1, s, 1 if t == 1 else 0
-                row[R_POINTS] = ev(prm[P_TSUMO_POINTS], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
-                break
+                _win(row, S, s, -1, 1, -1, 1 if t == 1 else 0,
+                     ev(prm[P_TSUMO_POINTS], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack))
+                if row[R_WINS] < prm[P_WINS]:
+                    _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn,
+                               ctx, stack, row)
+                continue
         if pol[s] == POL_RANDOM:
             i = below(state, hsize[s])
         else:
@@ -365,10 +483,14 @@ def play_round(order, M, W, pol, state, row):
         hand[s, i] = hand[s, hsize[s]]
         hand[s, hsize[s]] = -1
         S[s, HC + attr[p, 0]] -= 1
-        if prm[P_TSUMO_AFTER] == 2 and ev(prm[P_TSUMO_WHEN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
-            row[R_END], row[R_WINNER], row[R_FIRST] = 1, s, 1 if t == 1 else 0
-            row[R_POINTS] = ev(prm[P_TSUMO_POINTS], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
-            break
+        if prm[P_TSUMO_AFTER] == 2 and ev(prm[P_TSUMO_WHEN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx,
+                                          stack) != 0:
+            _win(row, S, s, -1, 1, -1, 1 if t == 1 else 0,
+                 ev(prm[P_TSUMO_POINTS], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack))
+            if row[R_WINS] < prm[P_WINS]:
+                _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn,
+                           ctx, stack, row)
+            continue
         v = 0 if down != 0 else attr[p, 1]
         rc[s, rn[s]] = p
         rs[s, rn[s]] = DOWN if down != 0 else UP
@@ -381,7 +503,7 @@ def play_round(order, M, W, pol, state, row):
         else:
             row[R_DOWN] += 1
         S[s, DK + attr[p, 0]] += 1
-        won = False
+        won = -1
         for ci in range(prm[P_NCALLS]):
             if down != 0 and calls[ci, 3] == 0:
                 continue
@@ -391,26 +513,42 @@ def play_round(order, M, W, pol, state, row):
                 if calls[ci, 0] >= 0:
                     for j in range(hsize[o]):
                         h = hand[o, j]
-                        if attr[h, calls[ci, 0]] > 0 and ev(when, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
-                            row[R_POINTS] = ev(pay, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack)
-                            won = True
+                        if attr[h, calls[ci, 0]] > 0 and ev(when, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm,
+                                                            S, ctx, stack) != 0:
+                            _win(row, S, o, s, 2, ci, 0,
+                                 ev(pay, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack))
+                            won = o
                             break
                 elif ev(when, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
-                    row[R_POINTS] = ev(pay, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack)
-                    won = True
-                if won:
-                    row[R_END], row[R_WINNER], row[R_LOSER], row[R_CALL] = 2, o, s, ci
+                    _win(row, S, o, s, 2, ci, 0, ev(pay, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx,
+                                                    stack))
+                    won = o
+                if won >= 0:
                     break
-            if won:
+            if won >= 0:
                 break
-        if won:
-            break
+        if won >= 0:
+            if row[R_WINS] < prm[P_WINS]:  # the winner takes the discard and plays on
+                rn[s] -= 1
+                S[s, 0] -= v
+                S[s, 1] -= 1
+                if down == 0:
+                    S[s, RK + attr[p, 0]] -= 1
+                S[s, 2] = _rightmost(s, attr, rc, rs, rn)
+                hand[won, hsize[won]] = p
+                hsize[won] += 1
+                S[won, HC + attr[p, 0]] += 1
+                _play_down(won, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn,
+                           ctx, stack, row)
+                cur = (won + 1) % players
+            continue
         if prm[P_NTAKES] > 0:
             if pol[s] == POL_RANDOM:
                 bt, bq, bk, count = _take_scan(s, p, 0, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
                 if count > 0:
                     pick = below(state, count + 1)  # no take, or one of the options
-                    bt, bq, bk, count = _take_scan(s, p, pick, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack) if pick > 0 else (-1, -1, -1, 0)
+                    bt, bq, bk, count = _take_scan(s, p, pick, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx,
+                                                   stack) if pick > 0 else (-1, -1, -1, 0)
             else:
                 bt, bq, bk, count = _take_scan(s, p, -1, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
             if bt >= 0:
@@ -441,7 +579,7 @@ def workspace(players, size, nk):
     return (np.full((players, MAX_HAND), -1, dtype=np.int64), np.zeros(players, dtype=np.int64),
             np.zeros((players, HC + 3 * nk), dtype=np.int64), np.zeros((players, size + 1), dtype=np.int64),
             np.zeros((players, size + 1), dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(6, dtype=np.int64), np.empty(256, dtype=np.int64))
+            np.zeros(8, dtype=np.int64), np.empty(SCRATCH + 64, dtype=np.int64))
 
 
 @njit(cache=True, parallel=True)

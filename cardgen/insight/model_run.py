@@ -70,7 +70,6 @@ def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
     shares (percent) and means per round, each a ratio of round sums (:mod:`cardgen.insight.estimates`)."""
     one = np.ones(len(res), dtype=np.float64)
     end, winner = res[:, L.R_END], res[:, L.R_WINNER]
-    won = (end > 0).astype(np.float64)
     points = res[:, L.R_POINTS].astype(np.float64)
     tsumo = cm.model.tsumo.name if cm.model.tsumo else "tsumo"
 
@@ -84,11 +83,20 @@ def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
     turn = res[:, L.R_TURN].astype(np.float64)
     out.append(Metric("turns", "局の手番数（全員の通し）", turn, one))
     out.append(Metric("turns_per_player", "1人あたりの手番数", turn / players, one))
-    out.append(Metric("points", "和了の点数", points * won, won))
+    wins_ = res[:, L.R_WINS].astype(np.float64)
+    out.append(Metric("points", "和了1回の点数", points, wins_))
     for s in range(players):
         seat = f"{s + 1}番目の席（{'親' if s == 0 else '子'}）"
         out.append(share(f"seat{s + 1}.win", f"{seat}の和了", winner == s))
-        out.append(Metric(f"seat{s + 1}.points", f"{seat}の1局あたりの得点", points * (winner == s), one))
+        out.append(Metric(f"seat{s + 1}.points", f"{seat}の1局あたりの得点",
+                          res[:, L.R_SEAT_POINTS + s].astype(np.float64), one))
+    if cm.model.wins_per_round != "1":
+        wins = res[:, L.R_WINS].astype(np.float64)
+        need = int(cm.counts[next(i for i, c in enumerate(cm.counts) if c.deck.players == players)].prm[L.P_WINS])
+        out.append(Metric("wins", "1局の和了の回数", wins, one))
+        out.append(share("wins.all", f"規定回数（{need}回）の和了で終わった局", wins >= need))
+        for k in range(need):
+            out.append(share(f"wins.{k}", f"和了{k}回で山が尽きた局", wins == k))
     if cm.model.takes:
         out.append(Metric("takes", "／".join(t.name for t in cm.model.takes) + "（1局あたり）",
                           res[:, L.R_TAKES].astype(np.float64), one))

@@ -15,6 +15,7 @@ import pytest
 from cardgen.core.errors import CardgenError
 from cardgen.data.game import load_game
 from cardgen.insight import model_layout as L
+from cardgen.insight import model_round as R
 from cardgen.insight.model_compile import compile_model
 from cardgen.insight.model_run import play_rows, simulate_model
 from tests.minigame import write_game
@@ -153,3 +154,86 @@ def test_simulation_json_names_the_model(tmp_path):
     assert [c["players"] for c in data["player_counts"]] == [3, 4]
     assert Counter(k.split(".")[0] for k in data["player_counts"][0]["estimates"])["end"] == 3
 
+
+
+def _melds_reference(counts: list[int], nxt: list[int], sets: int) -> bool:
+    """Sets and a pair by trying every split (recursion over the lowest kind left)."""
+    def split(c: list[int], left: int) -> bool:
+        k = next((i for i, x in enumerate(c) if x), None)
+        if k is None:
+            return left == 0
+        if c[k] >= 3:
+            c[k] -= 3
+            if split(c, left - 1):
+                c[k] += 3
+                return True
+            c[k] += 3
+        j = nxt[k]
+        m = nxt[j] if j >= 0 else -1
+        if m >= 0 and c[j] and c[m]:
+            for i in (k, j, m):
+                c[i] -= 1
+            ok = split(c, left - 1)
+            for i in (k, j, m):
+                c[i] += 1
+            return ok
+        return False
+    if sum(counts) != 3 * sets + 2:
+        return False
+    for p in range(len(counts)):
+        if counts[p] >= 2:
+            c = list(counts)
+            c[p] -= 2
+            if split(c, sets):
+                return True
+    return False
+
+
+def test_majan_melds_agree_with_every_split_tried():
+    """馬将's win test melds() (four sets and a pair, runs within a suit, none among honours)
+    against a reference that tries every split, on 3,000 hands: random ones (nearly never
+    complete) and hands built from sets and a pair, with the 14th tile taken as a call's discard."""
+    cm = compile_model(load_game(ROOT / "card_data" / "majan"))
+    c = cm.counts[0]
+    prm, nk = c.prm, int(c.prm[L.P_NKINDS])
+    nxt = [int(x) for x in prm[L.N_PARAMS:L.N_PARAMS + nk]]
+    real = [k for k in range(nk) if (c.attr[:, 0] == k).any()]
+    rng = np.random.default_rng(3)
+    S = np.zeros((1, L.HC + 3 * nk), dtype=np.int64)
+    stack = np.zeros(L.SCRATCH + 64, dtype=np.int64)
+    complete = 0
+    for trial in range(3000):
+        counts = [0] * nk
+        if trial % 2:
+            tiles = list(rng.choice(real, 14))
+        else:
+            tiles = [int(rng.choice(real))] * 2
+            for _ in range(4):
+                k = int(rng.choice(real))
+                run = nxt[k] >= 0 and nxt[nxt[k]] >= 0 and rng.random() < 0.6
+                tiles += [k, nxt[k], nxt[nxt[k]]] if run else [k] * 3
+        for t in tiles:
+            counts[t] += 1
+        if max(counts) > 4:
+            continue
+        extra = int(tiles[-1])
+        S[0, L.HC:L.HC + nk] = counts
+        S[0, L.HC + extra] -= 1
+        want = _melds_reference(counts, nxt, 4)
+        assert bool(R.melds_ok(S, 0, extra, prm, stack)) == want, (tiles, want)
+        complete += want
+    assert complete > 1000
+
+
+def test_majan_plays_until_the_regulation_count_of_wins():
+    """馬将's model: wins per round (the draft's question) never past players − 1; the shares of
+    rounds by wins add up to one; a second win comes after a first (the winner plays on)."""
+    cm = compile_model(load_game(ROOT / "card_data" / "majan"))
+    result = simulate_model(cm, 3_000, 2, "greedy")
+    for c in result.counts:
+        est, need = c["estimates"], c["players"] - 1
+        assert est["wins.all"]["label"] == f"規定回数（{need}回）の和了で終わった局"
+        assert abs(sum(est[f"wins.{k}"]["value"] for k in range(need)) + est["wins.all"]["value"] - 1) < 1e-9
+        assert est["wins.all"]["value"] > 0.01 and 0 < est["wins"]["value"] < need
+    rows = play_rows(cm, 0, 3_000, 2, "greedy")
+    assert rows[:, L.R_WINS].max() == 2 and (rows[:, L.R_POINTS] == rows[:, L.R_WINS]).all()
