@@ -75,7 +75,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
         CardgenError: the game cannot be simulated (see :func:`cardgen.insight.simulate.prepare`),
             a bad ``--option``, ``--policy`` or variant file.
     """
-    from cardgen.core.errors import CardgenError, Problem  # lazy: +9 ms of imports here (measured)
+    from cardgen.core.errors import CardgenError, Problem, UsageError  # lazy: +9 ms of imports here (measured)
     from cardgen.insight.estimates import compare  # lazy: +117 ms of imports here (measured)
     from cardgen.insight.simulate import prepare, simulate  # lazy: +253 ms of imports here (measured)
     from cardgen.insight.variant import load_variant, parse_options  # lazy: +180 ms of imports here (measured)
@@ -98,7 +98,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     declared = [pc.players for pc in game.manifest.setup.player_counts]
     unknown = [n for n in players or [] if n not in declared]
     if unknown:
-        raise CardgenError(Problem("--players", None, "players",
+        raise UsageError(Problem("--players", None, "players",
                                    f"{game.manifest.game.title} has no setup for {', '.join(map(str, unknown))} players",
                                    f"give a declared player count: {', '.join(map(str, declared))} "
                                    "(setup → player_counts in game.yaml)", code="insight-players"))
@@ -161,7 +161,7 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
                     pdf: bool, progress) -> SimulationRun:
     """``cardgen simulate`` of a game with ``insight.model``: simulation.json (and insight.pdf
     with the exact odds and the model's estimates)."""
-    from cardgen.core.errors import CardgenError, Problem  # lazy: +8 ms of imports here (measured)
+    from cardgen.core.errors import CardgenError, Problem, UsageError  # lazy: +8 ms of imports here (measured)
     from cardgen.insight.model_compile import compile_model  # lazy: +432 ms of imports here (measured)
     from cardgen.insight.model_run import simulate_model  # lazy: +547 ms of imports here (measured)
 
@@ -175,9 +175,14 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
         try:
             flags[name.strip()] = int({"true": "1", "false": "0"}.get(value.strip().lower(), value.strip()))
         except ValueError:
-            raise CardgenError(Problem("--option", None, "option", f"cannot read {text!r}",
+            raise UsageError(Problem("--option", None, "option", f"cannot read {text!r}",
                                        "write NAME=N (a whole number, or true/false)", code="insight-option"))
-    cm = compile_model(game, flags)
+    try:
+        cm = compile_model(game, flags)
+    except CardgenError as exc:  # only the command line's option values are wrong: a usage error
+        if all(p.file.startswith("--") for p in exc.problems):
+            raise UsageError(exc.problems) from None
+        raise
     total = rounds * len([c for c in cm.counts if not players or c.deck.players in players])
     result = simulate_model(cm, rounds, seed, policy, progress(total) if progress else None, players)
     out_dir = Path(out) / cm.game_id
