@@ -76,7 +76,8 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
         CardgenError: the game describes no model, a model problem
             (:func:`cardgen.insight.model_compile.compile_model`), a bad ``--option``, ``--policy`` or variant file.
     """
-    from cardgen.core.errors import CardgenError, Problem  # lazy: +9 ms of imports here (measured)
+    from cardgen.core.errors import CardgenError, Problem, UsageError  # lazy: +9 ms of imports here (measured)
+
     if rounds < 2:
         raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at least 2 are needed for a "
                                    "standard error", "e.g. --rounds 100000", code="insight-rounds"))
@@ -95,7 +96,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     declared = [pc.players for pc in game.manifest.setup.player_counts]
     unknown = [n for n in players or [] if n not in declared]
     if unknown:
-        raise CardgenError(Problem("--players", None, "players",
+        raise UsageError(Problem("--players", None, "players",
                                    f"{game.manifest.game.title} has no setup for {', '.join(map(str, unknown))} players",
                                    f"give a declared player count: {', '.join(map(str, declared))} "
                                    "(setup → player_counts in game.yaml)", code="insight-players"))
@@ -128,7 +129,7 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
     with the exact odds and the model's estimates); with ``compare_with`` (another game folder
     with a model, or a variant file of this game) or ``compare_options`` (``NAME=N`` answers of
     this game's options), a second run on the same rounds and their paired differences."""
-    from cardgen.core.errors import CardgenError, Problem  # lazy: +8 ms of imports here (measured)
+    from cardgen.core.errors import CardgenError, Problem, UsageError  # lazy: +8 ms of imports here (measured)
     from cardgen.data.game import load_game  # lazy: +180 ms of imports here (measured)
     from cardgen.insight.estimates import compare  # lazy: +117 ms of imports here (measured)
     from cardgen.insight.model_compile import compile_model  # lazy: +432 ms of imports here (measured)
@@ -136,7 +137,12 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
     from cardgen.insight.variant import Variant, load_variant  # lazy: +180 ms of imports here (measured)
 
     flags = _model_flags(options, "--option")
-    cm = compile_model(game, flags)
+    try:
+        cm = compile_model(game, flags)
+    except CardgenError as exc:  # only the command line's option values are wrong: a usage error
+        if all(p.file.startswith("--") for p in exc.problems):
+            raise UsageError(exc.problems) from None
+        raise
     other_cm, label = None, ""
     if compare_with is not None and compare_options:
         raise CardgenError(Problem("--compare-option", None, "compare", "--compare and --compare-option both name "
@@ -185,9 +191,10 @@ def _model_flags(texts: list[str], where: str) -> dict[str, int]:
     """``NAME=N`` (a whole number, or true/false) → option values.
 
     Raises:
-        CardgenError: a text that is not NAME=N.
+        UsageError: a command-line text (``where`` an option) that is not NAME=N.
+        CardgenError: a variant file's text that is not NAME=N.
     """
-    from cardgen.core.errors import CardgenError, Problem  # lazy: +8 ms of imports here (measured)
+    from cardgen.core.errors import CardgenError, Problem, UsageError  # lazy: +8 ms of imports here (measured)
 
     flags = {}
     for text in texts:
@@ -195,8 +202,10 @@ def _model_flags(texts: list[str], where: str) -> dict[str, int]:
         try:
             flags[name.strip()] = int({"true": "1", "false": "0"}.get(value.strip().lower(), value.strip()))
         except ValueError:
-            raise CardgenError(Problem(where, None, "option", f"cannot read {text!r}",
-                                       "write NAME=N (a whole number, or true/false)", code="insight-option"))
+            problem = Problem(where, None, "option", f"cannot read {text!r}",
+                              "write NAME=N (a whole number, or true/false)", code="insight-option")
+            # a command-line value is a usage error (exit 2); a variant file's is the file's problem
+            raise (UsageError if where.startswith("--") else CardgenError)(problem) from None
     return flags
 
 

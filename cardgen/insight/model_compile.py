@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from cardgen.check.multiset import hands
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, did_you_mean
 from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_layout as R
@@ -92,7 +92,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     options = dict(model.options)
     for k, v in (flags or {}).items():
         if k not in options:
-            problems.append(Problem("--option", None, "option", f"the model has no option {k!r}",
+            problems.append(Problem("--option", None, "option", f"the model has no option {k!r}" + did_you_mean(k, options),
                                     "options: " + (", ".join(options) or "none (add `options:` to insight.model)"),
                                     code="insight-option"))
         else:

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import Problem, UsageError, did_you_mean
 from cardgen.insight import model_layout as L
 from cardgen.insight import model_round as R
 from cardgen.insight.estimates import Metric
@@ -22,15 +22,15 @@ def policy_codes(policy: str, players: int, table: dict[str, int] | None = None)
     commas (``greedy,random,random``) → one policy code per seat.
 
     Raises:
-        CardgenError: a name that is not a policy, or fewer names than seats.
+        UsageError: a name that is not a policy, or fewer names than seats.
     """
     table = L.POLICIES if table is None else table
     names = [p.strip() for p in policy.split(",")]
     bad = [n for n in names if n not in table]
     if bad or (len(names) > 1 and len(names) < players):
-        raise CardgenError(Problem("--policy", None, "policy", f"cannot read the policy {policy!r}",
-                                   f"use {', '.join(table)}, or one per seat: "
-                                   + ",".join([next(iter(table))] * players), code="insight-policy"))
+        raise UsageError(Problem("--policy", None, "policy", f"cannot read the policy {policy!r}"
+                                 + (did_you_mean(bad[0], table) if bad else ""), f"use {', '.join(table)}, or one per "
+                                 "seat: " + ",".join([next(iter(table))] * players), code="insight-policy"))
     return np.array([table[names[0] if len(names) == 1 else names[s]] for s in range(players)], dtype=np.int64)
 
 

@@ -224,7 +224,7 @@ def test_an_option_switches_an_open_question(tmp_path):
     b = play_rows(compile_model(game, {"facedown_calls": 1}), 0, 3000, 2, "random")
     assert b[:, L.R_TAKES].sum() > a[:, L.R_TAKES].sum()
     code, output = _simulate_cli(str(TEN), "--option", "facedown_call=true", "--out", str(tmp_path), cwd=tmp_path)
-    assert code == 1 and "the model has no option 'facedown_call'" in output
+    assert code == 2 and "the model has no option 'facedown_call'; did you mean 'facedown_calls'?" in output
 
 
 def test_compare_with_another_game_folder(tmp_path):

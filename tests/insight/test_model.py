@@ -113,7 +113,7 @@ def test_yajanki_turns_option_sets_the_turn_limit():
     assert [int(c.prm[L.P_TURNS]) for c in compile_model(game, {"turns": 7}).counts] == [7, 7]
     with pytest.raises(CardgenError) as exc:
         compile_model(game, {"turn": 7})
-    assert exc.value.problems[0].message == "the model has no option 'turn'"
+    assert exc.value.problems[0].message == "the model has no option 'turn'; did you mean 'turns'?"
 
 
 @pytest.mark.parametrize("when, message", [
