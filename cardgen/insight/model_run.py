@@ -87,7 +87,8 @@ def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
     out.append(Metric("points", "和了1回の点数", points, wins_))
     for s in range(players):
         seat = f"{s + 1}番目の席（{'親' if s == 0 else '子'}）"
-        out.append(share(f"seat{s + 1}.win", f"{seat}の和了", winner == s))
+        first = "" if cm.model.wins_per_round == "1" else "局の最初の"  # several wins a round: the first one
+        out.append(share(f"seat{s + 1}.win", f"{seat}の{first}和了", winner == s))
         out.append(Metric(f"seat{s + 1}.points", f"{seat}の1局あたりの得点",
                           res[:, L.R_SEAT_POINTS + s].astype(np.float64), one))
     if cm.model.wins_per_round != "1":
