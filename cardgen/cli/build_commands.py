@@ -68,6 +68,8 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
             continue
         print_findings(res)
         print_files(res.files, res.removed, res.out_dir)
+        for note in res.notes:
+            echo(f"note: {note}")
         if res.preflight is not None:
             print_preflight(res.preflight)
     click.get_current_context().exit(1 if failed else 0)
