@@ -166,6 +166,8 @@ def main(argv=None) -> int:
         (tj / "templates" / "cards").mkdir(parents=True)
         for t in (ROOT / "templates" / "cards").glob("*.yaml"):  # the game's own copy, so the edit stays in tmp
             shutil.copy(t, tj / "templates" / "cards")
+        manifest = tj / "game.yaml"  # and the copy names them as its own (shared/NAME is the checkout's file)
+        manifest.write_text(manifest.read_text(encoding="utf-8").replace("shared/", ""), encoding="utf-8")
         res["tenjanpai"] = measure_game(tj, ("battle.csv", "b3-none", "number", ("3", "4")), args.saves, "characters",
                                         args.screenshot)
         print("天雀牌:", json.dumps(res["tenjanpai"], ensure_ascii=False), flush=True)
