@@ -88,7 +88,9 @@ def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jo
           rulebook_paper: str | None, **kw) -> None:
     """Rebuild on every save of the manifest, a card table, a template, the rules or a font
     (only the outputs the change affects), printing the validator's findings and one summary
-    line per rebuild. Every rebuild uses the options the watch was started with. Ctrl-C stops."""
+    line per rebuild. Each save checks the game once; print-sheets.pdf is written before the
+    rulebook, and a line says which outputs are current meanwhile. Every rebuild uses the
+    options the watch was started with. Ctrl-C stops."""
     def show(kind, payload):
         if kind == "changed":
             echo("changed: " + ", ".join(p.name for p in payload))

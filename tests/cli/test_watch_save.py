@@ -189,3 +189,25 @@ def test_an_edit_to_any_input_the_check_reads_gives_the_new_verdict(tmp_path, mo
         assert warm == cold, what
         if word is not None:  # the edit reached the verdict
             assert warm != clean and any(word in line for line in warm), (what, [w[:300] for w in warm])
+
+
+def test_a_rulebook_that_fails_after_the_sheets_landed_is_named_as_not_current(tmp_path, monkeypatch):
+    """The sheets stay (whole, new); the watch says the rulebook in the folder is an earlier one."""
+    from dataclasses import replace
+
+    from cardgen.core.errors import CardgenError, Problem
+    from cardgen.steps import registry
+
+    def fails(_run):
+        raise CardgenError(Problem("rules/01.md", 1, "", "the rulebook broke"))
+
+    monkeypatch.setitem(registry.STEPS, "rulebook", replace(registry.STEPS["rulebook"], write=fails))
+    game = _game(tmp_path)
+    events = _once(game, tmp_path / "out")
+    kinds = [k for k, _p, _h in events]
+    assert kinds == ["report", "current", "error", "summary"], kinds
+    assert events[-1][1] == ("partly rebuilt: current: print-sheets.pdf · still from an earlier save: rulebook.pdf "
+                             "(its rebuild failed, above)")
+    folder = tmp_path / "out" / "bench4"
+    assert sorted(p.name for p in folder.iterdir()) == [".cardgen-written.json", "print-sheets.pdf", "report.json"]
+    assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no staging folder left
