@@ -15,6 +15,9 @@ from click.testing import CliRunner
 from cardgen.cli.commands import cli
 
 CORPUS = Path(__file__).parents[1] / "fixtures" / "bad"
+# 336 commands run in-process, each in a build child forked from here: the fonts of _base and the
+# build's modules are loaded once, here, not again in every child (tests/conftest.warm_build_parent)
+pytestmark = pytest.mark.usefixtures("warm_build_parent")
 BASE = CORPUS / "_base"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and not p.name.startswith("_"))
 META = {"expected.txt", "case.yaml"}

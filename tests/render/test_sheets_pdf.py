@@ -97,8 +97,9 @@ def sheets(tmp_path_factory):
         key = tuple(sorted(kw.items()))
         if key not in _cache:
             out = tmp_path_factory.mktemp("sheets")
-            res = build_game(TENJANPAI, out, SheetOptions(**kw))
-            pdf = res.files[0]
+            res = build_game(TENJANPAI, out, SheetOptions(**kw), steps=("sheets",))  # no rulebook: not read here
+            pdf = res.out_dir / "print-sheets.pdf"
+            assert pdf in res.files
             _cache[key] = (pdf, read_pdf(pdf))
         return _cache[key]
 
