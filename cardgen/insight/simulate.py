@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, UsageError, did_you_mean
 from cardgen.data.game import load_game
 from cardgen.insight import sim_layout as L
 from cardgen.insight.deck import DealtDeck, dealt_decks
@@ -143,7 +143,7 @@ def policy_codes(policy: str, players: int, table: dict[str, int] | None = None)
     names = [p.strip() for p in policy.split(",")]
     bad = [n for n in names if n not in table]
     if bad or (len(names) > 1 and len(names) < players):
-        raise CardgenError(Problem("--policy", None, "policy", f"cannot read the policy {policy!r}",
+        raise UsageError(Problem("--policy", None, "policy", f"cannot read the policy {policy!r}" + (did_you_mean(bad[0], table) if bad else ""),
                                    f"use {', '.join(table)}, or one per seat: "
                                    + ",".join([next(iter(table))] * players), code="insight-policy"))
     return np.array([table[names[0] if len(names) == 1 else names[s]] for s in range(players)], dtype=np.int64)

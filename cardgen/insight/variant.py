@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.boundary import confine, inside
-from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.errors import CardgenError, Problem, UsageError, did_you_mean, rel
 from cardgen.data.yaml_source import load_yaml
 from cardgen.insight.deck import DealtDeck, Kind
 
@@ -108,11 +108,11 @@ def parse_options(pairs: list[str], procedure) -> dict[str, Any]:
         name, _, value = text.partition("=")
         name = name.strip()
         if name not in procedure.options:
-            raise CardgenError(Problem("--option", None, name, f"unknown option {name!r} of {procedure.name}",
+            raise UsageError(Problem("--option", None, name, f"unknown option {name!r} of {procedure.name}" + did_you_mean(name, procedure.options),
                                        "options: " + ", ".join(procedure.options), code="insight-option"))
         low = value.strip().lower()
         if low not in ("true", "false", "1", "0", "yes", "no"):
-            raise CardgenError(Problem("--option", None, name, f"{value!r} is not true or false",
+            raise UsageError(Problem("--option", None, name, f"{value!r} is not true or false",
                                        f"e.g. --option {name}=false", code="insight-option"))
         out[name] = low in ("true", "1", "yes")
     return out

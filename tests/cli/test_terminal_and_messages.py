@@ -131,11 +131,11 @@ def test_watch_survives_an_internal_error_and_shows_it(tmp_path):
     events = []
     stop = threading.Event()
 
-    def boom(_game_dir):
+    def boom(_game_dir, *_args, **_kw):
         stop.set()
         raise RuntimeError("boom")
 
-    watch(game, tmp_path / "out", lambda kind, payload: events.append((kind, payload)), stop=stop, validate=boom)
+    watch(game, tmp_path / "out", lambda kind, payload: events.append((kind, payload)), stop=stop, save=boom)
     kinds = [k for k, _p in events]
     assert kinds == ["error"]
     err = events[0][1]
