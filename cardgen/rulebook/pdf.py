@@ -12,7 +12,7 @@ import io
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
-from reportlab.platypus import Frame, KeepTogether, PageTemplate, Table
+from reportlab.platypus import KeepTogether, PageTemplate, Table
 from reportlab.platypus.doctemplate import BaseDocTemplate
 
 from cardgen.core.errors import CardgenError, Problem
@@ -22,6 +22,7 @@ from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.design import PageDesign
+from cardgen.rulebook.grid import GridFrame, grid_offset, grid_pitch
 from cardgen.rulebook.markup import canvas_class
 from cardgen.rulebook.blocks import source_of
 from cardgen.rulebook.story import StoryBuilder
@@ -39,6 +40,14 @@ class _KeepTogether(KeepTogether):
     def getSpaceBefore(self):
         """The space before the group: its first flowable's (pt)."""
         return self._content[0].getSpaceBefore() if self._content else 0
+
+    def wrap(self, aW, aH):
+        """reportlab hook; on the baseline grid each flowable of the group may start up to a line
+        lower than reportlab reckons (:class:`cardgen.rulebook.grid.GridFrame`): the group asks
+        for that much more room, so a heading does not stay at a page foot without its text."""
+        out = super().wrap(aW, aH)
+        self._H += getattr(getattr(self, "_frame", None), "grid_pitch", 0.0) * len(self._content)
+        return out
 
 
 
@@ -104,7 +113,8 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
     neither built nor laid out again."""
     if memo is not None:
         return _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo)
-    _x, _y, w, h = frame_box(design, page_mm)
+    _x, _y, w, _h = frame_box(design, page_mm)
+    h = text_height(design, page_mm)
     builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
     with FileClock(LAYING_OUT, LAYOUT_SECONDS) as clock:  # each rules file under its own budget, as the build lays it out
         try:
@@ -179,7 +189,8 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
 def _check_blocks(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo,
                   clock: FileClock) -> list[Problem]:
     """:func:`_check_by_block` under ``clock``."""
-    _x, _y, w, h = frame_box(design, page_mm)
+    _x, _y, w, _h = frame_box(design, page_mm)
+    h = text_height(design, page_mm)
     builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
     parts = []  # per block: (block, flows to lay out, findings while built, asked) or (None, kept findings)
     tables: list = []  # the tables of the blocks built, split over pages below
@@ -252,10 +263,19 @@ def page_margins(design: PageDesign, page_mm: tuple[float, float]) -> dict[str, 
 def frame_box(design: PageDesign, page_mm: tuple[float, float]) -> tuple[float, float, float, float]:
     """The text frame on a page of ``page_mm`` (w, h in mm) inside :func:`page_margins`:
     ``(x, y, width, height)`` in pt, from the page's lower left corner (a whole number of body
-    characters wide)."""
+    characters wide). On the baseline grid (``design.baseline_grid``) its top is
+    :func:`cardgen.rulebook.grid.grid_offset` above the top margin, so the first line of a page
+    prints at the margin and every body baseline is a whole number of leadings below the frame top."""
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
     m = page_margins(design, page_mm)
-    return m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"]
+    raised = grid_offset(design) if design.baseline_grid else 0.0
+    return m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"] + raised
+
+
+def text_height(design: PageDesign, page_mm: tuple[float, float]) -> float:
+    """The height (pt) a block may take on a page: the frame's below its first grid line (the top
+    and bottom margins' distance), the largest an image or figure is scaled to."""
+    return frame_box(design, page_mm)[3] - (grid_offset(design) if design.baseline_grid else 0.0)
 
 
 def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
@@ -272,8 +292,10 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     """
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
     m = page_margins(design, page_mm)
-    frame = Frame(*frame_box(design, page_mm), leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
-                  id="body")
+    on_grid = design.baseline_grid
+    frame = GridFrame(*frame_box(design, page_mm), leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+                      id="body", pitch=grid_pitch(design) if on_grid else 0.0,
+                      offset=grid_offset(design) if on_grid else 0.0)
     fmt = {"title": info.title, "subtitle": info.subtitle, "version": info.version}
 
     def furniture(c, doc):
@@ -305,7 +327,7 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     doc = _Doc(path if hasattr(path, "write") else str(path), keepTogetherClass=_KeepTogether, pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} {info.words.get('rulebook', 'ルールブック')}",
                author="cardgen", subject=info.source, creator="cardgen")
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
-    builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, frame._height)
+    builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, text_height(design, page_mm))
     # each rules file is laid out under its own budget (its flowables, over every pass), named when it runs out
     with FileClock(LAYING_OUT, LAYOUT_SECONDS) as clock:
         try:
