@@ -49,7 +49,9 @@ def print_model_simulation(result, console: Console | None = None) -> None:
     """A game's own model (``insight.model``): per player count, its estimates (± 1 SE), with the
     model's name and what it leaves out."""
     console = console or Console()
-    console.print(markup(f"model: {result.model}" + (f" — leaves out: {result.description}" if result.description else "")))
+    console.print(markup(f"model: {result.model} ({result.label}, options: "
+                         + (", ".join(f"{k}={v}" for k, v in result.options.items()) or "none") + ")"
+                         + (f" — leaves out: {result.description}" if result.description else "")))
     for c in result.counts:
         t = Table(title=markup(f"{result.title}: {c['players']} players, {c['rounds']:,} rounds, policy {result.policy}, "
                                f"seed {result.seed}" + (f", {c['turn_limit']} turns each" if c["turn_limit"] else "")
@@ -57,8 +59,8 @@ def print_model_simulation(result, console: Console | None = None) -> None:
                   title_justify="left")
         t.add_column("estimate (± 1 standard error)")
         t.add_column("value", justify="right")
-        for key, e in c["estimates"].items():
-            t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], not key.startswith(("turns", "points"))))
+        for e in c["estimates"].values():
+            t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], e["percent"]))
         console.print(t)
 
 
@@ -99,9 +101,9 @@ def _short(key: str, label: str) -> str:
         "share played face up", "face-up share")
 
 
-def print_comparison(a, b, rows, console: Console | None = None) -> None:
-    """The main differences b − a (:data:`cardgen.insight.estimates.MAIN_ESTIMATES`) with 95 % confidence intervals; a row whose
-    interval excludes 0 is bold. Percentages differ in percentage points (pt)."""
+def print_comparison(a, b, rows, console: Console | None = None, main: bool = True) -> None:
+    """The differences b − a (``main``: only :data:`cardgen.insight.estimates.MAIN_ESTIMATES`) with 95 %
+    confidence intervals; a row whose interval excludes 0 is bold. Percentages differ in percentage points (pt)."""
     from cardgen.insight.estimates import is_main  # lazy: +111 ms of imports here (measured)
 
     console = console or Console()
@@ -110,7 +112,7 @@ def print_comparison(a, b, rows, console: Console | None = None) -> None:
     for head in ("pl.", "estimate", "A", "B", "B − A [95% CI]"):
         t.add_column(head, justify="left" if head == "estimate" else "right")
     for r in rows:
-        if not is_main(r["key"]):
+        if main and not is_main(r["key"]):
             continue
         scale = 100 if r["percent"] else 1
         lo, hi = r["ci95"]

@@ -35,7 +35,10 @@ class ShopPreset(BaseModel):
     standard: Literal["PDF/X-4", "PDF/X-1a"] | None = None
     format: Literal["pdf", "png"] = "pdf"
     dpi: float = 300
-    crop_marks: bool = False
+    # no shop we know wants トンボ in its files, and the shop step draws none: a preset that asked
+    # for them would be silently ignored, so only false is accepted (a shop that needs marks is a
+    # new feature of the shop step, not a flag here)
+    crop_marks: Literal[False] = False
     files: Literal["deck", "distinct", "face"] = "deck"
     names: Literal["ascii"] = "ascii"
     page_order: Literal["front-first", "back-first"] = "front-first"

@@ -23,6 +23,7 @@ class ModelTsumo(_Strict):
     after: Literal["draw", "play"] = Field("draw", description="When it is tested: `draw` (the drawn card is in the hand, `card` is it) or `play` (`card` is the card being played, not yet in the river; `gain` is already added to `chips`).")
     when: str = Field(description="Condition, e.g. `wins()` (the hand forms a pattern of the yaku table) or `river.sum + card.number >= design.tsumo_threshold and chips >= 1 and not in_river(card.kind)`.")
     points: str = Field("1", description="Points of the win, e.g. `pattern_points()`, `chips`, `card.number`.")
+    any_card: bool = Field(False, description="With `after: draw`: the win may be declared with any card of the hand as `card` (the card the player shows, e.g. 天雀牌's 和了牌); greedy declares the one with the most points, random a random one.")
 
 
 class ModelCall(_Strict):
@@ -34,6 +35,17 @@ class ModelCall(_Strict):
     when: str = Field(description="Condition; `discard` is the discarded card, `river`/`chips` the caller's, e.g. `wins() and not discarded(discard.kind)` (the hand plus the discard forms a pattern; not a kind the caller discarded before) or `chips - held.chip_cost >= 1 and discard.number > held.number`.")
     points: str = Field("1", description="Points of the win, e.g. `pattern_points()` or `chips - held.chip_cost`.")
     face_down: bool = Field(False, description="A face-down discard can be called too.")
+
+
+class ModelTake(_Strict):
+    """After a play that no call won: the player who played may take one face-up card (not one
+    already taken sideways) from another player's river and lay it sideways at the right end of
+    their own river (天雀牌's ポン／チー). Tested for every such card as `target`."""
+
+    name: str = Field("take", description="What the game calls it, e.g. `ポン`; reports use it.")
+    when: str = Field(description="Condition; `discard` is the card just played, `down` whether face down, `target` the card in the other river, `chips` the player's, e.g. `not down and discard.pon > 0 and target.number == discard.number and chips >= discard.power`.")
+    cost: str = Field("0", description="Chips the player pays, e.g. `discard.power`.")
+    in_river: str = Field("true", description="Whether the sideways card counts for `in_river()` as a face-up card does (an expression of `option.X` and `design.X`).")
 
 
 class GameModel(_Strict):
@@ -51,8 +63,11 @@ class GameModel(_Strict):
     turns: str = Field("0", description="Turns per player (an expression of `players`, `option.X`, `design.X`; 0: until the wall runs dry).")
     gain: str = Field("0", description="Chips a play earns, before the card joins the river (e.g. `river.count > 0 and card.number > river.last`).")
     face_down: str = Field("false", description="When a card is played face down (counts 0 in the river), e.g. `option.twos_down and card.number == 2`.")
+    choose_face: bool = Field(False, description="The player chooses to play face up or face down (天雀牌): random plays face down with even odds; greedy plays its `greedy` card face up unless `face_down` (read for that card) holds, and then plays the card with the highest `greedy_down` face down. Without it, `face_down` is a rule for every policy.")
+    greedy_down: str | None = Field(None, description="With `choose_face`: which card greedy plays face down (the highest value; default: the `greedy` card).")
     tsumo: ModelTsumo | None = Field(None, description="The own-turn win.")
     calls: list[ModelCall] = Field(default_factory=list, description="Calls on a discard, in priority order.")
+    takes: list[ModelTake] = Field(default_factory=list, description="Cards taken from other rivers after a play (ポン／チー), in priority order; one a play at most.")
     greedy: str | None = Field(None, description="The greedy policy's choice of play: the hand card with the highest value of this expression (ties: the first). Default: with `patterns`, the card whose loss keeps the hand closest to a pattern; else the highest `value`.")
     priority: list[Union[str, int]] = Field(default_factory=list, description="The `priority` policy: kinds to play first, in this order (kinds not listed come after, as `greedy` chooses).")
     options: dict[str, int] = Field(default_factory=dict, description="The model's open questions as whole numbers (true/false as 1/0) with this build's answer; expressions read `option.X`; `cardgen simulate --option X=N` switches one for a run.")

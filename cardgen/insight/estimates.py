@@ -115,12 +115,12 @@ def is_main(key: str) -> bool:
 
 
 def compare(a, b) -> list[dict[str, Any]]:
-    """Two :class:`cardgen.insight.simulate.SimulationResult` played on the same rounds, compared:
-    per player count both have, every metric both have: a, b, b − a with its standard error and
-    95 % confidence interval (paired rounds)."""
+    """Two runs played on the same rounds, compared (``a``, ``b``: their player counts, each with
+    ``players``, ``metrics`` and ``metric(key)``): per player count both have, every metric both
+    have: a, b, b − a with its standard error and 95 % confidence interval (paired rounds)."""
     out = []
-    for ca in a.counts:
-        cb = next((c for c in b.counts if c.players == ca.players), None)
+    for ca in a:
+        cb = next((c for c in b if c.players == ca.players), None)
         if cb is None:
             continue
         keys = {m.key for m in cb.metrics}

@@ -19,8 +19,10 @@ from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_round as R
 from cardgen.insight.deck import DealtDeck, dealt_decks
-from cardgen.insight.model_expr import PPOINTS, WINS, ExprError, Names, Programs, compile_expr
+from cardgen.insight.model_expr import (CALL_HEADS, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS, USES_FRESH,
+                                        USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs, compile_expr)
 from cardgen.insight.model_round import run
+from cardgen.insight.variant import Variant, apply_variant
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
 MAX_NUMBER_KINDS = 64
@@ -47,10 +49,16 @@ class CompiledModel:
     T: np.ndarray  #: patterns × (kinds + 1): tile counts per kind, then points
     code: np.ndarray
     spans: np.ndarray
-    uses: np.ndarray  #: per program: 1 when it reads wins() or pattern_points()
+    uses: np.ndarray  #: per program: USES_* bits (what it reads that the interpreter works out first)
     calls: np.ndarray
+    takes: np.ndarray
     prio: np.ndarray
     counts: list[CompiledCount] = field(default_factory=list)
+
+    def arrays(self, k: int) -> tuple:
+        """The model tuple ``M`` of :mod:`cardgen.insight.model_round` for player count ``k``."""
+        c = self.counts[k]
+        return (c.attr, self.T, self.code, self.spans, self.uses, self.calls, self.takes, self.prio, c.prm)
 
 
 def _int(v: Any) -> int | None:
@@ -61,8 +69,9 @@ def _int(v: Any) -> int | None:
     return None
 
 
-def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledModel:
-    """Compile ``game.manifest.insight.model`` (with ``flags``: ``--option`` answers).
+def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Variant | None = None) -> CompiledModel:
+    """Compile ``game.manifest.insight.model`` (with ``flags``: ``--option`` answers; ``variant``:
+    changed card values and design constants of a ``--compare`` side).
 
     Raises:
         CardgenError: every problem at once (see the module docstring).
@@ -78,7 +87,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
         line = src.line(where) or src.line(base)
         problems.append(Problem(src.file, line, " → ".join(map(str, where)), message, hint, code="insight-model"))
 
-    decks = dealt_decks(game)
+    decks = apply_variant(dealt_decks(game), variant) if variant else dealt_decks(game)
     options = dict(model.options)
     for k, v in (flags or {}).items():
         if k not in options:
@@ -106,23 +115,44 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
                 at("columns" if col != model.value else "value",
                    message=f"{col} = {bad.values.get(col)!r} on card {bad.values.get('id')!r}: the model reads "
                            "whole numbers or true/false", hint=f"declare `{col}: int` (or bool) under the component's fields")
-    design = {k: v for k, v in m.design.items() if _int(v) is not None}
+    design = {k: v for k, v in {**m.design, **(variant.design if variant else {})}.items() if _int(v) is not None}
     by_name = {"kind": 0, model.kind: 0, "value": 1, **({model.value: 1} if model.value else {}),
                **{c: 2 + i for i, c in enumerate(model.columns)}}
-    names = Names(by_name, {k: i for i, k in enumerate(kinds)}, options, design)
+    maxes = {name: max((_int(k.values.get(col)) or 0 for k in rows), default=0)
+             for name, col in [("kind", model.kind), (model.kind, model.kind), ("value", model.value),
+                               (model.value, model.value), *[(c, c) for c in model.columns]]
+             if name and col in have and all(_int(k.values.get(col)) is not None for k in rows)}
+    names = Names(by_name, {k: i for i, k in enumerate(kinds)}, options, design, maxes)
     progs = Programs()
+    #: where a function the interpreter works out beforehand may stand
+    chooses = ("greedy", "greedy_down", "face_down")
 
-    def prog(text: str, *path) -> int:
+    def prog(text: str, *path, heads=PLAY_HEADS) -> int:
         try:
-            return progs.add(compile_expr(text, names))
+            program = compile_expr(text, names.where(heads))
         except ExprError as exc:
             at(*path, message=str(exc), hint="see docs/insight-model.md for the vocabulary")
             return -1
+        ops = {op for op, _ in program}
+        if TAKE_GAIN in ops and path[0] not in chooses:
+            at(*path, message="take_gain() is read only where a card is chosen (greedy, greedy_down, face_down)",
+               hint="write the take's own condition under `takes:`")
+        if NOT_IN_RIVER in ops and path[0] in ("takes", "gain"):
+            at(*path, message="not_in_river() is not read in a take or in gain",
+               hint="use in_river(card.kind) for one card")
+        return progs.add(program)
 
     targets, tpoints = _patterns(game, model, kinds, at)
     gain = prog(model.gain, "gain")
     face_down = prog(model.face_down, "face_down")
     greedy = prog(model.greedy, "greedy") if model.greedy else -1
+    greedy_down = prog(model.greedy_down, "greedy_down") if model.greedy_down else -1
+    if model.greedy_down and not model.choose_face:
+        at("greedy_down", message="greedy_down is read only when the player chooses the face",
+           hint="add `choose_face: true`, or remove greedy_down")
+    if model.tsumo and model.tsumo.any_card and model.tsumo.after != "draw":
+        at("tsumo", "any_card", message="any_card is read with `after: draw` only",
+           hint="set `after: draw`, or remove any_card")
     t_when = prog(model.tsumo.when, "tsumo", "when") if model.tsumo else -1
     t_points = prog(model.tsumo.points, "tsumo", "points") if model.tsumo else -1
     calls = []
@@ -134,7 +164,17 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
                    hint="add it to `columns:`")
             else:
                 held = by_name[c.holding]
-        calls.append((held, prog(c.when, "calls", i, "when"), prog(c.points, "calls", i, "points"), int(c.face_down)))
+        calls.append((held, prog(c.when, "calls", i, "when", heads=CALL_HEADS),
+                      prog(c.points, "calls", i, "points", heads=CALL_HEADS), int(c.face_down)))
+    takes = []
+    for i, tk in enumerate(model.takes):
+        try:
+            counts_in = _constant(compile_expr(tk.in_river, Names({}, {}, options, design)), 0)
+        except ExprError as exc:
+            at("takes", i, "in_river", message=str(exc), hint="an expression of option.X and design.X, e.g. `true`")
+            counts_in = 1
+        takes.append((prog(tk.when, "takes", i, "when", heads=TAKE_HEADS),
+                      prog(tk.cost, "takes", i, "cost", heads=TAKE_HEADS), int(counts_in != 0)))
     prio = np.full(max(len(kinds), 1), len(model.priority) + 1, dtype=np.int64)
     for r, k in enumerate(model.priority):
         if str(k) not in kinds:
@@ -165,22 +205,31 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
         prm[R.P_TSUMO_WHEN], prm[R.P_TSUMO_POINTS] = t_when, t_points
         prm[R.P_GAIN], prm[R.P_FACEDOWN], prm[R.P_GREEDY] = gain, face_down, greedy
         prm[R.P_NCALLS], prm[R.P_NKINDS] = len(calls), max(len(kinds), 1)
+        prm[R.P_NTAKES], prm[R.P_CHOOSE_FACE], prm[R.P_GREEDY_DOWN] = len(takes), int(model.choose_face), greedy_down
+        prm[R.P_TSUMO_ANY] = int(bool(model.tsumo and model.tsumo.any_card))
         counts.append(CompiledCount(d, attr, prm))
     if problems:
         raise CardgenError(problems)
     code, spans = progs.arrays()
     T = np.concatenate([targets, tpoints.reshape(-1, 1)], axis=1)
-    uses = np.array([int(any(op in (WINS, PPOINTS) for op in code[a:a + n, 0])) for a, n in spans] or [0],
-                    dtype=np.int64)
+    uses = np.array([_uses(code[a:a + n, 0]) for a, n in spans] or [0], dtype=np.int64)
     return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
-                         np.array(calls, dtype=np.int64).reshape(-1, 4), prio, counts)
+                         np.array(calls, dtype=np.int64).reshape(-1, 4), np.array(takes, dtype=np.int64).reshape(-1, 3),
+                         prio, counts)
+
+
+def _uses(ops: np.ndarray) -> int:
+    """The USES_* bits of a program's opcodes."""
+    have = set(ops.tolist())
+    return ((USES_PATTERN if have & {WINS, PPOINTS} else 0) | (USES_TAKE if TAKE_GAIN in have else 0)
+            | (USES_FRESH if NOT_IN_RIVER in have else 0))
 
 
 def _constant(program: list[tuple[int, int]], players: int) -> int:
     """The value of a program without card or seat names (``turns``), evaluated here."""
     code = np.array(program, dtype=np.int64).reshape(-1, 2)
     spans = np.array([[0, len(program)]], dtype=np.int64)
-    ctx = np.array([0, 0, players], dtype=np.int64)
+    ctx = np.array([0, 0, players, 0, 0, 0], dtype=np.int64)
     z = np.zeros((1, 1), dtype=np.int64)
     return int(run(0, code, spans, z, 0, -1, -1, -1, ctx, np.zeros((1, 4), dtype=np.int64), -1,
                    np.empty(256, dtype=np.int64)))

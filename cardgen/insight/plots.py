@@ -131,10 +131,10 @@ def _calls(fig, results):
     ax.legend(fontsize=8)
 
 
-def _comparison(fig, comparison, a_label, b_label):
+def _comparison(fig, comparison, a_label, b_label, main=True):
     from cardgen.insight.estimates import MIN_EVENTS, is_main  # lazy: +5 ms of imports here (measured)
 
-    rows = [r for r in comparison if r["percent"] and np.isfinite(r["se"]) and is_main(r["key"])
+    rows = [r for r in comparison if r["percent"] and np.isfinite(r["se"]) and (not main or is_main(r["key"]))
             and min(r["a_n"], r["b_n"]) >= MIN_EVENTS]
     ax = fig.subplots(1, 1)
     y = np.arange(len(rows))
@@ -254,8 +254,8 @@ def _model_page(fig, result, c) -> None:
     ax = fig.subplots(1, 1)
     ax.axis("off")
     cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
-              if not k.startswith(("turns", "points")) else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
-             for k, e in c["estimates"].items()]
+              if e["percent"] else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
+             for e in c["estimates"].values()]
     if result.description:
         ax.text(0, 1.0, f"このモデルが扱わないこと：{result.description}", fontsize=9, transform=ax.transAxes, va="top")
     table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
@@ -264,10 +264,15 @@ def _model_page(fig, result, c) -> None:
     table.set_fontsize(9)
 
 
-def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None) -> Path:
+def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None, other=None,
+                    comparison=None) -> Path:
     """insight.pdf of a game with ``insight.model``: one page of the model's estimates per player
-    count (± 1.96 standard errors), then the exact odds tables."""
-    pages = [(False, f"{result.title} — {result.model}: {c['players']}人, {c['rounds']:,} rounds, policy "
-              f"{result.policy}, seed {result.seed}", lambda fig, c=c: _model_page(fig, result, c))
-             for c in result.counts]
+    count (± 1.96 standard errors) of each side, the paired differences of a comparison, then the
+    exact odds tables."""
+    pages = [(False, f"{r.title} — {r.model}（{r.label}）: {c['players']}人, {c['rounds']:,} rounds, policy "
+              f"{r.policy}, seed {r.seed}", lambda fig, r=r, c=c: _model_page(fig, r, c))
+             for r in [result] + ([other] if other is not None else []) for c in r.counts]
+    if comparison:
+        pages.append((True, f"{result.title} — {result.model}", lambda fig: _comparison(
+            fig, comparison, result.label, other.label, main=False)))
     return _write_pdf(path, f"{result.title} insight", font_path, pages + _odds_entries(result.title, odds))

@@ -22,6 +22,7 @@ from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.design import PageDesign
 from cardgen.rulebook.markup import canvas_class
 from cardgen.rulebook.story import StoryBuilder
+from cardgen.rulebook.vertical_blocks import VerticalCover
 from cardgen.data.editions import is_latin
 
 
@@ -195,6 +196,8 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     fmt = {"title": info.title, "subtitle": info.subtitle, "version": info.version}
 
     def furniture(c, doc):
+        if doc.page == 1 and story and isinstance(story[0], VerticalCover):
+            return  # a cover page: its number counts, but no running header or folio is printed on it
         c.saveState()
         h, f = design.header, design.footer
         if doc.page > 1 and h.text:

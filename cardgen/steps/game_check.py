@@ -18,6 +18,7 @@ from cardgen.check.print_setup import load_and_validate
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.editions import apply_edition, edition_ids
 from cardgen.data.expand import printable_components
+from cardgen.data.readable import covered, permission_problem
 
 if TYPE_CHECKING:
     from cardgen.check.preflight import Preflight
@@ -107,9 +108,13 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     if game is None:
         return check
     seen = {_sig(p) for p in report.errors + report.warnings}
+    blocked = [p for p in report.errors if p.code == "unreadable"]
+    check.fatal.extend(blocked)  # no --force prints past a folder that cannot be read
 
     def add(problems: list[Problem], fatal: bool = False) -> None:
         for p in problems:
+            if blocked and covered(p, blocked):  # said by the unreadable folder's own finding
+                continue
             if _sig(p) not in seen:
                 seen.add(_sig(p))
                 check.layout.append(p)
@@ -219,6 +224,8 @@ def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPla
             plans.append(plan_component(game, cid, fonts, plan=plan))
         except CardgenError as exc:
             add(exc.problems, fatal=True)
+        except PermissionError as exc:  # a template or image in a folder that cannot be read
+            add([permission_problem(exc)], fatal=True)
     return plans
 
 

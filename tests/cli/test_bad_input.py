@@ -416,8 +416,10 @@ def test_os_error_is_one_block(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(cardgen.api, "build_game", denied)
     result = CliRunner().invoke(cli, ["build", "."])
     assert result.exit_code == 1
-    assert result.stderr == ("output/g: error: Permission denied\n"
-                             "    hint: check that the folder exists, is writable and the disk is not full\n")
+    # permission denied is not a full disk (issue 28): the hint says what to check
+    assert result.stderr == ("output/g: error: permission denied: cardgen may not read or write it\n"
+                             "    hint: check its permissions and those of the folders above it (ls -ld output/g), "
+                             "e.g. chmod u+rw output/g\n")
 
 
 def _blocks(stderr: str) -> list[str]:

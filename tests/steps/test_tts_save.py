@@ -42,6 +42,15 @@ def _file(url: str) -> Path:
 
 
 def _check(save: dict, decks: dict[str, list[dict]], name_of, text_of) -> dict:
+    sheets: dict[str, Image.Image] = {}
+
+    def _sheet(url: str) -> Image.Image:
+        """A deck sheet's image as RGB, decoded once (not once per card on it)."""
+        if url not in sheets:
+            with Image.open(_file(url)) as im:
+                sheets[url] = im.convert("RGB")
+        return sheets[url]
+
     assert SAVE_KEYS <= set(save) and isinstance(save["ObjectStates"], list)
     got = {}
     ids: set[str] = set()
@@ -66,10 +75,10 @@ def _check(save: dict, decks: dict[str, list[dict]], name_of, text_of) -> dict:
             entry = obj["CustomDeck"][str(deck_id)]
             assert slot < entry["NumWidth"] * entry["NumHeight"] - 1  # the last slot is the hidden card's
             assert card["Nickname"] == name_of(row) and card["Description"] == text_of(row)
-            with Image.open(_file(entry["FaceURL"])) as im:
-                cw, ch = im.size[0] // entry["NumWidth"], im.size[1] // entry["NumHeight"]
-                r, c = divmod(slot, entry["NumWidth"])
-                cell = im.convert("RGB").crop((c * cw, r * ch, (c + 1) * cw, (r + 1) * ch)).tobytes()
+            im = _sheet(entry["FaceURL"])
+            cw, ch = im.size[0] // entry["NumWidth"], im.size[1] // entry["NumHeight"]
+            r, c = divmod(slot, entry["NumWidth"])
+            cell = im.crop((c * cw, r * ch, (c + 1) * cw, (r + 1) * ch)).tobytes()
             faces.setdefault(row["id"], []).append(cell)
         # every card's cell shows its row's face: copies alike, different rows different
         assert all(len(set(cells)) == 1 for cells in faces.values())
