@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 from PIL import Image
@@ -90,8 +91,15 @@ def _check(save: dict, decks: dict[str, list[dict]], name_of, text_of) -> dict:
 CHAR_TEXT = ("title", "skill_name", "skill_text", "ougi_name", "ougi_text")
 
 
+#: TTS shows text only: the card text's icons as 天雀牌's words (its `terms: power:` and the call kana)
+ICON_TEXT = {":power:": "パワー", ":pon:": "ポン", ":chi:": "チー"}
+
+
 def _text(row: dict) -> str:
-    return "\n".join(row[k] for k in CHAR_TEXT if row.get(k)) if "name" in row else ""
+    text = "\n".join(row[k] for k in CHAR_TEXT if row.get(k)) if "name" in row else ""
+    for markup, words in ICON_TEXT.items():
+        text = text.replace(markup, words)
+    return text
 
 
 def _name(row: dict) -> str:
@@ -106,6 +114,9 @@ def test_tenjanpai_tts_save(tmp_path):
     got = _check(save, decks, _name, _text)
     assert len(got["闘牌カード"]["DeckIDs"]) == 42 and len(got["天雀カード"]["DeckIDs"]) == 15
     assert {c["Nickname"] for c in got["天雀カード"]["ContainedObjects"]} >= {"李紅蓮"}
+    texts = [c["Description"] for o in save["ObjectStates"] for c in o["ContainedObjects"]]
+    assert not [t for t in texts if re.search(r":[a-z][a-z0-9_]*:", t)]  # no raw icon markup
+    assert any("パワーを1個得る。" in t for t in texts) and any("ポン" in t for t in texts)
     assert not (res.out_dir / "tts" / "decks.json").exists()
 
 
