@@ -18,8 +18,11 @@ PRESS_PKGS := libgs-common qpdf poppler-utils
 build: install
 	$(BIN)/cardgen build --force
 
+# The suite runs on every core (pytest-xdist, -n auto), each test file on one worker (--dist loadfile),
+# so a module's shared build (a module- or session-scoped fixture) is made once, not once per worker
+# that runs one of its tests. `python -m pytest tests/DIR` alone still runs in one process.
 test: install browser press
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # cardgen's own modules are byte-compiled here: an editable install leaves that to the first run,
 # which cannot write them where PYTHONDONTWRITEBYTECODE is set; then every command compiled ~100

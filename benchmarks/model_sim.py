@@ -3,13 +3,15 @@
     .venv/bin/python benchmarks/model_sim.py                 # 1,000,000 rounds per game and player count
     .venv/bin/python benchmarks/model_sim.py --rounds 200000
 
-Goal: 10^6 rounds of each bundled game in under 60 s on this 2-core machine. A game with
-`insight: model:` is played by the model interpreter (cardgen.insight.model_run.play_rows), 天雀牌
-by its numba procedure (cardgen.insight.simulate.play); 馬将 has no model (nothing to time).
+Goal: 10^6 rounds of each bundled game in under 60 s on this 2-core machine. Every game is
+played by the model interpreter from its manifest's `insight: model:`
+(cardgen.insight.model_run.play_rows); a game without one is listed as not simulated.
 Compilation (or the cache load) is a 1,000-round warm-up outside the clock. The floor, measured in
 the same run and on the same threads, is dealing alone: the same rounds' random streams and
 shuffles of the same deck (`floor_s`); `ratio` = simulate / floor says what the rules cost above
-the deal, whatever the machine's load. Writes the `model_sim` key of benchmarks/results.json.
+the deal, whatever the machine's load. `cpu_s` is the process's CPU time over the run (on a
+shared machine the wall time includes waiting for a core); `load_before` is the 1-minute load
+average. Writes the `model_sim` key of benchmarks/results.json.
 """
 from __future__ import annotations
 
@@ -54,7 +56,6 @@ def bench(rounds: int) -> dict:
     from cardgen.data.game import load_game
     from cardgen.insight.model_compile import compile_model
     from cardgen.insight.model_run import play_rows
-    from cardgen.insight.simulate import play, prepare
 
     out = {}
     for game_dir in sorted(p for p in (ROOT / "card_data").iterdir() if (p / "game.yaml").is_file()):
@@ -64,10 +65,6 @@ def bench(rounds: int) -> dict:
             runs = [(c.deck.players, c.deck.size, lambda n, k=k: play_rows(cm, k, n, 1, "greedy"))
                     for k, c in enumerate(cm.counts)]
             how = f"model: {cm.model.name}"
-        elif game.manifest.insight.simulate is not None:
-            setup = prepare(game_dir)
-            runs = [(d.players, d.size, lambda n, d=d: play(setup, d, n, 1, "greedy")) for d in setup.decks]
-            how = f"procedure: {setup.procedure.name}"
         else:
             out[game_dir.name] = {"simulated": False, "why": "no insight.model"}
             continue
@@ -77,12 +74,12 @@ def bench(rounds: int) -> dict:
             for threads in (1, 2):
                 numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
                 load = round(os.getloadavg()[0], 2)
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 run(rounds)
-                dt = time.perf_counter() - t0
+                dt, cpu = time.perf_counter() - t0, time.process_time() - c0
                 floor = _floor(rounds, size)
                 rows.append({"players": players, "threads": threads, "seconds": round(dt, 2),
-                             "rounds_per_second": round(rounds / dt), "floor_s": round(floor, 3),
+                             "rounds_per_second": round(rounds / dt), "cpu_s": round(cpu, 2), "floor_s": round(floor, 3),
                              "ratio": round(dt / floor, 1), "load_before": load,
                              "goal_met": dt < 60 * rounds / 1_000_000})
         out[game_dir.name] = {"simulated": True, "how": how, "rounds": rounds, "runs": rows}

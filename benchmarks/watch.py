@@ -7,9 +7,12 @@ most ×1.2 of a cold `cardgen sheets` minus the interpreter's start-up; not a ti
 A copy of the game with the project's templates and fonts goes to a temporary folder; `cardgen
 watch COPY --out OUT -q` runs there (its own cache folder). After its first build, each save
 rewrites characters.csv with card c1-1 renamed and the clock runs from just before the write to
-the moment print-sheets.pdf is replaced (its inode changes: the output folder is swapped in whole)
-and the watch has printed its summary line. Prints each latency and the median; the cold
-`cardgen sheets` to compare with is timed from outside as a whole process (see the README).
+the moment print-sheets.pdf is replaced (its inode changes: the output folder is swapped in with
+the new sheets, before the rulebook is drawn); a second clock runs to the watch's summary line
+(the rulebook rewritten too). After each save, once the watch is idle, the yardstick is timed in
+turn with it: a cold `cardgen sheets` of the same copy as a whole process (its own output folder;
+the font caches filled, as the watch has them) and `python -c pass`; the ratio save → sheets /
+(cold sheets − start-up) is taken save by save. Prints each, and the medians.
 """
 from __future__ import annotations
 
@@ -26,6 +29,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDGEN = Path(sys.executable).parent / "cardgen"
+
+
+def _wall(cmd: list[str], cwd: Path, env: dict) -> float:
+    """Wall seconds of one whole process."""
+    t0 = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - t0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         lines = table.read_text(encoding="utf-8").split("\n")
         assert lines[1].startswith("c1-1,1,1,李紅蓮,")
         name = lines[1].split(",")[3]
-        got = []
+        got, whole, cold, start, ratio = [], [], [], [], []
         try:
             for k in range(a.saves):
                 time.sleep(1.0)  # the watch is idle again
@@ -74,19 +84,30 @@ def main(argv: list[str] | None = None) -> int:
                 lines[1] = lines[1].replace(lines[1].split(",")[3], f"{name}{k}", 1)
                 t0 = time.perf_counter()
                 table.write_text("\n".join(lines), encoding="utf-8")
-                wait_summary(k + 2)
                 while pdf.stat().st_ino == inode:
                     if time.perf_counter() - t0 > 120:
                         raise SystemExit("print-sheets.pdf was not rewritten")
                     time.sleep(0.002)
-                rewritten = time.perf_counter()
-                got.append(max(summaries[k + 1], rewritten) - t0)
-                print(f"save {k + 1}: {got[-1]:.3f} s", flush=True)
+                got.append(time.perf_counter() - t0)
+                wait_summary(k + 2)
+                whole.append(summaries[k + 1] - t0)
+                # the yardstick, in turn with the saves: a cold `cardgen sheets` of the same copy (the
+                # font caches filled, as the watch has them) and the interpreter's start-up
+                cold.append(_wall([str(CARDGEN), "--project", str(tmp), "sheets", str(game), "--out",
+                                   str(tmp / "cold"), "-q"], tmp, env))
+                start.append(_wall([sys.executable, "-c", "pass"], tmp, env))
+                ratio.append(got[-1] / (cold[-1] - start[-1]))
+                print(f"save {k + 1}: print-sheets.pdf {got[-1]:.3f} s, summary (rulebook too) {whole[-1]:.3f} s; "
+                      f"cold sheets {cold[-1]:.3f} s, python -c pass {start[-1]:.3f} s: ×{ratio[-1]:.2f}", flush=True)
         finally:
             proc.terminate()
             proc.wait(30)
+    print(f"cold `cardgen sheets` {statistics.median(cold):.3f} s, `python -c pass` {statistics.median(start):.3f} s; "
+          f"save → sheets / (cold sheets − start-up), pair by pair: median ×{statistics.median(ratio):.2f} "
+          f"(×{min(ratio):.2f}–×{max(ratio):.2f}); load average {os.getloadavg()[0]:.1f}")
     print(f"median save → print-sheets.pdf rewritten: {statistics.median(got):.3f} s "
-          f"(min {min(got):.3f}, max {max(got):.3f}, {len(got)} saves)")
+          f"(min {min(got):.3f}, max {max(got):.3f}, {len(got)} saves); → the summary line (the rulebook "
+          f"rewritten too): {statistics.median(whole):.3f} s (min {min(whole):.3f}, max {max(whole):.3f})")
     return 0
 
 

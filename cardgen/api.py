@@ -22,13 +22,13 @@ from cardgen.diff.reprint import reprint_sheets as run
 from cardgen.diff.run import run_diff
 from cardgen.fonts.fontset import fonts_for
 from cardgen.steps.component_plans import ComponentPlans, mark_draft, plan_component
-from cardgen.steps.game_check import check_game
+from cardgen.steps.export_options import ExportOptions
+from cardgen.steps.game_check import GameCheck, check_game
 from cardgen.steps.registry import STEPS, StepRun
 from cardgen.steps.sheets import SheetOptions
 
 if TYPE_CHECKING:
     from cardgen.check.preflight import Preflight
-    from cardgen.steps.export_options import ExportOptions
 from cardgen.core.atomic import AtomicOutput, clean_stale_temps
 from cardgen.core.written import by_kind, record_and_prune
 
@@ -209,7 +209,9 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
                progress: Callable[[str, int], Callable[[], None]] | None = None,
                exports: "ExportOptions | None" = None, rulebook_paper: str | None = None,
                rulebook_booklet: bool = False,
-               strict: bool = False, final: bool = False, edition: str | None = None) -> BuildResult:
+               strict: bool = False, final: bool = False, edition: str | None = None,
+               checked: GameCheck | None = None,
+               on_written: Callable[[tuple[str, ...], list[Path], tuple[str, ...]], None] | None = None) -> BuildResult:
     """Check (:func:`cardgen.steps.game_check.check_game`, the same checks as ``cardgen validate``),
     then produce the outputs of ``steps`` into ``out_root/<game id>/`` atomically, with the
     preflight report ``report.json`` (see :mod:`cardgen.check.preflight`) beside them.
@@ -231,14 +233,21 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
 
     ``edition``: the edition built (:mod:`cardgen.data.editions`; None: the default edition). The
     default edition writes ``out_root/<game id>/``, every other ``out_root/<game id>/<edition>/``.
+
+    ``checked``: the check of this game already made (``cardgen watch`` checks once per save,
+    :func:`check_then_build`): it must cover at least what this build's own check would
+    (:func:`build_check` with the same arguments, or more); the game is not checked again.
+    ``on_written(steps, files, steps still to write)``: each step is swapped into the output folder
+    on its own, as soon as it is written (print-sheets.pdf is there before the rulebook is drawn), and reported so;
+    without it the whole build is swapped in at once, at the end. Every file is still all or
+    nothing (a step that fails leaves the files of the steps before it, new, and its own, old).
     """
     options = options or SheetOptions()
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
         raise UsageError(f"unknown step(s) {', '.join(map(repr, unknown))}; steps: {', '.join(STEPS)}")
     card_steps = any(STEPS[s].cards for s in steps)
-    chk = check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps, sheets=options if "sheets" in steps else False,
-                     shop=exports.preset if exports is not None and "shop" in steps else None, edition=edition)
+    chk = checked if checked is not None else build_check(game_dir, steps, options, exports, edition)
     game, report = chk.game, chk.report
     if game is None:
         raise CardgenError(report.errors)
@@ -275,11 +284,10 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
     _check_out_dir(game, out_dir)
     clean_stale_temps(out_dir.parent)
     result = BuildResult(game.id, out_dir, report, layout=problems, preflight=pf)
-    written: dict[str, list[str]] = {}  # step → files it wrote (relative), for the output manifest
 
-    def ran(step: str, mark: int) -> None:
-        """Record what ``step`` wrote, by kind (:func:`cardgen.core.written.kind_of`): the kind an
-        option adds is recorded (and so pruned) only when the option was asked for this time."""
+    def ran(written: dict[str, list[str]], step: str, mark: int) -> None:
+        """Record in ``written`` what ``step`` wrote, by kind (:func:`cardgen.core.written.kind_of`):
+        the kind an option adds is recorded (and so pruned) only when the option was asked for this time."""
         files = [p.relative_to(out_dir).as_posix() for p in result.files[mark:]]
         asked = {"rulebook:booklet": rulebook_booklet,
                  "png:back": (exports.png_sides if exports else "front") in ("back", "both")}
@@ -293,27 +301,70 @@ def build_game(game_dir: Path | str, out_root: Path | str = "output", options: S
             written.pop("png", None)  # fronts were not asked for: the PNGs of fronts stay
 
     removed: list[str] = []  # what the last build wrote and this one did not (issue 11), pruned before the swap
-    with AtomicOutput(out_dir, finish=lambda staged: removed.extend(record_and_prune(staged, written))) as out:
-        if pf is not None:  # the preflight covers the cards; a rulebook-only build leaves it alone
-            data = pf.to_json(game.root)
-            if chk.odds:  # the declared exact odds travel with the report
-                data["odds"] = [r.to_json() for r in chk.odds]
-            out.path(REPORT_JSON).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        from cardgen.steps.export_options import ExportOptions
-
-        run = StepRun(game, report, fonts, plans, options, exports or ExportOptions(), out, progress, rulebook_paper,
-                      rulebook_booklet=rulebook_booklet, only=tuple(steps) == ("rulebook",), notes=result.notes,
-                      findings=result.layout)
-        for name, one in STEPS.items():  # in build order, whatever the order asked
-            if name in steps:
+    ordered = tuple(name for name in STEPS if name in steps)  # in build order, whatever the order asked
+    stages = [ordered] if on_written is None else [(name,) for name in ordered]
+    for k, stage in enumerate(stages):
+        written: dict[str, list[str]] = {}  # step → files it wrote (relative), for the output manifest
+        first = len(result.files)
+        with AtomicOutput(out_dir, finish=lambda staged, w=written: removed.extend(record_and_prune(staged, w))) as out:
+            report_json = k == 0 and pf is not None and card_steps  # the preflight covers the cards
+            if report_json:
+                data = pf.to_json(game.root)
+                if chk.odds:  # the declared exact odds travel with the report
+                    data["odds"] = [r.to_json() for r in chk.odds]
+                out.path(REPORT_JSON).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+            run = StepRun(game, report, fonts, plans, options, exports or ExportOptions(), out, progress, rulebook_paper,
+                          rulebook_booklet=rulebook_booklet, only=tuple(steps) == ("rulebook",), notes=result.notes,
+                          findings=result.layout)
+            for name in stage:
                 mark = len(result.files)
-                result.files.extend(out_dir / f for f in one.write(run))
-                ran(name, mark)
-        if pf is not None:
-            result.files.append(out_dir / REPORT_JSON)
-            ran("report", len(result.files) - 1)
+                result.files.extend(out_dir / f for f in STEPS[name].write(run))
+                ran(written, name, mark)
+            if report_json:
+                result.files.append(out_dir / REPORT_JSON)
+                ran(written, "report", len(result.files) - 1)
+        if on_written is not None:
+            on_written(stage, result.files[first:], tuple(name for later in stages[k + 1:] for name in later))
     result.removed = removed
     return result
+
+
+def build_check(game_dir: Path | str, steps: Sequence[str] = DEFAULT_STEPS, options: SheetOptions | None = None,
+                exports: "ExportOptions | None" = None, edition: str | None = None) -> GameCheck:
+    """The check :func:`build_game` makes before writing ``steps`` (the cards laid out only when a
+    step draws them, the rulebook checked only when it is written)."""
+    card_steps = any(STEPS[s].cards for s in steps if s in STEPS)
+    return check_game(game_dir, layout=card_steps, rulebook="rulebook" in steps,
+                      sheets=(options or SheetOptions()) if "sheets" in steps else False,
+                      shop=exports.preset if exports is not None and "shop" in steps else None, edition=edition)
+
+
+def check_then_build(game_dir: Path | str, out_root: Path | str, plan_steps: Callable[[str], tuple[str, ...]],
+                     force: bool = False, on_report: Callable[[Report], None] | None = None,
+                     on_written: Callable[[tuple[str, ...], list[Path], tuple[str, ...]], None] | None = None,
+                     options: SheetOptions | None = None, exports: "ExportOptions | None" = None,
+                     **build) -> tuple[Report, "BuildResult | None", tuple[str, ...]]:
+    """One save of ``cardgen watch``: the game checked once — every check of ``cardgen validate``,
+    with the watch's sheet options — its findings reported (``on_report``, before anything is
+    drawn), then the steps ``plan_steps(game id)`` names built from that same check, each swapped
+    in as soon as it is written (``on_written``, see :func:`build_game`): print-sheets.pdf before
+    the rulebook. Validation errors skip the build unless ``force``.
+
+    Returns ``(report, build result or None, the steps asked)``. Raises what :func:`build_game` raises.
+    """
+    chk = check_game(game_dir, sheets=options or SheetOptions(),
+                     shop=exports.preset if exports is not None else None)
+    report = chk.merged_report()
+    if on_report is not None:
+        on_report(report)
+    todo = plan_steps(report.game) if report.game and chk.game is not None else ()
+    if "rulebook" in todo and not chk.game.rules_dir.is_dir():  # a game without rules has no rulebook to rebuild
+        todo = tuple(s for s in todo if s != "rulebook")
+    if not todo or (report.errors and not force):
+        return report, None, todo
+    result = build_game(game_dir, out_root, options=options, exports=exports, force=force, steps=todo,
+                        checked=chk, on_written=on_written, **build)
+    return report, result, todo
 
 
 def diff_drafts(old: Path | str, new: Path | str | None = None, rev: str | None = None,

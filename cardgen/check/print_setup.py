@@ -17,6 +17,7 @@ from cardgen.core.units import MM
 from cardgen.data.editions import apply_edition, edition_problems
 from cardgen.data.game import Game, load_game
 from cardgen.data.project import Project
+from cardgen.data.readable import covered, permission_problem, unreadable_parts
 from cardgen.data.template import load_template, plain_name
 from cardgen.data.template_model import Template
 from cardgen.presets import card_mm, sizes
@@ -178,8 +179,8 @@ def print_setup_problems(game: Game) -> list[Problem]:
         for check in checks:
             try:
                 check()
-            except CardgenError as exc:
-                for p in exc.problems:
+            except (CardgenError, PermissionError) as exc:
+                for p in exc.problems if isinstance(exc, CardgenError) else [permission_problem(exc)]:
                     sig = (p.file, p.line, p.message)
                     if sig not in seen:
                         seen.add(sig)
@@ -197,8 +198,24 @@ def load_and_validate(game_dir: Path | str, check_print_setup: bool = True,
     A build passes ``check_print_setup=False``: it meets those problems itself while laying out,
     where ``--force`` cannot help.
 
+    A folder or file of the game that cannot be read (no permission) is one finding, first
+    (:func:`cardgen.data.readable.unreadable_parts`); what follows from it inside that part is
+    not repeated (:func:`cardgen.data.readable.covered`), and the rest is checked as usual.
+
     Load errors become report errors (game is None); never raises for bad input.
     """
+    blocked = unreadable_parts(game_dir)
+    try:
+        game, report = _load_and_validate(game_dir, check_print_setup, edition)
+    except PermissionError as exc:  # met while loading: the game cannot be read as a whole
+        game, report = None, Report(Path(game_dir).resolve().name, "", "", errors=[permission_problem(exc)])
+    if blocked:
+        report.errors[:] = blocked + [p for p in report.errors if not covered(p, blocked)]
+        report.warnings[:] = [p for p in report.warnings if not covered(p, blocked)]
+    return game, report
+
+
+def _load_and_validate(game_dir: Path | str, check_print_setup: bool, edition: str | None) -> tuple[Game | None, Report]:
     try:
         game = load_game(game_dir)
     except CardgenError as exc:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli.build_run import build_one, build_with_bars, is_quiet, load_build_libraries, print_findings
+from cardgen.cli.build_run import build_one, is_quiet, load_build_libraries, print_findings, save_in_child
 from cardgen.cli.options import (
     budget_options,
     export_options,
@@ -68,6 +68,8 @@ def build(game_dirs: tuple[Path, ...], out: Path, force: bool, card_data: Path, 
             continue
         print_findings(res)
         print_files(res.files, res.removed, res.out_dir)
+        for note in res.notes:
+            echo(f"note: {note}")
         if res.preflight is not None:
             print_preflight(res.preflight)
     click.get_current_context().exit(1 if failed else 0)
@@ -86,7 +88,9 @@ def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jo
           rulebook_paper: str | None, **kw) -> None:
     """Rebuild on every save of the manifest, a card table, a template, the rules or a font
     (only the outputs the change affects), printing the validator's findings and one summary
-    line per rebuild. Every rebuild uses the options the watch was started with. Ctrl-C stops."""
+    line per rebuild. Each save checks the game once; print-sheets.pdf is written before the
+    rulebook, and a line says which outputs are current meanwhile. Every rebuild uses the
+    options the watch was started with. Ctrl-C stops."""
     def show(kind, payload):
         if kind == "changed":
             echo("changed: " + ", ".join(p.name for p in payload))
@@ -95,30 +99,33 @@ def watch(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jo
         elif kind == "built":
             for name in payload.notes:
                 echo(f"note: {name}", err=True)
-        elif kind == "summary":
+        elif kind in ("summary", "current"):
             echo(payload)
         elif kind == "error":
             echo(payload.format(), err=True)
 
     load_build_libraries()
-    from cardgen.api import check_output_folder, validate_game  # lazy: +338 ms of imports here (measured)
-    from cardgen.rulebook.block_memo import remembering, take_in  # lazy: +67 ms of imports here (measured)
+    from cardgen.api import check_output_folder  # lazy: +338 ms of imports here (measured)
+    from cardgen.steps.warm_state import take_in  # lazy: +160 ms of imports here (measured: rulebook, hyphenation)
 
     quiet = is_quiet()
 
-    def validate(d):  # the rulebook findings per block the child kept stay here for the next save
-        report, kept = limited(remembering, validate_game, d, game=game_dir)
-        take_in(kept)
-        return report
+    def save(d, out_root, plan_steps, on_report, on_written, progress=None, **build):
+        """One save in one budgeted child: checked once, then built from that check; its reports
+        come back as they happen, and what it kept warm stays here for the next save's child."""
+        def relay(event):
+            kind, *args = event
+            (on_report if kind == "report" else on_written)(*args)
 
-    def build(d, out_root, steps, progress=None, **options):
-        return limited(build_with_bars, d, out_root, quiet, game=game_dir, steps=steps, **options)
+        value, warm = limited(save_in_child, d, out_root, quiet, plan_steps, game=game_dir, on_event=relay, **build)
+        take_in(warm)
+        return value
 
     options = {"options": sheet_options_of(**kw), "rulebook_paper": rulebook_paper,
                "exports": exports_of(dpi, no_bleed, jobs, sides=kw.get("sides", "both"))}
     check_output_folder(game_dir, out)  # a bad --out is refused once, before the watch starts
     echo(f"watching {game_dir} (Ctrl-C to stop)")
-    watch_loop.watch(game_dir, out, show, validate=validate, build=build, force=force, build_options=options)
+    watch_loop.watch(game_dir, out, show, save=save, force=force, build_options=options)
 
 
 def register(group: click.Group) -> None:

@@ -75,6 +75,22 @@ def build_with_bars(game_dir: Path, out: Path, quiet: bool, **build):
         return build_game(game_dir, out, progress=progress, **build)
 
 
+def save_in_child(game_dir: Path, out_root: Path, quiet: bool, plan_steps, **build):
+    """One save of ``cardgen watch`` (:func:`cardgen.api.check_then_build`) in the budgeted child:
+    its findings and each output swapped in are handed to the watch as they happen
+    (:func:`cardgen.core.budget.send_event`); what it loaded warm goes back with the result
+    (:func:`cardgen.steps.warm_state.keeping`). → ``(value, warm)``."""
+    from cardgen.api import check_then_build  # lazy: +314 ms of imports here (measured)
+    from cardgen.core.budget import send_event  # lazy: +14 ms of imports here (measured)
+    from cardgen.steps.warm_state import keeping  # lazy: +160 ms of imports here (measured: rulebook, hyphenation)
+
+    gc.freeze()
+    with bars(quiet) as progress:
+        return keeping(check_then_build, game_dir, out_root, plan_steps, progress=progress,
+                           on_report=lambda report: send_event(("report", report)),
+                           on_written=lambda *args: send_event(("written", *args)), **build)
+
+
 def print_findings(res) -> None:
     """The findings of a finished build — the same list ``cardgen validate`` prints: errors
     (only when forced past them: validation and card layout, each kind with a one-line summary)

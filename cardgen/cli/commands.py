@@ -84,6 +84,13 @@ class _Group(click.Group):
             sys.exit(3)
 
 
+def _shown(filename) -> str:
+    """A file name from an OSError, relative to the working folder when it lies inside it."""
+    name = os.fsdecode(filename)
+    shown = os.path.relpath(name) if os.path.isabs(name) else name
+    return name if shown.startswith("..") else shown
+
+
 def _os_error(exc: OSError) -> None:
     """Report ``exc`` (disk full, permission denied, a closed standard output) as one block and
     exit 1 (``CARDGEN_DEBUG=1``: raise it)."""
@@ -91,8 +98,13 @@ def _os_error(exc: OSError) -> None:
         _stop_interrupted()
     if os.environ.get("CARDGEN_DEBUG") == "1":
         raise exc
-    if exc.filename:
-        echo(f"{exc.filename}: error: {exc.strerror or exc}\n"
+    if isinstance(exc, PermissionError) and exc.filename:  # not a full disk: say what to change
+        shown = _shown(exc.filename)
+        echo(f"{shown}: error: permission denied: cardgen may not read or write it\n"
+             f"    hint: check its permissions and those of the folders above it (ls -ld {shown}), "
+             f"e.g. chmod u+rw {shown}", err=True)
+    elif exc.filename:
+        echo(f"{_shown(exc.filename)}: error: {exc.strerror or exc}\n"
              "    hint: check that the folder exists, is writable and the disk is not full", err=True)
     else:  # not a file cardgen writes: no guess about disks
         echo(f"cardgen: error: {exc.strerror or exc}\n"

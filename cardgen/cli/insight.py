@@ -49,12 +49,14 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=1, show_default=True,
               help="Random seed; the same seed and rounds give the same results on any number of cores.")
 @click.option("--policy", default="greedy", show_default=True,
-              help="Player policy: greedy, random, or one per seat (greedy,random,random,random).")
+              help="Player policy: greedy, random, priority, or one per seat (greedy,random,random,random).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="Answer one of the turn procedure's open questions differently (see docs/insight.md).")
+              help="Answer one of the model's open questions (options) differently (see docs/insight-model.md).")
 @click.option("--players", "players", type=int, multiple=True, help="Only this player count (repeatable).")
 @click.option("--compare", "compare_with", type=click.Path(exists=True, path_type=Path), default=None,
               help="Another game folder, or a variant file (YAML) of this game: both play the same rounds.")
+@click.option("--compare-option", "compare_options", multiple=True, metavar="NAME=VALUE",
+              help="Compare with this game under another answer of a model option (repeatable); same rounds.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Threads [default: all cores]; never changes the results.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True,
@@ -63,28 +65,28 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Terminal output: rich tables or the JSON written to simulation.json.")
 def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple[str, ...], players: tuple[int, ...],
-             compare_with: Path | None, jobs: int | None, out: Path, no_pdf: bool, fmt: str) -> None:
-    """Monte Carlo playtest: whole rounds played by the game's registered turn procedure, per player
-    count, with standard errors; --compare plays a second game or variant on the same rounds."""
+             compare_with: Path | None, compare_options: tuple[str, ...], jobs: int | None, out: Path, no_pdf: bool,
+             fmt: str) -> None:
+    """Monte Carlo playtest: whole rounds of the round the game's manifest describes (insight: model:),
+    per player count, with standard errors; --compare / --compare-option play a second game, variant
+    or option value on the same rounds."""
     from cardgen.cli.insight_output import (  # lazy: +230 ms of imports here (measured)
         print_comparison,
         print_model_simulation,
-        print_simulation,
     )
     from cardgen.insight.api import simulate_game  # lazy: +21 ms of imports here (measured)
 
     quiet = click.get_current_context().meta.get("cardgen.quiet", False)
     run = limited(simulate_game, game_dir, out, rounds=rounds, seed=seed, policy=policy, options=list(options),
-                  players=list(players) or None, compare_with=compare_with, jobs=jobs, pdf=not no_pdf,
+                  players=list(players) or None, compare_with=compare_with, compare_options=list(compare_options),
+                  jobs=jobs, pdf=not no_pdf,
                   progress=None if quiet else _progress, game=game_dir)
     if fmt == "json":
         echo(json.dumps(json.loads(run.files[0].read_text(encoding="utf-8")), ensure_ascii=False, indent=2))
-    elif hasattr(run.result, "model"):
-        print_model_simulation(run.result)
     else:
-        print_simulation(run.result)
+        print_model_simulation(run.result)
         if run.other is not None:
-            print_simulation(run.other)
+            print_model_simulation(run.other)
             print_comparison(run.result, run.other, run.comparison)
     for f in run.files:
         echo(f"wrote {f}", err=fmt == "json")  # --format json: stdout holds the JSON alone

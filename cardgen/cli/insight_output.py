@@ -49,7 +49,9 @@ def print_model_simulation(result, console: Console | None = None) -> None:
     """A game's own model (``insight.model``): per player count, its estimates (± 1 SE), with the
     model's name and what it leaves out."""
     console = console or Console()
-    console.print(markup(f"model: {result.model}" + (f" — leaves out: {result.description}" if result.description else "")))
+    console.print(markup(f"model: {result.model} ({result.label}, options: "
+                         + (", ".join(f"{k}={v}" for k, v in result.options.items()) or "none") + ")"
+                         + (f" — leaves out: {result.description}" if result.description else "")))
     for c in result.counts:
         t = Table(title=markup(f"{result.title}: {c['players']} players, {c['rounds']:,} rounds, policy {result.policy}, "
                                f"seed {result.seed}" + (f", {c['turn_limit']} turns each" if c["turn_limit"] else "")
@@ -57,68 +59,27 @@ def print_model_simulation(result, console: Console | None = None) -> None:
                   title_justify="left")
         t.add_column("estimate (± 1 standard error)")
         t.add_column("value", justify="right")
-        for key, e in c["estimates"].items():
-            t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], not key.startswith(("turns", "points"))))
+        for e in c["estimates"].values():
+            t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], e["percent"]))
         console.print(t)
-
-
-def print_simulation(result, console: Console | None = None) -> None:
-    """Per player count: endings, turns, seats, numbers 2–7 (face up / down, win rate when face
-    up), calls and points, each with its standard error (± 1 SE)."""
-    console = console or Console()
-    for c in result.counts:
-        t = Table(title=markup(f"{result.title} — {result.label}: {c.players} players, {c.rounds:,} rounds, "
-                               f"policy {result.policy}, seed {result.seed} ({c.rounds / c.seconds:,.0f} rounds/s)"),
-                  title_justify="left")
-        t.add_column("estimate (± 1 standard error)")
-        t.add_column("value", justify="right")
-        numbers = [m for m in c.metrics if m.key.startswith("n")]
-        for m in c.metrics:
-            if m in numbers:
-                continue
-            v, se, den = m.value()
-            t.add_row(markup(m.label), _fmt(v, se, m.percent, den if m.percent else None))
-        console.print(t)
-        n = Table(title=f"{c.players} players — by number", title_justify="left")
-        for head in ("number", "face up /round", "face down /round", "face-up share", "win rate if face up",
-                     "win rate if face down"):
-            n.add_column(head, justify="right")
-        values = sorted({int(m.key[1:].split(".")[0]) for m in numbers})
-        for v in values:
-            cells = []
-            for suffix in ("up", "down", "up_share", "win_up", "win_down"):
-                m = c.metric(f"n{v}.{suffix}")
-                val, se, den = m.value()
-                cells.append(_fmt(val, se, m.percent, den if m.percent else None))
-            n.add_row(str(v), *cells)
-        console.print(n)
-
-
-def _short(key: str, label: str) -> str:
-    return label.replace(" per round", "/round").replace("win rate of a player who played it", "win rate if").replace(
-        "share played face up", "face-up share")
 
 
 def print_comparison(a, b, rows, console: Console | None = None) -> None:
-    """The main differences b − a (:data:`cardgen.insight.estimates.MAIN_ESTIMATES`) with 95 % confidence intervals; a row whose
-    interval excludes 0 is bold. Percentages differ in percentage points (pt)."""
-    from cardgen.insight.estimates import is_main  # lazy: +111 ms of imports here (measured)
-
+    """The differences b − a with 95 % confidence intervals; a row whose interval excludes 0 is
+    bold. Percentages differ in percentage points (pt)."""
     console = console or Console()
     t = Table(title=markup(f"B − A: A = {a.label}, B = {b.label} (same rounds, seed {a.seed}, policy {a.policy}; "
                            "± 1 SE, difference with its 95% CI)"), title_justify="left")
     for head in ("pl.", "estimate", "A", "B", "B − A [95% CI]"):
         t.add_column(head, justify="left" if head == "estimate" else "right")
     for r in rows:
-        if not is_main(r["key"]):
-            continue
         scale = 100 if r["percent"] else 1
         lo, hi = r["ci95"]
         sure = lo > 0 or hi < 0
         few = r["percent"] and min(r["a_n"], r["b_n"]) < MIN_EVENTS
         if few:
             sure = False
-        t.add_row(str(r["players"]), markup(_short(r["key"], r["label"])),
+        t.add_row(str(r["players"]), markup(r["label"]),
                   _fmt(r["a"], r["a_se"], r["percent"], r["a_n"] if r["percent"] else None),
                   _fmt(r["b"], r["b_se"], r["percent"], r["b_n"] if r["percent"] else None),
                   "too few events" if few else

@@ -181,15 +181,17 @@ def budget_options(f):
     return f
 
 
-def limited(fn, *args, game: Path, **kwargs):
+def limited(fn, *args, game: Path, on_event=None, **kwargs):
     """``fn(*args, **kwargs)`` in a forked child under the current command's budget
     (:func:`budget_of`, :func:`cardgen.core.budget.run_limited`); returns its value.
+    ``on_event``: called here with what the child hands over meanwhile (:func:`cardgen.core.budget.send_event`).
 
     Raises:
         CardgenError: the child ran past the budget (naming ``game`` and the limit), or what ``fn`` raised.
     """
     from cardgen.core.budget import run_limited  # lazy: +14 ms of imports here (measured)
-    return run_limited(fn, *args, budget=budget_of(click.get_current_context()), game=str(game), **kwargs)
+    return run_limited(fn, *args, budget=budget_of(click.get_current_context()), game=str(game), on_event=on_event,
+                       **kwargs)
 
 
 def budget_of(ctx: click.Context):

@@ -3,6 +3,7 @@ build), ``serve`` (the live preview) and ``diff`` (two drafts compared); added t
 by :func:`register`."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 from pathlib import Path
@@ -36,7 +37,12 @@ def check_output(game_dir: str, no_cache: bool) -> tuple[list[tuple[bool, str]],
     """In the budgeted child: the check of ``game_dir`` as ``cardgen validate`` prints it —
     ``(lines, json_text, code)``: the ``--format text`` lines (``True``: standard error), the
     ``--format json`` text, the exit code."""
-    from cardgen.api import validate_game  # lazy: +304 ms of imports here (measured); --help never loads it
+    gc.disable()  # modules and classes are never garbage: no collection walks them while they load
+    try:
+        from cardgen.api import validate_game  # lazy: +304 ms of imports here (measured); --help never loads it
+    finally:
+        gc.enable()
+    gc.freeze()  # nor do the check's own collections (as a build's, cardgen.cli.build_run)
 
     if no_cache:  # the child's own environment: the font caches of this run are off
         os.environ["CARDGEN_NO_CACHE"] = "1"

@@ -52,55 +52,95 @@ def summary(steps: tuple[str, ...], report, result, seconds: float, force: bool 
     return f"{what} · {errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''} · {seconds:.1f} s"
 
 
+#: What a step's outputs are called in the line that says which outputs are current.
+OUTPUT_NAMES = {"sheets": "print-sheets.pdf", "rulebook": "rulebook.pdf", "png": "card PNGs", "tts": "TTS files",
+                "shop": "shop files", "report": "report.json"}
+
+
+def current_line(done: list[str], pending: tuple[str, ...], seconds: float) -> str:
+    """The line a watch prints when some outputs of a save are in the output folder and others are
+    still being drawn: which files are current and which are still those of an earlier save."""
+    names = [OUTPUT_NAMES.get(s, s) for s in done]
+    waiting = ", ".join(OUTPUT_NAMES.get(s, s) for s in pending)
+    return (f"current: {', '.join(names)} ({seconds:.1f} s) · still from an earlier save: {waiting} "
+            "(rebuilding)")
+
+
+def failed_line(done: list[str], pending: tuple[str, ...]) -> str:
+    """The line after a save whose build stopped part-way: what is current, what is not."""
+    names = ", ".join(OUTPUT_NAMES.get(s, s) for s in done)
+    waiting = ", ".join(OUTPUT_NAMES.get(s, s) for s in pending)
+    return f"partly rebuilt: current: {names} · still from an earlier save: {waiting} (its rebuild failed, above)"
+
+
 def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None],
           stop: threading.Event | None = None, debounce_ms: int = 300, progress=None, initial: bool = True,
-          validate: Callable | None = None, build: Callable | None = None, force: bool = False,
-          build_options: dict | None = None) -> None:
-    """Validate and build ``game_dir`` now (``initial``) and again after each batch of saves.
+          save: Callable | None = None, force: bool = False, build_options: dict | None = None) -> None:
+    """Check and build ``game_dir`` now (``initial``) and again after each batch of saves.
 
-    ``on_event(kind, payload)`` reports: ``("changed", [paths])``, ``("report", Report)``,
-    ``("built", BuildResult)``, ``("error", CardgenError)``, and after each rebuild
-    ``("summary", str)`` (:func:`summary`: one line). Runs until ``stop`` is set (or Ctrl-C).
-    Validation errors skip the build (the findings are reported) unless ``force``, which builds
-    anyway (outputs marked DRAFT). No error ends the watch: an unexpected one (a bug) is reported
-    as an ``error`` event too.
+    Each save checks the game once (every check of ``cardgen validate``) and builds what the
+    change affects from that same check (:func:`cardgen.api.check_then_build`); each output is
+    swapped into the output folder as soon as it is written, print-sheets.pdf before the rulebook.
+
+    ``on_event(kind, payload)`` reports: ``("changed", [paths])``, ``("report", Report)`` (the
+    check's findings, before anything is drawn), ``("current", str)`` when some outputs of the
+    save are in place and others still being drawn (:func:`current_line`), ``("built",
+    BuildResult)``, ``("error", CardgenError)``, and after each rebuild ``("summary", str)``
+    (:func:`summary`: one line; :func:`failed_line` when a build stopped after some outputs were
+    in place). Runs until ``stop`` is set (or Ctrl-C). Validation errors skip the build (the
+    findings are reported) unless ``force``, which builds anyway (outputs marked DRAFT). No error
+    ends the watch: an unexpected one (a bug) is reported as an ``error`` event too.
 
     ``build_options``: keyword arguments of :func:`cardgen.api.build_game` given to every rebuild
     (``options`` — the sheet options the watch was started with —, ``exports``, ``rulebook_paper``),
     so a rebuild never falls back to the defaults.
 
-    ``validate(game_dir)`` and ``build(game_dir, out_root, steps=…, progress=…, **build_options)``
-    default to :func:`cardgen.api.validate_game` and :func:`cardgen.api.build_game`; the CLI passes
-    versions that run under the build budget (:mod:`cardgen.core.budget`).
+    ``save(game_dir, out_root, plan_steps, force=…, on_report=…, on_written=…, progress=…,
+    **build_options)`` defaults to :func:`cardgen.api.check_then_build`; the CLI passes one that
+    runs it under the build budget (:mod:`cardgen.core.budget`), relaying its reports.
     """
     from watchfiles import watch as fs_watch  # lazy: +46 ms of imports here (measured)
 
-    from cardgen.api import build_game, validate_game  # lazy: +352 ms of imports here (measured)
+    from cardgen.api import check_then_build  # lazy: +352 ms of imports here (measured)
     from cardgen.core.errors import CardgenError, Problem  # lazy: +14 ms of imports here (measured)
     from cardgen.data.project import Project  # lazy: +11 ms of imports here (measured)
 
-    validate = validate or validate_game
-    build_fn = build or build_game
+    save = save or check_then_build
     game_dir = Path(game_dir).resolve()
     root = Project.for_game(game_dir).root
 
     extra = dict(build_options or {})
-    if force:
-        extra["force"] = True
 
     def run(steps: set[str]) -> None:
         start, report, result, todo = time.perf_counter(), None, None, ()
+        asked = tuple(s for s in ("sheets", "rulebook") if s in steps)
+        done: list[str] = []  # steps whose outputs are swapped in (this save)
+        later: list[str] = []  # steps of this save still to be written
+
+        def plan_steps(game_id: str) -> tuple[str, ...]:
+            return asked + stale_exports(steps, Path(out_root) / game_id)
+
+        def on_report(rep) -> None:
+            nonlocal report
+            report = rep
+            on_event("report", rep)
+
+        def on_written(stage: tuple[str, ...], _files, pending: tuple[str, ...]) -> None:
+            done.extend(stage)
+            later[:] = pending
+            if pending:
+                on_event("current", current_line(done, pending, time.perf_counter() - start))
+
         try:
-            report = validate(game_dir)
-            on_event("report", report)
-            todo = tuple(s for s in ("sheets", "rulebook") if s in steps)
-            todo += stale_exports(steps, Path(out_root) / report.game) if report.game else ()
-            if todo and (force or not report.errors):
-                result = build_fn(game_dir, out_root, steps=todo, progress=progress, **extra)
+            report, result, todo = save(game_dir, out_root, plan_steps, force=force, on_report=on_report,
+                                        on_written=on_written, progress=progress, **extra)
+            if result is not None:
                 on_event("built", result)
             on_event("summary", summary(todo, report, result, time.perf_counter() - start, force))
         except CardgenError as exc:
             on_event("error", exc)
+            if done and later:
+                on_event("summary", failed_line(done, tuple(later)))
         except Exception as exc:  # noqa: BLE001 - a bug must not end the watch: show it, go on
             on_event("error", CardgenError(Problem(
                 "", None, "", f"internal error: {type(exc).__name__}: {exc}",
@@ -115,3 +155,4 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
         if steps:
             on_event("changed", [p for p in paths if not _ignored(p)])
             run(steps)
+

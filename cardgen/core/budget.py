@@ -22,6 +22,7 @@ import os
 import pickle
 import re
 import resource
+import select
 import signal
 import stat
 import sys
@@ -288,6 +289,63 @@ def _child(fn: Callable[..., Any], args, kwargs, budget: Budget, w: int, mask: s
             os._exit(status)
 
 
+#: The write end of the event pipe, in a child started with ``on_event`` (:func:`send_event`).
+_EVENTS: list[int] = []
+
+
+def send_event(value: Any) -> None:
+    """Hand ``value`` to the parent now, while this child goes on: in a child of
+    :func:`start_limited` given ``on_event``, the parent calls ``on_event(value)`` as it arrives
+    (pickled, like the result); anywhere else a no-op. A ``cardgen watch`` save reports its
+    findings and each output swapped in so, before its rulebook is drawn."""
+    if not _EVENTS:
+        return
+    data = pickle.dumps(value)
+    view = memoryview(len(data).to_bytes(4, "big") + data)
+    while view:
+        view = view[os.write(_EVENTS[0], view):]
+
+
+def _frames(buf: bytearray) -> Iterator[Any]:
+    """The whole events at the start of ``buf`` (4-byte length, pickle), removed from it."""
+    while len(buf) >= 4 and len(buf) >= 4 + int.from_bytes(buf[:4], "big"):
+        n = int.from_bytes(buf[:4], "big")
+        value = pickle.loads(bytes(buf[4:4 + n]))
+        del buf[:4 + n]
+        yield value
+
+
+def _read_with_events(r: int, er: int, on_event: Callable[[Any], None]) -> bytes:
+    """:func:`_read_all` of the result pipe ``r`` while the events of ``er`` go to ``on_event``.
+    Once the result is in, the events still in the pipe are read without waiting (a worker the
+    child left may hold the pipe open)."""
+    chunks, buf = [], bytearray()
+    while True:
+        ready, _, _ = select.select([r, er], [], [])
+        if er in ready:
+            b = os.read(er, 1 << 16)
+            if b:
+                buf += b
+                for value in _frames(buf):
+                    on_event(value)
+            else:
+                return b"".join(chunks) + _read_all(r)
+        if r in ready:
+            b = os.read(r, 1 << 16)
+            if b:
+                chunks.append(b)
+                continue
+            os.set_blocking(er, False)
+            try:
+                while b := os.read(er, 1 << 16):
+                    buf += b
+            except BlockingIOError:
+                pass
+            for value in _frames(buf):
+                on_event(value)
+            return b"".join(chunks)
+
+
 def send_result(w: int, out: tuple) -> None:
     """Write ``out`` (``(kind, value)``) pickled to the pipe ``w``, whole; an exception that cannot
     be pickled goes as a ``RuntimeError`` keeping its words (the forked side of :func:`run_limited`)."""
@@ -319,11 +377,13 @@ def _stop_group(pid: int, reaped: bool = False) -> None:
             pass
 
 
-def run_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, game: str = "", **kwargs) -> Any:
+def run_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, game: str = "",
+                on_event: Callable[[Any], None] | None = None, **kwargs) -> Any:
     """``fn(*args, **kwargs)`` in a forked child under ``budget``; returns its value.
 
     The value and any exception travel back pickled (a :class:`CardgenError` arrives as it was
     raised, so the caller prints it as usual). ``game`` names the game in budget messages.
+    ``on_event``: see :func:`start_limited`.
 
     Raises:
         CardgenError: the child ran out of memory or CPU time, recursed too deeply, or died
@@ -331,15 +391,22 @@ def run_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, gam
         KeyboardInterrupt: Ctrl-C in the parent; the child and its workers are killed first.
         whatever ``fn`` raised.
     """
-    return start_limited(fn, *args, budget=budget, game=game, **kwargs).result()
+    return start_limited(fn, *args, budget=budget, game=game, on_event=on_event, **kwargs).result()
 
 
 class Limited:
     """A budgeted child started by :func:`start_limited`; :meth:`result` waits for its value."""
 
-    def __init__(self, pid: int | None, r: int | None, budget: Budget, game: str, done: tuple | None = None):
+    def __init__(self, pid: int | None, r: int | None, budget: Budget, game: str, done: tuple | None = None,
+                 events: tuple[int, Callable[[Any], None]] | None = None):
         self.pid, self._r, self.budget, self.game = pid, r, budget, game
         self._done = done  # ("ok", value) / ("raise", exc) once known
+        self._events = events  # (read end of the event pipe, on_event)
+
+    def _close_events(self) -> None:
+        if self._events is not None:
+            os.close(self._events[0])
+            self._events = None
 
     def result(self) -> Any:
         """The child's value, as :func:`run_limited` returns it (and raises what it raises);
@@ -355,7 +422,7 @@ class Limited:
         pid, r = self.pid, self._r
         try:
             try:
-                data = _read_all(r)
+                data = _read_with_events(r, *self._events) if self._events is not None else _read_all(r)
                 _, status = os.waitpid(pid, 0)
             except BaseException:  # Ctrl-C (or anything) while waiting: stop the child's whole group
                 _stop_group(pid)
@@ -368,6 +435,7 @@ class Limited:
             finally:
                 os.close(r)
                 self._r = None
+                self._close_events()
         except BaseException as exc:
             self._done = ("raise", exc)
             raise
@@ -397,13 +465,16 @@ class Limited:
         _remove_group_temps(self.pid)
         os.close(self._r)
         self._r = None
+        self._close_events()
 
 
-def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, game: str = "", **kwargs) -> Limited:
+def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, game: str = "",
+                  on_event: Callable[[Any], None] | None = None, **kwargs) -> Limited:
     """Start ``fn(*args, **kwargs)`` in a forked child under ``budget`` now; :meth:`Limited.result`
     gives what :func:`run_limited` would (``run_limited`` is ``start_limited(...).result()``), and
     :meth:`Limited.stop` ends a child whose value is not wanted. Without ``os.fork`` the call runs
-    here, at once.
+    here, at once. ``on_event``: called in this process, while :meth:`Limited.result` waits, with
+    each value the child hands over with :func:`send_event`.
 
     Raises:
         OSError: no pipe or process can be made (``ulimit -n``, ``ulimit -u``)."""
@@ -417,13 +488,19 @@ def start_limited(fn: Callable[..., Any], *args, budget: Budget | None = None, g
     sys.stdout.flush()
     sys.stderr.flush()
     r, w = os.pipe()
+    er, ew = os.pipe() if on_event is not None else (None, None)
     before_fork()
     pid, mask = fork_holding()
     if pid == 0:  # pragma: no cover - runs in the child (measured by its effects)
         os.close(r)
+        if er is not None:
+            os.close(er)
+            _EVENTS[:] = [ew]
         _child(fn, args, kwargs, budget, w, mask)
     os.close(w)
-    limited = Limited(pid, r, budget, game)
+    if ew is not None:
+        os.close(ew)
+    limited = Limited(pid, r, budget, game, events=(er, on_event) if er is not None else None)
     try:
         try:
             os.setpgid(pid, pid)  # also here: no race with a Ctrl-C before the child did it

@@ -5,6 +5,7 @@ The rows come from a card table (CSV / spreadsheet) or inline in game.yaml (read
 """
 from __future__ import annotations
 
+import difflib
 import math
 import unicodedata
 from dataclasses import dataclass
@@ -120,10 +121,14 @@ def typed_rows(comp: Component, raw_rows: list, file: str, lines: list[int | Non
                 ok = False
                 if col not in missing_cols:  # once per column, not once per row
                     missing_cols.add(col)
+                    spare = [str(c) for c in raw if str(c) not in comp.fields and c not in ("id", comp.quantity)]
+                    renamed = difflib.get_close_matches(col, spare, 1, 0.6)  # a header typed wrong: name both
                     problems.error(file, header_line or line, f"{comp.id} → {col}" if header_line else
                                    f"{comp.id} → row {rowno} → {col}",
-                                   f"the column {col!r} declared in fields is missing",
-                                   f"add a {col!r} column to the table or remove it from `fields`",
+                                   f"column {renamed[0]!r} is not a field; did you mean {col!r}? {col!r} is missing"
+                                   if renamed else f"the column {col!r} declared in fields is missing",
+                                   f"rename the column {renamed[0]!r} to {col!r} in the table's header" if renamed
+                                   else f"add a {col!r} column to the table or remove it from `fields`",
                                    code="missing-column")
         rid = values.get("id")
         same = unicodedata.normalize("NFC", str(rid)) if rid else rid  # は+゛ (NFD) and ば (NFC) are one id

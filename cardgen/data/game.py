@@ -109,10 +109,11 @@ def _load_table(game_root: Path, comp: Component, index: int, msrc: Source, prob
                 raise CardgenError(Problem(msrc.file, line, f"components → {comp.id} → cards",
                                            f"{comp.cards.strip()[:80]!r} is a web address: a card table is a file "
                                            "in the game folder (cardgen never downloads while it builds)",
-                                           "download the sheet into the game folder (Google Sheets: File → "
-                                           "Download → Comma-separated values; Excel online: File → Save as → "
-                                           "Download a copy) and write its file name here, e.g. `cards: "
-                                           "characters.csv`", code="url-source"))
+                                           f"run `cardgen fetch '{comp.cards.strip()[:200]}'` in the game folder: it "
+                                           "writes a dated copy (cards/NAME-YYYY-MM-DD.csv) to name here; or download "
+                                           "the sheet yourself (Google Sheets: File → Download → Comma-separated "
+                                           "values; Excel online: File → Save as → Download a copy) and write its "
+                                           "file name here, e.g. `cards: characters.csv`", code="url-source"))
             name, sheet = split_sheet(comp.cards)
             path = safe_path(game_root, name, msrc.file, line, f"components → {comp.id} → cards")
             if not path.is_file():

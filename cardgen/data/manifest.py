@@ -224,19 +224,10 @@ class OddsDeclaration(Strict):
     label: str = Field("", description="A heading for the terminal and the rulebook table, e.g. `配牌の対子`.")
 
 
-class SimulationSettings(Strict):
-    """How ``cardgen simulate`` plays a round: the registered turn procedure and which card columns it reads."""
-
-    procedure: str = Field(description="Name of a registered turn procedure (a small Python module in `cardgen/insight/games/`), e.g. `tenjanpai-draft3`.")
-    columns: dict[str, str] = Field(default_factory=dict, description="Card columns the procedure reads, when they are named differently, e.g. `{cost: power}`.")
-    options: dict[str, Union[bool, int, str]] = Field(default_factory=dict, description="Answers to the procedure's open questions for this build (each procedure documents its options and defaults); `cardgen simulate --option NAME=VALUE` switches one for a run.")
-
-
 class InsightSettings(Strict):
     """What ``cardgen odds`` and ``cardgen simulate`` compute for this game."""
 
     odds: list[OddsDeclaration] = Field(default_factory=list, description="Exact odds computed from the card table per player count.")
-    simulate: SimulationSettings | None = Field(None, description="The playtest simulator's turn procedure for this game (a procedure written for one game; `model` describes a game's own round as data).")
     model: GameModel | None = Field(None, description="One round of this game described as data, played by `cardgen simulate` (see docs/insight-model.md).")
 
 
@@ -262,6 +253,6 @@ class Manifest(Strict):
     design_rules: list[DesignRule] = Field(default_factory=list, description="Rules the card tables must follow.")
     rulebook: RulebookSettings = Field(default_factory=RulebookSettings, description="Rulebook settings: heading numbering, paper, table of contents, extra values for the rules text.")
     insight: InsightSettings = Field(default_factory=InsightSettings, description="Exact odds (`cardgen odds`) and the playtest simulator (`cardgen simulate`) for this game.")
-    terms: dict[str, str] = Field(default_factory=dict, description="The words of the game where cardgen's messages and odds tables name a thing of it: `hands`, `dead_wall`, `turns` (deck math), `pair` (what two alike cards in hand are for, printed after the pair odds' label), and a column name (the pair odds' `by`, e.g. `number: 数字`, `kana: 牌`). Deck math names the dead wall only where a player count sets one aside.")
+    terms: dict[str, str] = Field(default_factory=dict, description="The words of the game where cardgen's messages and odds tables name a thing of it: `hands`, `dead_wall`, `turns` (deck math), `pair` (what two alike cards in hand are for, printed after the pair odds' label), a column name (the pair odds' `by`, e.g. `number: 数字`, `kana: 牌`), and an icon name (`power: パワー`: the words a Tabletop Simulator name or description writes for `:power:`, which it cannot draw; without one, a game icon's label, a call's kana or the name). Deck math names the dead wall only where a player count sets one aside.")
     editions: dict[Id, Edition] = Field(default_factory=dict, description="Editions of the game in other languages, from the same cards: edition id → Edition (see docs/editions.md). The first is the default edition, whose texts are the tables' own, e.g. `{ja: {language: ja}, en: {language: en, translations: editions/en.csv, rules: rules_en}}`.")
     icons: dict[str, IconDeclaration] = Field(default_factory=dict, description="The game's own icons: name → IconDeclaration (an SVG or PNG file), e.g. `coin: {file: icons/coin.svg}`; used as `:coin:` in card text and `icon: coin` in templates.")

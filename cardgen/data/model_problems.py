@@ -129,9 +129,21 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
     for err, (loc, _m, _f, branch) in errors:
         if branch and loc == branch[0] and err["type"] in _TYPE_WORDS:
             union_types.setdefault(loc, []).append(_TYPE_WORDS[err["type"]][0].removeprefix("expected "))
+    # A required key written wrong (``player:`` for ``players:``): one problem, the unknown key's
+    # with its did-you-mean, not a second one saying the key it meant is missing.
+    missing = {(tuple(err["loc"][:-1]), str(err["loc"][-1])) for err, _w in errors if err["type"] == "missing"}
+    misspelt: dict[tuple, str] = {}  # raw loc of the missing key → the key written instead
+    for err, _w in errors:
+        if err["type"] == "extra_forbidden":
+            parent, key = tuple(err["loc"][:-1]), str(err["loc"][-1])
+            close = [k for p, k in missing if p == parent and difflib.get_close_matches(key, [k], 1, 0.6)]
+            if close:
+                misspelt.setdefault((*parent, close[0]), key)
     said: set[tuple] = set()
     for err, (loc, models, field_info, branch) in errors:
         if branch and not branch[1] and branch[0] in into_model:
+            continue
+        if err["type"] == "missing" and tuple(err["loc"]) in misspelt:
             continue
         if len(union_types.get(loc, ())) > 1 and branch and loc == branch[0]:
             if loc in said:
@@ -159,8 +171,12 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
         elif kind == "extra_forbidden":
             key = str(loc[-1])
             allowed = _fields_of(model, raw[:-1])
-            msg = f"unknown key {key!r}" + did_you_mean(key, allowed)
-            hint = "allowed keys here: " + ", ".join(allowed) if allowed else "remove the key"
+            meant = next((k for (*parent, k), typed in misspelt.items() if tuple(parent) == raw[:-1] and typed == key),
+                         None)
+            msg = f"unknown key {key!r}" + (f"; did you mean {meant!r}? (a required key)" if meant
+                                             else did_you_mean(key, allowed))
+            hint = (f"rename it to `{meant}:`; " if meant else "") + \
+                ("allowed keys here: " + ", ".join(allowed) if allowed else "remove the key")
             code = "unknown-key"
         elif kind == "missing":
             msg = "this key is required but missing"

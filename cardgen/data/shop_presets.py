@@ -35,7 +35,10 @@ class ShopPreset(BaseModel):
     standard: Literal["PDF/X-4", "PDF/X-1a"] | None = None
     format: Literal["pdf", "png"] = "pdf"
     dpi: float = 300
-    crop_marks: bool = False
+    # no shop we know wants トンボ in its files, and the shop step draws none: a preset that asked
+    # for them would be silently ignored, so only false is accepted (a shop that needs marks is a
+    # new feature of the shop step, not a flag here)
+    crop_marks: Literal[False] = False
     files: Literal["deck", "distinct", "face"] = "deck"
     names: Literal["ascii"] = "ascii"
     page_order: Literal["front-first", "back-first"] = "front-first"
@@ -57,12 +60,12 @@ def shop_presets() -> dict[str, ShopPreset]:
     return {key: ShopPreset(id=key, **value) for key, value in data.items()}
 
 
-def shop_preset(name: str, where: str = "--preset", file: str = "") -> ShopPreset:
-    """The preset ``name``; CardgenError naming the known ones when there is none."""
+def shop_preset(name: str, where: str = "--preset", file: str = "", line: int | None = None) -> ShopPreset:
+    """The preset ``name``; CardgenError (at ``file:line``) naming the known ones when there is none."""
     presets = shop_presets()
     hit = presets.get(name.strip().lower())
     if hit is None:
-        raise CardgenError(Problem(file, None, where, f"no print-shop preset {name!r}{did_you_mean(name, presets)}",
+        raise CardgenError(Problem(file, line, where, f"no print-shop preset {name!r}{did_you_mean(name, presets)}",
                                    f"use one of {', '.join(presets)} (docs/printing-shops.md)",
                                    code="unknown-shop-preset"))
     return hit

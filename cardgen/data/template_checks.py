@@ -7,7 +7,7 @@ from __future__ import annotations
 from jinja2 import TemplateSyntaxError
 
 from cardgen.core.colours import parse_colour
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, did_you_mean
 from cardgen.core.units import MM
 from cardgen.data.fields import as_mm
 from cardgen.data.template_expr import compile_expr, compile_text
@@ -94,7 +94,7 @@ def geometry_problems(template: Template, card_mm: tuple[float, float], bleed_mm
                                code="box-outside"))
         if roles is not None and el.kind == "text" and el.font not in roles:
             out.append(Problem(file, line, f"elements → {el.name or i} → font",
-                               f"no font role {el.font!r}", "roles: " + ", ".join(sorted(roles)) +
+                               f"no font role {el.font!r}" + did_you_mean(el.font, roles), "roles: " + ", ".join(sorted(roles)) +
                                " (fonts/fonts.yaml or fonts: in game.yaml)", code="unknown-font-role"))
     return out
 

@@ -10,6 +10,14 @@ Reading is bounded (:data:`MAX_TREE_BYTES`, :data:`MAX_TREE_ENTRIES`); a symboli
 tree that leads outside the game is refused like a link on disk (``path-escape``), one inside is
 kept as a link (the file boundary then checks it like any other).
 
+Nor may the repository read objects from outside the folder that holds it (for a game that is
+its own repository: the game folder) — unless it is the designer's own project repository (it
+holds the project root, :mod:`cardgen.core.boundary`): a ``.git`` file (``gitdir:``) or a
+``.git`` link to a repository elsewhere, a ``commondir`` naming another, ``objects/info/alternates``
+naming an object store elsewhere (at any depth), or a link inside the repository leading out are
+refused by name before any object is read (:func:`_confine`). ``objects/info/http-alternates`` is
+read by no code here (dulwich reads it only as a dumb-HTTP client).
+
 A game at a revision is extracted with the project's ``templates/`` and ``fonts/`` of that
 revision, at the same relative places, so :class:`cardgen.project.Project` finds the templates
 the game used then.
@@ -45,15 +53,102 @@ def _bad_rev(game_dir: Path, message: str, hint: str, code: str = "bad-rev", fil
     return CardgenError(Problem(file or rel(game_dir), None, "--rev", message, hint, code=code))
 
 
-def _open_repo(game_dir: Path) -> Repo | None:
-    """The repository holding ``game_dir`` (its own ``.git`` or one above), or None outside git.
-    Opening reads ``.git/config`` as data only: dulwich runs nothing it names."""
-    try:
-        return Repo.discover(str(game_dir))
-    except (NotGitRepository, OSError):
-        return None
-    except Exception:  # an unsupported repository format or extension: not readable, as if no repository
-        return None
+def _open_repo(game_dir: Path) -> tuple[Repo, Path] | None:
+    """The repository holding ``game_dir`` (its own ``.git`` or one above) and the folder holding
+    it, or None outside git. Opening reads ``.git/config`` as data only: dulwich runs nothing it
+    names. The folder is where the ``.git`` was found (never ``core.worktree``, which the
+    repository's own config could point anywhere).
+
+    Raises:
+        CardgenError: the repository would read objects from outside that folder (:func:`_confine`).
+    """
+    for top in (game_dir, *game_dir.parents):
+        if not (os.path.lexists(top / ".git") or ((top / "objects").is_dir() and (top / "refs").is_dir())):
+            continue
+        try:
+            repo = Repo(str(top))
+        except (NotGitRepository, OSError, ValueError):
+            return None
+        except Exception:  # an unsupported repository format or extension: not readable, as if no repository
+            return None
+        try:
+            _confine(repo, top, game_dir)
+        except BaseException:
+            repo.close()
+            raise
+        return repo, top
+    return None
+
+
+#: Deepest chain of alternates followed (git's own limit).
+MAX_ALTERNATE_DEPTH = 5
+
+
+def _confine(repo: Repo, top: Path, game_dir: Path) -> None:
+    """Refuse a repository of an untrusted folder whose objects could come from outside ``top``
+    (the folder holding it): its control folder or common folder elsewhere (a ``gitdir:`` file,
+    a ``.git`` link, ``commondir``), its object store or an alternate object store
+    (``objects/info/alternates``, followed to :data:`MAX_ALTERNATE_DEPTH`) outside, or a link in
+    the repository leading out. The designer's own project repository (one that holds the project
+    root above the game) is trusted as the project is, linked worktrees and all.
+
+    Raises:
+        CardgenError: ``path-escape``, naming the file that points out (relative to the working folder).
+    """
+    project = Project.for_game(game_dir).root.resolve()
+    if project != game_dir and project.is_relative_to(top):
+        return
+    where = "the game folder" if top == game_dir else f"{rel(top)}/ (the folder holding the repository)"
+    hint = ("give the game a repository of its own inside its folder, or compare two folders: "
+            "cardgen diff OLD_DIR NEW_DIR (docs/security.md)")
+
+    def out(p: str | Path) -> bool:
+        try:
+            return not Path(p).resolve().is_relative_to(top)
+        except (OSError, RuntimeError):  # a link loop
+            return True
+
+    def refuse(file: Path, message: str, fix: str = hint) -> CardgenError:
+        return _bad_rev(game_dir, message, fix, code="path-escape", file=rel(file))
+
+    dotgit = top / ".git"
+    if out(repo.controldir()):
+        raise refuse(dotgit, f"the repository's .git {'file' if dotgit.is_file() else 'link'} points at a "
+                             f"repository outside {where}")
+    if out(repo.commondir()):
+        raise refuse(Path(repo.controldir()) / "commondir",
+                     f"the repository's commondir points at a repository outside {where}")
+    stores, seen = [(Path(repo.object_store.path), 0)], set()
+    while stores:
+        store, depth = stores.pop()
+        if out(store):
+            raise refuse(store, f"the repository's object store lies outside {where}")
+        if store.resolve() in seen or depth > MAX_ALTERNATE_DEPTH:
+            continue
+        seen.add(store.resolve())
+        listing = store / "info" / "alternates"
+        try:
+            lines = listing.read_bytes().splitlines() if listing.is_file() else []
+        except OSError:
+            lines = []
+        for raw in lines:
+            entry = os.fsdecode(raw.strip())
+            if not entry or entry.startswith("#"):
+                continue
+            alt = Path(entry) if os.path.isabs(entry) else store / entry
+            if out(alt):
+                raise refuse(listing, f"the repository's alternates borrow objects from {entry!r}, outside {where}",
+                             "a game's history is read only from inside its folder: in your own repository, "
+                             "`git repack -a -d` copies the borrowed objects in; then delete this file "
+                             "(docs/security.md)")
+            stores.append((alt, depth + 1))
+    for folder in dict.fromkeys(Path(d).resolve() for d in (repo.controldir(), repo.commondir())):
+        for base, dirs, files in os.walk(folder):
+            for name in dirs + files:
+                link = Path(base) / name
+                if link.is_symlink() and out(link):
+                    raise refuse(link, f"a link inside the repository leads outside {where}",
+                                 "replace the link by the file or folder it points to (docs/security.md)")
 
 
 def _commit(repo: Repo, rev: str) -> Commit | None:
@@ -166,12 +261,12 @@ def game_at_revision(game_dir: Path | str, rev: str) -> Iterator[Path]:
     game_dir = Path(game_dir).resolve()
     if rev.startswith("-"):
         raise _bad_rev(game_dir, f"{rev!r} is not a revision", "give a commit, tag or branch, e.g. HEAD~1")
-    repo = _open_repo(game_dir)
-    if repo is None:
+    found_repo = _open_repo(game_dir)
+    if found_repo is None:
         raise _bad_rev(game_dir, "the game folder is not inside a git repository, so --rev has nothing to read",
                        "compare two folders instead: cardgen diff OLD_DIR NEW_DIR")
+    repo, root = found_repo
     with repo:
-        root = Path(repo.path).resolve()
         commit = _commit(repo, rev)
         if commit is None:
             raise _bad_rev(game_dir, f"the revision {rev!r} does not exist in {root.name}",
@@ -202,11 +297,14 @@ def game_at_revision(game_dir: Path | str, rev: str) -> Iterator[Path]:
 
 
 def is_revision(game_dir: Path | str, rev: str) -> bool:
-    """True when ``rev`` names a commit of the git repository holding ``game_dir`` (False outside git)."""
+    """True when ``rev`` names a commit of the git repository holding ``game_dir`` (False outside git).
+
+    Raises:
+        CardgenError: the repository would read objects from outside its folder (:func:`_confine`)."""
     if rev.startswith("-"):
         return False
-    repo = _open_repo(Path(game_dir).resolve())
-    if repo is None:
+    found = _open_repo(Path(game_dir).resolve())
+    if found is None:
         return False
-    with repo:
+    with found[0] as repo:
         return _commit(repo, rev) is not None

@@ -137,7 +137,8 @@ def lookup(role: str, value: Any, where: Where, base: Path, contain: Path | None
                     "(collections: {file: My.ttc, index: 0})")
             if close:
                 hint += ". Close names: " + ", ".join(DISPLAY.get(c, c) for c in close)
-            return err(f"font '{name}' for role '{role}' not found", hint)
+            mean = f"; did you mean {DISPLAY.get(close[0], close[0])!r}?" if close else ""
+            return err(f"font '{name}' for role '{role}' not found{mean}", hint)
     path, index = found
     if want_index is not None:
         try:

@@ -7,6 +7,7 @@ fails validation still gets its odds), compute, and merge their results into
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,7 @@ class SimulationRun:
     """What ``cardgen simulate`` produced for one game (and the variant it was compared with)."""
 
     game: str
-    result: object  #: :class:`cardgen.insight.simulate.SimulationResult`
+    result: object  #: :class:`cardgen.insight.model_run.ModelResult`
     other: object | None = None  #: the compared game or variant, same rounds
     comparison: list | None = None  #: :func:`cardgen.insight.estimates.compare` rows
     files: list[Path] | None = None
@@ -62,23 +63,21 @@ class SimulationRun:
 
 def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: int = 100_000, seed: int = 1,
                   policy: str = "greedy", options: list[str] | None = None, players: list[int] | None = None,
-                  compare_with: Path | str | None = None, jobs: int | None = None, pdf: bool = True,
-                  progress=None) -> SimulationRun:
+                  compare_with: Path | str | None = None, compare_options: list[str] | None = None,
+                  jobs: int | None = None, pdf: bool = True, progress=None) -> SimulationRun:
     """Simulate ``rounds`` rounds per player count and write OUT/<game>/simulation.json and
     OUT/<game>/insight.pdf (plots and the exact odds tables).
 
     ``compare_with``: another game folder, or a variant file (YAML: ``label``, ``cards``,
-    ``design``, ``options``; see docs/insight.md) applied to this game; both play the same rounds.
+    ``design``, ``options``; see docs/insight.md) applied to this game; ``compare_options``:
+    ``NAME=N`` answers of the model's options for the second side; both play the same rounds.
     ``jobs``: threads (default: all cores); the results never depend on it.
 
     Raises:
-        CardgenError: the game cannot be simulated (see :func:`cardgen.insight.simulate.prepare`),
-            a bad ``--option``, ``--policy`` or variant file.
+        CardgenError: the game describes no model, a model problem
+            (:func:`cardgen.insight.model_compile.compile_model`), a bad ``--option``, ``--policy`` or variant file.
     """
-    from cardgen.core.errors import CardgenError, Problem  # lazy: +9 ms of imports here (measured)
-    from cardgen.insight.estimates import compare  # lazy: +117 ms of imports here (measured)
-    from cardgen.insight.simulate import prepare, simulate  # lazy: +253 ms of imports here (measured)
-    from cardgen.insight.variant import load_variant, parse_options  # lazy: +180 ms of imports here (measured)
+    from cardgen.core.errors import CardgenError, Problem, UsageError  # lazy: +9 ms of imports here (measured)
 
     if rounds < 2:
         raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at least 2 are needed for a "
@@ -98,51 +97,19 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     declared = [pc.players for pc in game.manifest.setup.player_counts]
     unknown = [n for n in players or [] if n not in declared]
     if unknown:
-        raise CardgenError(Problem("--players", None, "players",
+        raise UsageError(Problem("--players", None, "players",
                                    f"{game.manifest.game.title} has no setup for {', '.join(map(str, unknown))} players",
                                    f"give a declared player count: {', '.join(map(str, declared))} "
                                    "(setup → player_counts in game.yaml)", code="insight-players"))
     if game.manifest.insight.model is not None:
         return _simulate_model(game, out, rounds=rounds, seed=seed, policy=policy, options=options or [],
-                               players=players, compare_with=compare_with, pdf=pdf, progress=progress)
-    if game.manifest.insight.simulate is None:
-        raise CardgenError(Problem(game.source.file, None, "insight → model",
-                                   f"{game.manifest.game.title} describes no round to simulate: cardgen plays only "
-                                   "the rules a game's own manifest describes",
-                                   "add `insight: model:` to game.yaml (players' turns, the win test, calls, "
-                                   "scoring; see docs/insight-model.md)", code="insight-no-model"))
-    base = prepare(game_dir)
-    flags = parse_options(options or [], base.procedure)
-    base.options.update(flags)
-    other_setup = None
-    if compare_with is not None:
-        path = Path(compare_with)
-        if path.is_dir():
-            other_setup = prepare(path)
-            other_setup.label = str(path) if path.resolve() != Path(game_dir).resolve() else "as built (again)"
-        else:
-            other_setup = prepare(game_dir, load_variant(path, Path(game_dir)))
-        other_setup.options.update(flags)
-    total = rounds * (len(players) if players else len(base.decks)) * (2 if other_setup else 1)
-    tick = progress(total) if progress else None
-    result = simulate(base, rounds, seed, policy, tick, players)
-    other = simulate(other_setup, rounds, seed, policy, tick, players) if other_setup else None
-    comparison = compare(result, other) if other is not None else None
-    out_dir = Path(out) / base.game_id
-    data = {"simulation": result.to_json()}
-    if other is not None:
-        data["compared_with"] = other.to_json()
-        data["comparison"] = comparison
-    draw = None
-    if pdf:
-        from cardgen.data.game import load_game
-        from cardgen.insight.odds import compute_odds
-        from cardgen.insight.plots import write_insight_pdf
-
-        game = load_game(game_dir)
-        draw = lambda path: write_insight_pdf(path, result, other, comparison, compute_odds(game),  # noqa: E731
-                                              font_path=_body_font(game))
-    return SimulationRun(base.game_id, result, other, comparison, _write_outputs(out_dir, data, draw))
+                               players=players, compare_with=compare_with, compare_options=compare_options or [],
+                               pdf=pdf, progress=progress)
+    raise CardgenError(Problem(game.source.file, None, "insight → model",
+                               f"{game.manifest.game.title} describes no round to simulate: cardgen plays only "
+                               "the rules a game's own manifest describes",
+                               "add `insight: model:` to game.yaml (players' turns, the win test, calls, "
+                               "scoring; see docs/insight-model.md)", code="insight-no-model"))
 
 
 def _write_outputs(out_dir: Path, data: dict, draw_pdf) -> list[Path]:
@@ -158,36 +125,96 @@ def _write_outputs(out_dir: Path, data: dict, draw_pdf) -> list[Path]:
 
 
 def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: list[str], players, compare_with,
-                    pdf: bool, progress) -> SimulationRun:
+                    compare_options: list[str], pdf: bool, progress) -> SimulationRun:
     """``cardgen simulate`` of a game with ``insight.model``: simulation.json (and insight.pdf
-    with the exact odds and the model's estimates)."""
-    from cardgen.core.errors import CardgenError, Problem  # lazy: +8 ms of imports here (measured)
+    with the exact odds and the model's estimates); with ``compare_with`` (another game folder
+    with a model, or a variant file of this game) or ``compare_options`` (``NAME=N`` answers of
+    this game's options), a second run on the same rounds and their paired differences."""
+    from cardgen.core.errors import CardgenError, Problem, UsageError  # lazy: +8 ms of imports here (measured)
+    from cardgen.data.game import load_game  # lazy: +180 ms of imports here (measured)
+    from cardgen.insight.estimates import compare  # lazy: +117 ms of imports here (measured)
     from cardgen.insight.model_compile import compile_model  # lazy: +432 ms of imports here (measured)
     from cardgen.insight.model_run import simulate_model  # lazy: +547 ms of imports here (measured)
+    from cardgen.insight.variant import Variant, load_variant  # lazy: +180 ms of imports here (measured)
 
-    if compare_with is not None:
-        raise CardgenError(Problem("--compare", None, "compare", "--compare is not yet read for a game with "
-                                   "`insight: model:`", "run simulate twice with --option NAME=VALUE",
-                                   code="insight-compare"))
-    flags = {}
-    for text in options:
-        name, sep, value = text.partition("=")
+    def compiled(of, values, where: str, variant=None):
+        """``compile_model``; the option names it does not know are blamed on ``where`` (the
+        option or variant file that gave them: the first side's were checked before), and when
+        only those are wrong, a command-line ``where`` makes it a usage error (exit 2)."""
         try:
-            flags[name.strip()] = int({"true": "1", "false": "0"}.get(value.strip().lower(), value.strip()))
-        except ValueError:
-            raise CardgenError(Problem("--option", None, "option", f"cannot read {text!r}",
-                                       "write NAME=N (a whole number, or true/false)", code="insight-option"))
-    cm = compile_model(game, flags)
-    total = rounds * len([c for c in cm.counts if not players or c.deck.players in players])
-    result = simulate_model(cm, rounds, seed, policy, progress(total) if progress else None, players)
-    out_dir = Path(out) / cm.game_id
+            return compile_model(of, values, variant)
+        except CardgenError as exc:
+            problems = [dataclasses.replace(p, file=where) if p.file == "--option" else p for p in exc.problems]
+            if where.startswith("--") and all(p.file.startswith("--") for p in problems):
+                raise UsageError(problems) from None
+            raise CardgenError(problems) from None
+
+    flags = _model_flags(options, "--option")
+    cm = compiled(game, flags, "--option")
+    other_cm, label = None, ""
+    if compare_with is not None and compare_options:
+        raise CardgenError(Problem("--compare-option", None, "compare", "--compare and --compare-option both name "
+                                   "the second side", "give one of them", code="insight-compare"))
+    if compare_with is not None:
+        path = Path(compare_with)
+        if path.is_dir():
+            other = load_game(path)
+            if other.manifest.insight.model is None:
+                raise CardgenError(Problem(other.source.file, None, "insight → model", f"{path} describes no round "
+                                           "to simulate, so it cannot be compared", "add `insight: model:` to its "
+                                           "game.yaml (see docs/insight-model.md)", code="insight-no-model"))
+            other_cm = compile_model(other, flags)
+            label = str(path) if path.resolve() != game.root.resolve() else "as built (again)"
+        else:
+            variant = load_variant(path, game.root)
+            other_cm = compiled(game, {**flags, **_model_flags(
+                [f"{k}={v}" for k, v in variant.options.items()], variant.source)}, variant.source, variant)
+            label = variant.label
+    elif compare_options:
+        other_cm = compiled(game, {**flags, **_model_flags(compare_options, "--compare-option")}, "--compare-option",
+                            Variant(" ".join(compare_options)))
+        label = ", ".join(compare_options)
+    sides = 2 if other_cm is not None else 1
+    total = rounds * len([c for c in cm.counts if not players or c.deck.players in players]) * sides
+    tick = progress(total) if progress else None
+    result = simulate_model(cm, rounds, seed, policy, tick, players)
+    other_result = simulate_model(other_cm, rounds, seed, policy, tick, players, label) if other_cm else None
+    comparison = compare(result.parts, other_result.parts) if other_result else None
+    data = {"simulation": result.to_json()}
+    if other_result is not None:
+        data["compared_with"] = other_result.to_json()
+        data["comparison"] = comparison
     draw = None
     if pdf:
         from cardgen.insight.odds import compute_odds
         from cardgen.insight.plots import write_model_pdf
 
-        draw = lambda path: write_model_pdf(path, result, compute_odds(game), font_path=_body_font(game))  # noqa: E731
-    return SimulationRun(cm.game_id, result, files=_write_outputs(out_dir, {"simulation": result.to_json()}, draw))
+        draw = lambda path: write_model_pdf(path, result, compute_odds(game), font_path=_body_font(game),  # noqa: E731
+                                            other=other_result, comparison=comparison)
+    return SimulationRun(cm.game_id, result, other_result, comparison,
+                         files=_write_outputs(Path(out) / cm.game_id, data, draw))
+
+
+def _model_flags(texts: list[str], where: str) -> dict[str, int]:
+    """``NAME=N`` (a whole number, or true/false) → option values.
+
+    Raises:
+        UsageError: a command-line text (``where`` an option) that is not NAME=N.
+        CardgenError: a variant file's text that is not NAME=N.
+    """
+    from cardgen.core.errors import CardgenError, Problem, UsageError  # lazy: +8 ms of imports here (measured)
+
+    flags = {}
+    for text in texts:
+        name, sep, value = str(text).partition("=")
+        try:
+            flags[name.strip()] = int({"true": "1", "false": "0"}.get(value.strip().lower(), value.strip()))
+        except ValueError:
+            problem = Problem(where, None, "option", f"cannot read {text!r}",
+                              "write NAME=N (a whole number, or true/false)", code="insight-option")
+            # a command-line value is a usage error (exit 2); a variant file's is the file's problem
+            raise (UsageError if where.startswith("--") else CardgenError)(problem) from None
+    return flags
 
 
 def _body_font(game) -> Path | None:

@@ -14,13 +14,15 @@ from typing import Any
 import numpy as np
 
 from cardgen.check.multiset import hands
-from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.errors import CardgenError, Problem, did_you_mean
 from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
-from cardgen.insight import model_round as R
-from cardgen.insight.deck import DealtDeck, dealt_decks
-from cardgen.insight.model_expr import PPOINTS, WINS, ExprError, Names, Programs, compile_expr
-from cardgen.insight.model_round import run
+from cardgen.insight import model_layout as R
+from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
+from cardgen.insight.model_expr import (CALL_HEADS, MELDS, NEAR, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS,
+                                        USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN, USES_TAKE, WINS, ExprError, Names,
+                                        Programs, compile_expr, constant)
+from cardgen.insight.variant import Variant, apply_variant
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
 MAX_NUMBER_KINDS = 64
@@ -47,10 +49,16 @@ class CompiledModel:
     T: np.ndarray  #: patterns × (kinds + 1): tile counts per kind, then points
     code: np.ndarray
     spans: np.ndarray
-    uses: np.ndarray  #: per program: 1 when it reads wins() or pattern_points()
+    uses: np.ndarray  #: per program: USES_* bits (what it reads that the interpreter works out first)
     calls: np.ndarray
+    takes: np.ndarray
     prio: np.ndarray
     counts: list[CompiledCount] = field(default_factory=list)
+
+    def arrays(self, k: int) -> tuple:
+        """The model tuple ``M`` of :mod:`cardgen.insight.model_round` for player count ``k``."""
+        c = self.counts[k]
+        return (c.attr, self.T, self.code, self.spans, self.uses, self.calls, self.takes, self.prio, c.prm)
 
 
 def _int(v: Any) -> int | None:
@@ -61,8 +69,9 @@ def _int(v: Any) -> int | None:
     return None
 
 
-def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledModel:
-    """Compile ``game.manifest.insight.model`` (with ``flags``: ``--option`` answers).
+def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Variant | None = None) -> CompiledModel:
+    """Compile ``game.manifest.insight.model`` (with ``flags``: ``--option`` answers; ``variant``:
+    changed card values and design constants of a ``--compare`` side).
 
     Raises:
         CardgenError: every problem at once (see the module docstring).
@@ -78,11 +87,12 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
         line = src.line(where) or src.line(base)
         problems.append(Problem(src.file, line, " → ".join(map(str, where)), message, hint, code="insight-model"))
 
-    decks = dealt_decks(game)
+    decks = _model_decks(game, model, at) if model.deck else dealt_decks(game)
+    decks = apply_variant(decks, variant) if variant else decks
     options = dict(model.options)
     for k, v in (flags or {}).items():
         if k not in options:
-            problems.append(Problem("--option", None, "option", f"the model has no option {k!r}",
+            problems.append(Problem("--option", None, "option", f"the model has no option {k!r}" + did_you_mean(k, options),
                                     "options: " + (", ".join(options) or "none (add `options:` to insight.model)"),
                                     code="insight-option"))
         else:
@@ -106,23 +116,44 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
                 at("columns" if col != model.value else "value",
                    message=f"{col} = {bad.values.get(col)!r} on card {bad.values.get('id')!r}: the model reads "
                            "whole numbers or true/false", hint=f"declare `{col}: int` (or bool) under the component's fields")
-    design = {k: v for k, v in m.design.items() if _int(v) is not None}
+    design = {k: v for k, v in {**m.design, **(variant.design if variant else {})}.items() if _int(v) is not None}
     by_name = {"kind": 0, model.kind: 0, "value": 1, **({model.value: 1} if model.value else {}),
                **{c: 2 + i for i, c in enumerate(model.columns)}}
-    names = Names(by_name, {k: i for i, k in enumerate(kinds)}, options, design)
+    maxes = {name: max((_int(k.values.get(col)) or 0 for k in rows), default=0)
+             for name, col in [("kind", model.kind), (model.kind, model.kind), ("value", model.value),
+                               (model.value, model.value), *[(c, c) for c in model.columns]]
+             if name and col in have and all(_int(k.values.get(col)) is not None for k in rows)}
+    names = Names(by_name, {k: i for i, k in enumerate(kinds)}, options, design, maxes)
     progs = Programs()
+    #: where a function the interpreter works out beforehand may stand
+    chooses = ("greedy", "greedy_down", "face_down")
 
-    def prog(text: str, *path) -> int:
+    def prog(text: str, *path, heads=PLAY_HEADS) -> int:
         try:
-            return progs.add(compile_expr(text, names))
+            program = compile_expr(text, names.where(heads))
         except ExprError as exc:
             at(*path, message=str(exc), hint="see docs/insight-model.md for the vocabulary")
             return -1
+        ops = {op for op, _ in program}
+        if TAKE_GAIN in ops and path[0] not in chooses:
+            at(*path, message="take_gain() is read only where a card is chosen (greedy, greedy_down, face_down)",
+               hint="write the take's own condition under `takes:`")
+        if NOT_IN_RIVER in ops and path[0] in ("takes", "gain"):
+            at(*path, message="not_in_river() is not read in a take or in gain",
+               hint="use in_river(card.kind) for one card")
+        return progs.add(program)
 
     targets, tpoints = _patterns(game, model, kinds, at)
     gain = prog(model.gain, "gain")
     face_down = prog(model.face_down, "face_down")
     greedy = prog(model.greedy, "greedy") if model.greedy else -1
+    greedy_down = prog(model.greedy_down, "greedy_down") if model.greedy_down else -1
+    if model.greedy_down and not model.choose_face:
+        at("greedy_down", message="greedy_down is read only when the player chooses the face",
+           hint="add `choose_face: true`, or remove greedy_down")
+    if model.tsumo and model.tsumo.any_card and model.tsumo.after != "draw":
+        at("tsumo", "any_card", message="any_card is read with `after: draw` only",
+           hint="set `after: draw`, or remove any_card")
     t_when = prog(model.tsumo.when, "tsumo", "when") if model.tsumo else -1
     t_points = prog(model.tsumo.points, "tsumo", "points") if model.tsumo else -1
     calls = []
@@ -134,7 +165,17 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
                    hint="add it to `columns:`")
             else:
                 held = by_name[c.holding]
-        calls.append((held, prog(c.when, "calls", i, "when"), prog(c.points, "calls", i, "points"), int(c.face_down)))
+        calls.append((held, prog(c.when, "calls", i, "when", heads=CALL_HEADS),
+                      prog(c.points, "calls", i, "points", heads=CALL_HEADS), int(c.face_down)))
+    takes = []
+    for i, tk in enumerate(model.takes):
+        try:
+            counts_in = constant(compile_expr(tk.in_river, Names({}, {}, options, design)), 0)
+        except ExprError as exc:
+            at("takes", i, "in_river", message=str(exc), hint="an expression of option.X and design.X, e.g. `true`")
+            counts_in = 1
+        takes.append((prog(tk.when, "takes", i, "when", heads=TAKE_HEADS),
+                      prog(tk.cost, "takes", i, "cost", heads=TAKE_HEADS), int(counts_in != 0)))
     prio = np.full(max(len(kinds), 1), len(model.priority) + 1, dtype=np.int64)
     for r, k in enumerate(model.priority):
         if str(k) not in kinds:
@@ -145,9 +186,15 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
         raise CardgenError(problems)
     counts = []
     for d in decks:
-        if d.players * d.hand + d.dead_wall > d.size or d.hand + 1 > R.MAX_HAND:
-            at(message=f"{d.players} players: {d.players} × {d.hand} cards dealt and {d.dead_wall} set aside do not "
-                       f"fit the {d.size}-card deck")
+        dealt = d.players * d.hand + d.dead_wall
+        if dealt > d.size or d.hand + 1 > R.MAX_HAND:
+            i = next(i for i, pc in enumerate(m.setup.player_counts) if pc.players == d.players)
+            problems.append(game.problem(("setup", "player_counts", i, "hand"),
+                                         f"{d.players} players × {d.hand} (hands) + {d.dead_wall} (dead wall) = "
+                                         f"{dealt} cards are dealt, but the deck holds {d.size}, so no round "
+                                         "can be played" if dealt > d.size else
+                                         f"a hand of {d.hand} cards: the simulator holds at most {R.MAX_HAND - 1}",
+                                         "deal fewer cards, or add cards to the deck", code="insight-deal"))
             continue
         attr = np.array([[kinds.index(str(k.values.get(model.kind))),
                           _int(k.values.get(model.value)) or 0 if model.value else 0,
@@ -158,32 +205,100 @@ def compile_model(game: Game, flags: dict[str, int] | None = None) -> CompiledMo
         except ExprError as exc:
             at("turns", message=str(exc))
             continue
-        turns = _constant(turns_prog, d.players)
-        prm = np.zeros(R.N_PARAMS, dtype=np.int64)
+        turns = constant(turns_prog, d.players)
+        try:
+            need = constant(compile_expr(model.wins_per_round, Names({}, {}, options, design)), d.players)
+        except ExprError as exc:
+            at("wins_per_round", message=str(exc), hint="e.g. `players - 1`")
+            continue
+        if need < 1:
+            at("wins_per_round", message=f"{model.wins_per_round!r} is {need} at {d.players} players: a round ends "
+                                         "after at least 1 win", hint="e.g. `players - 1`")
+            continue
+        nk = max(len(kinds), 1)
+        prm = np.full(R.N_PARAMS + 2 * nk, -1, dtype=np.int64)
+        prm[:R.N_PARAMS] = 0
+        prm[R.P_WINS] = need
+        if model.melds is not None:
+            prm[R.P_MELDS], prm[R.P_MELD_SETS] = 1, model.melds.sets
+            prm[R.N_PARAMS:] = _neighbours(d, model, kinds, at)
         prm[R.P_PLAYERS], prm[R.P_HAND], prm[R.P_DEAD], prm[R.P_TURNS] = d.players, d.hand, d.dead_wall, turns
         prm[R.P_TSUMO_AFTER] = 0 if model.tsumo is None else (1 if model.tsumo.after == "draw" else 2)
         prm[R.P_TSUMO_WHEN], prm[R.P_TSUMO_POINTS] = t_when, t_points
         prm[R.P_GAIN], prm[R.P_FACEDOWN], prm[R.P_GREEDY] = gain, face_down, greedy
         prm[R.P_NCALLS], prm[R.P_NKINDS] = len(calls), max(len(kinds), 1)
+        prm[R.P_NTAKES], prm[R.P_CHOOSE_FACE], prm[R.P_GREEDY_DOWN] = len(takes), int(model.choose_face), greedy_down
+        prm[R.P_TSUMO_ANY] = int(bool(model.tsumo and model.tsumo.any_card))
         counts.append(CompiledCount(d, attr, prm))
     if problems:
         raise CardgenError(problems)
     code, spans = progs.arrays()
     T = np.concatenate([targets, tpoints.reshape(-1, 1)], axis=1)
-    uses = np.array([int(any(op in (WINS, PPOINTS) for op in code[a:a + n, 0])) for a, n in spans] or [0],
-                    dtype=np.int64)
+    uses = np.array([_uses(code[a:a + n, 0]) for a, n in spans] or [0], dtype=np.int64)
     return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
-                         np.array(calls, dtype=np.int64).reshape(-1, 4), prio, counts)
+                         np.array(calls, dtype=np.int64).reshape(-1, 4), np.array(takes, dtype=np.int64).reshape(-1, 3),
+                         prio, counts)
 
 
-def _constant(program: list[tuple[int, int]], players: int) -> int:
-    """The value of a program without card or seat names (``turns``), evaluated here."""
-    code = np.array(program, dtype=np.int64).reshape(-1, 2)
-    spans = np.array([[0, len(program)]], dtype=np.int64)
-    ctx = np.array([0, 0, players], dtype=np.int64)
-    z = np.zeros((1, 1), dtype=np.int64)
-    return int(run(0, code, spans, z, 0, -1, -1, -1, ctx, np.zeros((1, 4), dtype=np.int64), -1,
-                   np.empty(256, dtype=np.int64)))
+def _uses(ops: np.ndarray) -> int:
+    """The USES_* bits of a program's opcodes."""
+    have = set(ops.tolist())
+    return ((USES_PATTERN if have & {WINS, PPOINTS} else 0) | (USES_TAKE if TAKE_GAIN in have else 0)
+            | (USES_FRESH if NOT_IN_RIVER in have else 0) | (USES_MELDS if MELDS in have else 0)
+            | (USES_NEAR if NEAR in have else 0))
+
+
+#: most kinds a `[a, b]` range of the model's own deck may make
+MAX_DECK_ROWS = 512
+
+
+def _model_decks(game: Game, model: GameModel, at) -> list[DealtDeck]:
+    """``insight.model.deck`` (ranges expanded) dealt at every player count of the setup."""
+    kinds = []
+    for i, row in enumerate(model.deck):
+        spans = {k: v for k, v in row.items() if isinstance(v, list)}
+        bad = [k for k, v in spans.items() if len(v) != 2 or not all(isinstance(x, int) for x in v) or v[1] < v[0]]
+        lengths = {v[1] - v[0] + 1 for k, v in spans.items() if k not in bad}
+        count = row.get("count", 1)
+        if bad or len(lengths) > 1 or not isinstance(count, int) or count < 0:
+            at("deck", i, message="a range is written [first, last] (whole numbers, first ≤ last), ranges in one row "
+                                  "have the same length, and `count` is a whole number",
+               hint="e.g. `{kind: [1, 9], suit: 1, number: [1, 9], count: 4}`")
+            continue
+        n = lengths.pop() if lengths else 1
+        if len(kinds) + n > MAX_DECK_ROWS:
+            at("deck", i, message=f"the deck has more than {MAX_DECK_ROWS} kinds", hint="write fewer or shorter ranges")
+            break
+        for j in range(n):
+            values = {k: (v[0] + j if isinstance(v, list) else v) for k, v in row.items() if k != "count"}
+            kinds.append(Kind({"id": f"deck-{i + 1}-{j + 1}", **values}, count))
+    hand = model.hand
+    out = []
+    for pc in game.manifest.setup.player_counts if game.manifest.setup else []:
+        h = hand if hand is not None else pc.hand
+        if h is None:
+            at("hand", message="the model's deck needs a hand size", hint="add `hand: N` to insight.model")
+            return []
+        out.append(DealtDeck(pc.players, tuple(kinds), h, model.dead_wall, None))
+    return out
+
+
+def _neighbours(d: DealtDeck, model: GameModel, kinds: list[str], at) -> list[int]:
+    """For melds(): per kind the kind of the next number in its suit, then of the previous one (−1 none; suit 0: none)."""
+    where = {}
+    for k in d.kinds:
+        suit, number = _int(k.values.get(model.melds.suit)), _int(k.values.get(model.melds.number))
+        if suit is None or number is None:
+            at("melds", message=f"card {k.values.get('id')!r} has no whole-number {model.melds.suit!r} and "
+                                f"{model.melds.number!r}", hint="name the suit and number columns under melds:")
+            return [-1] * (2 * len(kinds))
+        where[(suit, number)] = kinds.index(str(k.values.get(model.kind)))
+    nxt, prv = [-1] * len(kinds), [-1] * len(kinds)
+    for (suit, number), i in where.items():
+        if suit > 0:
+            nxt[i] = where.get((suit, number + 1), -1)
+            prv[i] = where.get((suit, number - 1), -1)
+    return nxt + prv
 
 
 def _patterns(game: Game, model: GameModel, kinds: list[str], at) -> tuple[np.ndarray, np.ndarray]:

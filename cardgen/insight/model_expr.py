@@ -6,13 +6,15 @@ node kinds below are accepted; nothing of it is ever run as Python. Vocabulary (
 words, docs/insight-model.md):
 
 - whole numbers, ``true``/``false`` (``True``/``False``), a kind written as text (``'ん'``);
-- ``card.X``, ``held.X``, ``discard.X``: a column of the card in question (``X`` = ``kind``,
-  the ``value`` column, or one of ``columns``);
+- ``card.X`` (plays, own-turn wins), ``discard.X`` and ``held.X`` (calls), ``discard.X`` and
+  ``target.X`` (takes): a column of that card (``X`` = ``kind``, the ``value`` column, or one of
+  ``columns``); ``max.X``: the deck's highest value of a column;
 - ``river.sum``, ``river.count``, ``river.last``, ``chips``, ``turn``, ``players``, ``wall``,
-  ``seat`` (0 = the dealer);
+  ``seat`` (0 = the dealer), ``down`` (the card is played face down), ``won`` (the player's wins
+  this round);
 - ``option.X``, ``design.X`` (whole numbers of the manifest, fixed when compiled);
 - ``in_river(k)``, ``discarded(k)``, ``in_hand(k)`` (how many; ``k`` a kind: ``card.kind``, ``'ん'``, ``3``),
-  ``wins()``, ``pattern_points()``, ``min(a, b)``, ``max(a, b)``;
+  ``wins()``, ``pattern_points()``, ``take_gain()``, ``not_in_river()``, ``melds()``, ``neighbours()``, ``min(a, b)``, ``max(a, b)``;
 - ``+ - * // %``, unary ``-``, ``not``, ``and``, ``or``, comparisons (chained), ``a if c else b``.
 """
 from __future__ import annotations
@@ -27,13 +29,22 @@ import numpy as np
 CONST, CARD, HELD, DISC, VAR, IN_RIVER, DISCARDED, WINS, PPOINTS, IN_HAND = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 ADD, SUB, MUL, FDIV, MOD, NEG, NOT, AND, OR = 10, 11, 12, 13, 14, 15, 16, 17, 18
 LT, LE, GT, GE, EQ, NE, SELECT, MIN, MAX = 19, 20, 21, 22, 23, 24, 25, 26, 27
+TAKE_GAIN, NOT_IN_RIVER, MELDS, NEAR = 28, 29, 30, 31
+#: bits of a program's ``uses``: what the interpreter works out before running it
+USES_PATTERN, USES_TAKE, USES_FRESH, USES_MELDS, USES_NEAR = 1, 2, 4, 8, 16
 
 #: ``river.X`` and plain names → VAR argument
-VARS = {"river.sum": 0, "river.count": 1, "river.last": 2, "chips": 3, "turn": 4, "players": 5, "wall": 6, "seat": 7}
+VARS = {"river.sum": 0, "river.count": 1, "river.last": 2, "chips": 3, "turn": 4, "players": 5, "wall": 6, "seat": 7,
+        "down": 8, "won": 9}
 _BIN = {ast.Add: ADD, ast.Sub: SUB, ast.Mult: MUL, ast.FloorDiv: FDIV, ast.Mod: MOD}
 _CMP = {ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE, ast.Eq: EQ, ast.NotEq: NE}
 _CALLS = {"in_river": (IN_RIVER, 1), "discarded": (DISCARDED, 1), "in_hand": (IN_HAND, 1), "wins": (WINS, 0), "pattern_points": (PPOINTS, 0),
-          "min": (MIN, 2), "max": (MAX, 2)}
+          "min": (MIN, 2), "max": (MAX, 2), "take_gain": (TAKE_GAIN, 0), "not_in_river": (NOT_IN_RIVER, 0),
+          "melds": (MELDS, 0), "neighbours": (NEAR, 0)}
+#: the cards an expression may read, by where it stands (Names.heads): head → opcode
+PLAY_HEADS = {"card": CARD}
+CALL_HEADS = {"discard": DISC, "held": HELD}
+TAKE_HEADS = {"discard": CARD, "target": HELD}
 #: The longest expression text read, and the most operations one may compile to.
 MAX_TEXT, MAX_OPS = 500, 200  # a program's stack never holds more than MAX_OPS values
 
@@ -51,6 +62,12 @@ class Names:
     kinds: dict[str, int]
     options: dict[str, int] = field(default_factory=dict)
     design: dict[str, int] = field(default_factory=dict)
+    maxes: dict[str, int] = field(default_factory=dict)  #: ``max.X``: the deck's highest value of column X
+    heads: dict[str, int] = field(default_factory=lambda: dict(PLAY_HEADS))  #: the cards named here
+
+    def where(self, heads: dict[str, int]) -> "Names":
+        """The same names for an expression that reads the cards ``heads``."""
+        return Names(self.columns, self.kinds, self.options, self.design, self.maxes, dict(heads))
 
 
 def compile_expr(text: str, names: Names) -> list[tuple[int, int]]:
@@ -63,7 +80,7 @@ def compile_expr(text: str, names: Names) -> list[tuple[int, int]]:
     if len(text) > MAX_TEXT:
         raise ExprError(f"the expression is longer than {MAX_TEXT} characters")
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = ast.parse(f"(\n{text}\n)", mode="eval")  # in brackets: a folded YAML text may break lines anywhere
     except SyntaxError as exc:
         raise ExprError(f"cannot read {text!r}: {exc.msg}") from None
     out: list[tuple[int, int]] = []
@@ -100,8 +117,13 @@ def _emit(node: ast.AST, names: Names, out: list) -> None:
         head, _, rest = name.partition(".")
         if name in VARS:
             out.append((VAR, VARS[name]))
-        elif head in ("card", "held", "discard") and rest in names.columns:
-            out.append(({"card": CARD, "held": HELD, "discard": DISC}[head], names.columns[rest]))
+        elif head in names.heads and rest in names.columns:
+            out.append((names.heads[head], names.columns[rest]))
+        elif head in ("card", "held", "discard", "target") and rest in names.columns:
+            raise ExprError(f"{name!r} is not known here: this expression reads "
+                            + " and ".join(f"{h}.X" for h in names.heads))
+        elif head == "max" and rest in names.maxes:
+            out.append((CONST, names.maxes[rest]))
         elif head == "option" and rest in names.options:
             out.append((CONST, names.options[rest]))
         elif head == "design" and rest in names.design:
@@ -153,8 +175,8 @@ def _emit(node: ast.AST, names: Names, out: list) -> None:
 
 
 def _unknown(name: str, names: Names) -> str:
-    known = (list(VARS) + [f"card.{c}" for c in names.columns] + [f"held.{c}" for c in names.columns]
-             + [f"discard.{c}" for c in names.columns] + [f"option.{o}" for o in names.options]
+    known = (list(VARS) + [f"{h}.{c}" for h in names.heads for c in names.columns]
+             + [f"max.{c}" for c in names.maxes] + [f"option.{o}" for o in names.options]
              + [f"design.{d}" for d in names.design])
     close = difflib.get_close_matches(name, known, 1, 0.6)
     return f"unknown name {name!r}" + (f" (did you mean {close[0]!r}?)" if close else "") + \
@@ -179,3 +201,34 @@ class Programs:
         """``(code[n, 2], spans[m, 2])`` as int64 arrays."""
         code = np.array(self.code or [(CONST, 0)], dtype=np.int64).reshape(-1, 2)
         return code, np.array(self.spans, dtype=np.int64).reshape(-1, 2)
+
+
+_PY_BIN = {ADD: lambda x, y: x + y, SUB: lambda x, y: x - y, MUL: lambda x, y: x * y,
+           FDIV: lambda x, y: x // y if y else 0, MOD: lambda x, y: x % y if y else 0,
+           AND: lambda x, y: int(bool(x and y)), OR: lambda x, y: int(bool(x or y)), LT: lambda x, y: int(x < y),
+           LE: lambda x, y: int(x <= y), GT: lambda x, y: int(x > y), GE: lambda x, y: int(x >= y),
+           EQ: lambda x, y: int(x == y), NE: lambda x, y: int(x != y), MIN: min, MAX: max}
+
+
+def constant(program: list[tuple[int, int]], players: int) -> int:
+    """The value of a program that reads no card, hand or river (``turns``, a take's
+    ``in_river``: numbers, ``players``, options and design constants), worked out here in Python:
+    every other name reads 0."""
+    stack: list[int] = []
+    for op, a in program:
+        if op == CONST:
+            stack.append(a)
+        elif op == VAR:
+            stack.append(players if a == VARS["players"] else 0)
+        elif op in (NEG, NOT):
+            x = stack.pop()
+            stack.append(-x if op == NEG else int(x == 0))
+        elif op == SELECT:
+            y, x, c = stack.pop(), stack.pop(), stack.pop()
+            stack.append(x if c else y)
+        elif op in _PY_BIN:
+            y, x = stack.pop(), stack.pop()
+            stack.append(_PY_BIN[op](x, y))
+        else:
+            stack.append(0)
+    return stack[-1] if stack else 0

@@ -1,19 +1,23 @@
 """The numba interpreter of a compiled ``insight.model`` (:mod:`cardgen.insight.model_compile`):
 one round from a shuffled deck, and many rounds in parallel.
 
-Arrays (all int64): ``attr[card, column]`` (column 0 the kind index, 1 the river value, then the
-model's ``columns``), ``T[pattern, kind]`` (the base yaku's tile counts, their points in the last
-column), ``code``/``spans`` (the stack programs of :mod:`cardgen.insight.model_expr`),
-``calls[call, 4]`` (held column or −1, condition program, points program, face-down callable),
-``prio[kind]`` (the priority policy's rank), ``prm`` (the ``P_*`` parameters), ``pol[seat]``.
-A round's state is one array ``S[seat]``: river sum, river count, river last, chips, then per kind
-the cards in hand (from ``HC``), face up in the river, and discarded (few arguments per call: the
-interpreter is called some twenty times a turn).
+The model's arrays travel as one tuple ``M`` (all int64): ``attr[card, column]`` (column 0 the
+kind index, 1 the river value, then the model's ``columns``), ``T[pattern, kind]`` (the base
+yaku's tile counts, their points in the last column), ``code``/``spans`` (the stack programs of
+:mod:`cardgen.insight.model_expr`), ``uses[program]`` (bits: what to work out before running it),
+``calls[call, 4]`` (held column or −1, condition, points, face-down callable), ``takes[take, 3]``
+(condition, cost, sideways card counts for ``in_river``), ``prio[kind]`` (the priority policy's
+rank), ``prm`` (the ``P_*`` parameters). A round's state is the tuple ``W`` (one workspace per
+block of rounds, allocated once, reset each round): hands, ``S[seat]`` (river sum, river count,
+river last, chips, then per kind the cards in hand (from ``HC``), face up in the river, and
+discarded), the rivers card by card (``rc``, state ``rs``: up, down, sideways, taken), ``ctx``
+(turn, wall, players, down, take gain, cards not in the river) and the expression stack.
 
 A round's result row: ``R_END`` (0 the wall ran dry or the turn limit, 1 own-turn win, 2 call),
 ``R_TURN`` (turns played, all seats), ``R_WINNER``/``R_LOSER`` (seats, −1 none), ``R_POINTS``,
 ``R_FIRST`` (1: the dealer won on the first draw), ``R_CALL`` (index of the call, −1),
-``R_WALL`` (cards left in the wall). Round ``r`` plays from the random stream ``(seed, r)``
+``R_WALL`` (cards left in the wall), ``R_TAKES`` (cards taken from rivers), ``R_DOWN`` (cards
+played face down). Round ``r`` plays from the random stream ``(seed, r)``
 (:mod:`cardgen.insight.rng`), so results never depend on the number of threads.
 """
 from __future__ import annotations
@@ -22,21 +26,20 @@ import numpy as np
 from numba import njit, prange
 
 from cardgen.insight.model_expr import (ADD, AND, CARD, CONST, DISC, DISCARDED, EQ, FDIV, GE, GT, HELD, IN_HAND, IN_RIVER, LE,
-                                        LT, MAX, MIN, MOD, MUL, NE, NEG, NOT, OR, PPOINTS, SELECT, SUB, VAR, WINS)
-from cardgen.insight.rng import below, round_state, shuffle
+                                        LT, MAX, MELDS, MIN, MOD, MUL, NE, NEAR, NEG, NOT, NOT_IN_RIVER, OR, PPOINTS,
+                                        SELECT, SUB, TAKE_GAIN, USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN,
+                                        USES_TAKE, VAR, WINS)
+from cardgen.insight.rng import below, round_state, seed_state, shuffle
 
-P_PLAYERS, P_HAND, P_DEAD, P_TURNS, P_TSUMO_AFTER, P_TSUMO_WHEN, P_TSUMO_POINTS = 0, 1, 2, 3, 4, 5, 6
-P_GAIN, P_FACEDOWN, P_GREEDY, P_NCALLS, P_NKINDS = 7, 8, 9, 10, 11
-N_PARAMS = 12
-R_END, R_TURN, R_WINNER, R_LOSER, R_POINTS, R_FIRST, R_CALL, R_WALL = 0, 1, 2, 3, 4, 5, 6, 7
-WIDTH = 8
-POL_RANDOM, POL_GREEDY, POL_PRIORITY = 0, 1, 2
-POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "priority": POL_PRIORITY}
-MAX_HAND = 64
-HC = 4  #: first column of the hand's kind counts in S
+from cardgen.insight.model_layout import (BLOCKS, DOWN, HC, MAX_HAND, N_PARAMS, P_CHOOSE_FACE, P_DEAD, P_FACEDOWN,
+                                          P_MELD_SETS, P_MELDS, P_WINS, R_SEAT_POINTS, R_WINS, SCRATCH,
+                                          P_GAIN, P_GREEDY, P_GREEDY_DOWN, P_HAND, P_NCALLS, P_NKINDS, P_NTAKES,
+                                          P_PLAYERS, P_TSUMO_AFTER, P_TSUMO_ANY, P_TSUMO_POINTS, P_TSUMO_WHEN, P_TURNS,
+                                          POL_PRIORITY, POL_RANDOM, R_CALL, R_DOWN, R_END, R_FIRST, R_LOSER,
+                                          R_POINTS, R_TAKES, R_TURN, R_WALL, R_WINNER, SIDEWAYS, TAKEN, UP)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pattern_best(S, seat, T, extra):
     """The best points of a pattern the hand (plus kind ``extra`` ≥ 0) holds, −1 for none."""
     nk = T.shape[1] - 1
@@ -52,13 +55,14 @@ def pattern_best(S, seat, T, extra):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run(p, code, spans, attr, seat, card, held, disc, ctx, S, pts, stack):
     """Evaluate program ``p`` for ``seat``: ``card``, ``held``, ``disc`` are card indexes (−1:
-    none; ``disc`` ≥ 0 also joins the hand for ``in_hand``); ``ctx`` = (turn, wall, players);
-    ``pts``: the best pattern the hand holds (:func:`pattern_best`, −1 none) for ``wins()`` and
-    ``pattern_points()``. No loop but the program's own in here: numba compiled this function
-    ten times slower with the pattern search written inside it (527 against 43 ns a run)."""
+    none; ``disc`` ≥ 0 also joins the hand for ``in_hand``); ``ctx`` = (turn, wall, players, down,
+    take gain, cards not in the river); ``pts``: the best pattern the hand holds
+    (:func:`pattern_best`, −1 none) for ``wins()`` and ``pattern_points()``. No loop but the
+    program's own in here: numba compiled this function ten times slower with the pattern search
+    written inside it (527 against 43 ns a run), so :func:`ev` works such values out first."""
     nk = (S.shape[1] - HC) // 3
     sp = 0
     start, n = spans[p, 0], spans[p, 1]
@@ -74,14 +78,18 @@ def run(p, code, spans, attr, seat, card, held, disc, ctx, S, pts, stack):
         elif op == VAR:
             if a <= 3:
                 v = S[seat, a]
+            elif a == 9:
+                v = S[seat, 4]
             elif a == 4:
                 v = ctx[0]
             elif a == 5:
                 v = ctx[2]
             elif a == 6:
                 v = ctx[1]
-            else:
+            elif a == 7:
                 v = seat
+            else:
+                v = ctx[3]
             stack[sp] = v
             sp += 1
         elif op == IN_RIVER or op == DISCARDED or op == IN_HAND:
@@ -94,6 +102,9 @@ def run(p, code, spans, attr, seat, card, held, disc, ctx, S, pts, stack):
                 stack[sp - 1] = 1 if S[seat, (HC + nk if op == IN_RIVER else HC + 2 * nk) + k] > 0 else 0
         elif op == WINS or op == PPOINTS:
             stack[sp] = (1 if pts >= 0 else 0) if op == WINS else max(pts, 0)
+            sp += 1
+        elif op == TAKE_GAIN or op == NOT_IN_RIVER or op == MELDS or op == NEAR:
+            stack[sp] = ctx[4] if op == TAKE_GAIN else (ctx[5] if op == NOT_IN_RIVER else (ctx[6] if op == MELDS else ctx[7]))
             sp += 1
         elif op == NEG:
             stack[sp - 1] = -stack[sp - 1]
@@ -142,7 +153,142 @@ def run(p, code, spans, attr, seat, card, held, disc, ctx, S, pts, stack):
     return stack[0] if sp > 0 else 0
 
 
-@njit(cache=True)
+#: The functions a round calls are compiled without numba's reference counting (``_nrt=False``:
+#: they allocate nothing; the workspace is made once per block): a call of a function with nine
+#: array arguments cost 194 ns of reference counts, 0.8 ns without (measured), and the interpreter
+#: makes some twenty calls a turn.
+@njit(cache=True, _nrt=False)
+def _take_scan(s, disc, pick, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack):
+    """The takes open to seat ``s`` after playing ``disc`` (``ctx[3]``: face down), over the
+    face-up cards of the other rivers in seat and river order, each card once (the first take
+    whose condition holds). ``pick`` = −1: the best (highest value, then the owner's highest
+    river sum; the first found among equals) as (take, seat, river index, count); ``pick`` = 0:
+    (−1, −1, −1, count); ``pick`` ≥ 1: the pick-th option."""
+    bt, bq, bk, bkey, count = -1, -1, -1, -(1 << 62), 0
+    for q in range(prm[P_PLAYERS]):
+        if q == s:
+            continue
+        for k in range(rn[q]):
+            if rs[q, k] != UP:
+                continue
+            t = rc[q, k]
+            for ti in range(takes.shape[0]):
+                when = takes[ti, 0]
+                pts = pattern_best(S, s, T, -1) if uses[when] & USES_PATTERN else -1
+                if run(when, code, spans, attr, s, disc, t, -1, ctx, S, pts, stack) != 0:
+                    count += 1
+                    key = attr[t, 1] * (1 << 32) + S[q, 0]
+                    if pick == count or (pick < 0 and key > bkey):
+                        bt, bq, bk, bkey = ti, q, k, key
+                    break
+            if pick > 0 and count >= pick:
+                return bt, bq, bk, count
+    return bt, bq, bk, count
+
+
+@njit(cache=True, _nrt=False)
+def melds_ok(S, s, extra, prm, stack):
+    """1 when seat ``s``'s hand (plus kind ``extra`` ≥ 0) splits into ``prm[P_MELD_SETS]`` sets
+    (three of a kind, or three consecutive numbers of one suit: ``prm[N_PARAMS + kind]`` is the
+    next kind) and one pair, else 0. The lowest kind left is in a triplet or starts runs: taking
+    the triplet first is never wrong (three equal runs are three triplets), so one pass decides."""
+    nk = prm[P_NKINDS]
+    total = 0
+    for k in range(nk):
+        total += S[s, HC + k] + (1 if k == extra else 0)
+    if total != 3 * prm[P_MELD_SETS] + 2:
+        return 0
+    for k in range(nk):  # a single card with no neighbour in its suit can be in no set: most hands end here
+        c = S[s, HC + k] + (1 if k == extra else 0)
+        if c == 1 and near(S, s, k, prm) == 0 and (extra < 0 or not _beside(k, extra, prm)):
+            return 0
+    for pk in range(nk):
+        if S[s, HC + pk] + (1 if pk == extra else 0) < 2:
+            continue
+        for k in range(nk):
+            stack[SCRATCH + k] = S[s, HC + k] + (1 if k == extra else 0) - (2 if k == pk else 0)
+        ok = True
+        for k in range(nk):
+            c = stack[SCRATCH + k]
+            if c >= 3:
+                c -= 3
+            if c > 0:
+                j = prm[N_PARAMS + k]
+                m = prm[N_PARAMS + j] if j >= 0 else -1
+                if m < 0 or stack[SCRATCH + j] < c or stack[SCRATCH + m] < c:
+                    ok = False
+                    break
+                stack[SCRATCH + j] -= c
+                stack[SCRATCH + m] -= c
+            stack[SCRATCH + k] = 0
+        if ok:
+            return 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _beside(k, j, prm):
+    """Kind ``j`` is one or two numbers from kind ``k`` in its suit."""
+    nk = prm[P_NKINDS]
+    a, b = prm[N_PARAMS + k], prm[N_PARAMS + nk + k]
+    return j == a or j == b or (a >= 0 and j == prm[N_PARAMS + a]) or (b >= 0 and j == prm[N_PARAMS + nk + b])
+
+
+@njit(cache=True, _nrt=False)
+def near(S, s, k, prm):
+    """Cards of seat ``s``'s hand one or two numbers from kind ``k`` in its suit."""
+    nk = prm[P_NKINDS]
+    out = 0
+    j = prm[N_PARAMS + k]
+    if j >= 0:
+        out += S[s, HC + j]
+        if prm[N_PARAMS + j] >= 0:
+            out += S[s, HC + prm[N_PARAMS + j]]
+    j = prm[N_PARAMS + nk + k]
+    if j >= 0:
+        out += S[s, HC + j]
+        if prm[N_PARAMS + nk + j] >= 0:
+            out += S[s, HC + prm[N_PARAMS + nk + j]]
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def ev(p, s, card, held, disc, extra, attr, T, code, spans, uses, prm, S, ctx, stack):
+    """Program ``p`` for seat ``s`` with what it reads worked out first (the best pattern with
+    kind ``extra`` added, the hand's cards not in the river; the take gain: :func:`_take_gain`)."""
+    u = uses[p]
+    pts = pattern_best(S, s, T, extra) if u & USES_PATTERN else -1
+    if u & USES_FRESH:
+        nk = prm[P_NKINDS]
+        f = 0
+        for k in range(nk):
+            if S[s, HC + nk + k] == 0:
+                f += S[s, HC + k]
+        ctx[5] = f
+    if u & USES_MELDS:
+        ctx[6] = melds_ok(S, s, extra, prm, stack)
+    if u & USES_NEAR:
+        ctx[7] = near(S, s, attr[card, 0], prm) if card >= 0 else 0
+    return run(p, code, spans, attr, s, card, held, disc, ctx, S, pts, stack)
+
+
+@njit(cache=True, _nrt=False)
+def _take_gain(p, s, card, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack):
+    """When program ``p`` reads ``take_gain()``: ``ctx[4]`` = the value of the best card seat
+    ``s`` could take after playing ``card`` face up."""
+    if uses[p] & USES_TAKE == 0:
+        return
+    down = ctx[3]
+    ctx[3] = 0
+    gain = ev(prm[P_GAIN], s, card, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+    S[s, 3] += gain
+    bt, bq, bk, _ = _take_scan(s, card, -1, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+    S[s, 3] -= gain
+    ctx[3] = down
+    ctx[4] = attr[rc[bq, bk], 1] if bt >= 0 else 0
+
+
+@njit(cache=True, _nrt=False)
 def _closeness(S, s, T, nk, without):
     """How many tiles of the nearest pattern the hand holds once kind ``without`` is played."""
     best = 0
@@ -155,31 +301,21 @@ def _closeness(S, s, T, nk, without):
     return best
 
 
-@njit(cache=True)
-def _choose(s, pol, hand, hsize, prm, code, spans, uses, attr, ctx, S, T, prio, state, stack):
-    """Index in ``hand[s]`` of the card seat ``s`` plays."""
-    n = hsize[s]
+@njit(cache=True, _nrt=False)
+def _argmax(p, s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn, ctx, stack):
+    """Index in seat ``s``'s hand of the card with the highest value of program ``p`` (−1: the
+    default: the nearest pattern, else the highest value), after the priority list for
+    ``priority``; the first among equals."""
     nk = T.shape[1] - 1
-    if pol[s] == POL_RANDOM:
-        return below(state, n)
-    if prm[P_TSUMO_AFTER] == 2:  # a play that wins now
-        for i in range(n):
-            c = hand[s, i]
-            g = run(prm[P_GAIN], code, spans, attr, s, c, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_GAIN]] else -1, stack)
-            S[s, 3] += g
-            ok = run(prm[P_TSUMO_WHEN], code, spans, attr, s, c, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_TSUMO_WHEN]] else -1, stack)
-            S[s, 3] -= g
-            if ok != 0:
-                return i
     best, pick = -(1 << 62), 0
-    for i in range(n):
+    for i in range(hsize[s]):
         c = hand[s, i]
         score = -prio[attr[c, 0]] * (1 << 32) if pol[s] == POL_PRIORITY else 0
-        if prm[P_GREEDY] >= 0:
-            score += run(prm[P_GREEDY], code, spans, attr, s, c, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_GREEDY]] else -1, stack)
+        if p >= 0:
+            _take_gain(p, s, c, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+            score += ev(p, s, c, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+        elif prm[P_MELDS] != 0:  # keep what pairs or runs: play the least connected card
+            score -= 3 * S[s, HC + attr[c, 0]] + near(S, s, attr[c, 0], prm)
         elif T.shape[0] > 0:
             score += _closeness(S, s, T, nk, attr[c, 0])
         else:
@@ -189,18 +325,98 @@ def _choose(s, pol, hand, hsize, prm, code, spans, uses, attr, ctx, S, T, prio, 
     return pick
 
 
-@njit(cache=True)
-def play_round(order, attr, T, code, spans, uses, calls, prio, prm, pol, state, row):
-    """Play one round with the deck in ``order`` (top first); fills ``row``."""
+@njit(cache=True, _nrt=False)
+def _wins_now(s, attr, T, code, spans, uses, prm, hand, hsize, S, ctx, stack):
+    """With ``tsumo.after: play``: the hand index of a play that wins now, −1 none."""
+    for i in range(hsize[s]):
+        c = hand[s, i]
+        g = ev(prm[P_GAIN], s, c, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+        S[s, 3] += g
+        ok = ev(prm[P_TSUMO_WHEN], s, c, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+        S[s, 3] -= g
+        if ok != 0:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _rightmost(q, attr, rc, rs, rn):
+    """The value of the rightmost card of ``q``'s river (face down 0; 0 when none is left)."""
+    for k in range(rn[q] - 1, -1, -1):
+        if rs[q, k] != TAKEN:
+            return 0 if rs[q, k] == DOWN else attr[rc[q, k], 1]
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _own_turn_pick(s, pol, state, attr, T, code, spans, uses, prm, hand, hsize, S, ctx, stack):
+    """With ``tsumo.any_card``: the hand index of the card seat ``s`` wins with, −1 none (greedy:
+    the most points, the first among equals; random: a uniformly random one)."""
+    pick, best, seen = -1, -(1 << 62), 0
+    for j in range(hsize[s]):
+        w = hand[s, j]
+        if ev(prm[P_TSUMO_WHEN], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
+            if pol[s] == POL_RANDOM:
+                seen += 1
+                if below(state, seen) == 0:
+                    pick = j
+            else:
+                pts = ev(prm[P_TSUMO_POINTS], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+                if pts > best:
+                    pick, best = j, pts
+    return pick
+
+
+@njit(cache=True, _nrt=False)
+def _win(row, S, s, loser, kind, call, first, points):
+    """Record a win of seat ``s`` (kind 1 own turn, 2 call); the first win names the round's end."""
+    if row[R_WINS] == 0:
+        row[R_END], row[R_WINNER], row[R_LOSER], row[R_CALL], row[R_FIRST] = kind, s, loser, call, first
+    row[R_WINS] += 1
+    row[R_POINTS] += points
+    if s < row.shape[0] - R_SEAT_POINTS:
+        row[R_SEAT_POINTS + s] += points
+    S[s, 4] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn, ctx, stack, row):
+    """After a win that does not end the round: the winner plays a card face down (random: any;
+    else the ``greedy_down`` card, or the ``greedy`` one)."""
+    nk = T.shape[1] - 1
+    ctx[3] = 1
+    if pol[s] == POL_RANDOM:
+        i = below(state, hsize[s])
+    else:
+        g = prm[P_GREEDY_DOWN] if prm[P_GREEDY_DOWN] >= 0 else prm[P_GREEDY]
+        i = _argmax(g, s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn, ctx, stack)
+    p = hand[s, i]
+    hsize[s] -= 1
+    hand[s, i] = hand[s, hsize[s]]
+    hand[s, hsize[s]] = -1
+    S[s, HC + attr[p, 0]] -= 1
+    rc[s, rn[s]] = p
+    rs[s, rn[s]] = DOWN
+    rn[s] += 1
+    S[s, 1] += 1
+    S[s, 2] = 0
+    S[s, HC + 2 * nk + attr[p, 0]] += 1
+    row[R_DOWN] += 1
+
+
+@njit(cache=True, _nrt=False)
+def play_round(order, M, W, pol, state, row):
+    """Play one round with the deck in ``order`` (top first) in workspace ``W``; fills ``row``."""
+    attr, T, code, spans, uses, calls, takes, prio, prm = M
+    hand, hsize, S, rc, rs, rn, ctx, stack = W
     players, n = prm[P_PLAYERS], order.shape[0]
     nk = T.shape[1] - 1
     RK, DK = HC + nk, HC + 2 * nk
-    hand = np.full((players, MAX_HAND), -1, dtype=np.int64)
-    hsize = np.zeros(players, dtype=np.int64)
-    S = np.zeros((players, HC + 3 * nk), dtype=np.int64)
-    ctx = np.zeros(3, dtype=np.int64)
+    hsize[:] = 0
+    rn[:] = 0
+    S[:, :] = 0
+    ctx[:] = 0
     ctx[2] = players
-    stack = np.empty(256, dtype=np.int64)
     pos = 0
     for s in range(players):
         for _ in range(prm[P_HAND]):
@@ -211,84 +427,175 @@ def play_round(order, attr, T, code, spans, uses, calls, prio, prm, pol, state, 
             S[s, HC + attr[c, 0]] += 1
     pos += prm[P_DEAD]
     total = prm[P_TURNS] * players if prm[P_TURNS] > 0 else n + 1
-    row[R_END], row[R_WINNER], row[R_LOSER], row[R_POINTS], row[R_FIRST], row[R_CALL] = 0, -1, -1, 0, 0, -1
+    row[:] = 0
+    row[R_WINNER], row[R_LOSER], row[R_CALL] = -1, -1, -1
     t = 0
-    while pos < n and t < total and hsize[t % players] < MAX_HAND:
-        s = t % players
+    cur = 0
+    while pos < n and t < total and hsize[cur] < MAX_HAND and row[R_WINS] < prm[P_WINS]:
+        s = cur
+        cur = (cur + 1) % players
         c = order[pos]
         pos += 1
         t += 1
-        ctx[0], ctx[1] = (t - 1) // players + 1, n - pos
+        ctx[0], ctx[1], ctx[3] = (t - 1) // players + 1, n - pos, 0
         hand[s, hsize[s]] = c
         hsize[s] += 1
         S[s, HC + attr[c, 0]] += 1
-        if prm[P_TSUMO_AFTER] == 1 and run(prm[P_TSUMO_WHEN], code, spans, attr, s, c, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_TSUMO_WHEN]] else -1, stack) != 0:
-            row[R_END], row[R_WINNER], row[R_FIRST] = 1, s, 1 if t == 1 else 0
-            row[R_POINTS] = run(prm[P_TSUMO_POINTS], code, spans, attr, s, c, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_TSUMO_POINTS]] else -1, stack)
-            break
-        i = _choose(s, pol, hand, hsize, prm, code, spans, uses, attr, ctx, S, T, prio, state, stack)
+        if prm[P_TSUMO_AFTER] == 1:
+            w = c
+            if prm[P_TSUMO_ANY] != 0:
+                j = _own_turn_pick(s, pol, state, attr, T, code, spans, uses, prm, hand, hsize, S, ctx, stack)
+                w = hand[s, j] if j >= 0 else -1
+            if w >= 0 and (prm[P_TSUMO_ANY] != 0
+                           or ev(prm[P_TSUMO_WHEN], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0):
+                _win(row, S, s, -1, 1, -1, 1 if t == 1 else 0,
+                     ev(prm[P_TSUMO_POINTS], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack))
+                if row[R_WINS] < prm[P_WINS]:
+                    _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn,
+                               ctx, stack, row)
+                continue
+        if pol[s] == POL_RANDOM:
+            i = below(state, hsize[s])
+        else:
+            i = _wins_now(s, attr, T, code, spans, uses, prm, hand, hsize, S, ctx, stack) \
+                if prm[P_TSUMO_AFTER] == 2 else -1
+            if i < 0:
+                i = _argmax(prm[P_GREEDY], s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs,
+                            rn, ctx, stack)
         p = hand[s, i]
-        down = run(prm[P_FACEDOWN], code, spans, attr, s, p, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_FACEDOWN]] else -1, stack)
-        S[s, 3] += run(prm[P_GAIN], code, spans, attr, s, p, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_GAIN]] else -1, stack)
+        if prm[P_CHOOSE_FACE] != 0:
+            if pol[s] == POL_RANDOM:
+                down = below(state, 2)
+            else:
+                _take_gain(prm[P_FACEDOWN], s, p, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+                down = 1 if ev(prm[P_FACEDOWN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0 else 0
+                if down != 0 and prm[P_GREEDY_DOWN] >= 0:
+                    ctx[3] = 1
+                    i = _argmax(prm[P_GREEDY_DOWN], s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S,
+                                rc, rs, rn, ctx, stack)
+                    p = hand[s, i]
+        else:
+            _take_gain(prm[P_FACEDOWN], s, p, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+            down = 1 if ev(prm[P_FACEDOWN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0 else 0
+        ctx[3] = down
+        S[s, 3] += ev(prm[P_GAIN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
         hsize[s] -= 1
         hand[s, i] = hand[s, hsize[s]]
         hand[s, hsize[s]] = -1
         S[s, HC + attr[p, 0]] -= 1
-        if prm[P_TSUMO_AFTER] == 2 and run(prm[P_TSUMO_WHEN], code, spans, attr, s, p, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_TSUMO_WHEN]] else -1, stack) != 0:
-            row[R_END], row[R_WINNER], row[R_FIRST] = 1, s, 1 if t == 1 else 0
-            row[R_POINTS] = run(prm[P_TSUMO_POINTS], code, spans, attr, s, p, -1, -1, ctx, S,
-                     pattern_best(S, s, T, -1) if uses[prm[P_TSUMO_POINTS]] else -1, stack)
-            break
+        if prm[P_TSUMO_AFTER] == 2 and ev(prm[P_TSUMO_WHEN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx,
+                                          stack) != 0:
+            _win(row, S, s, -1, 1, -1, 1 if t == 1 else 0,
+                 ev(prm[P_TSUMO_POINTS], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack))
+            if row[R_WINS] < prm[P_WINS]:
+                _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn,
+                           ctx, stack, row)
+            continue
         v = 0 if down != 0 else attr[p, 1]
+        rc[s, rn[s]] = p
+        rs[s, rn[s]] = DOWN if down != 0 else UP
+        rn[s] += 1
         S[s, 0] += v
         S[s, 1] += 1
         S[s, 2] = v
         if down == 0:
             S[s, RK + attr[p, 0]] += 1
+        else:
+            row[R_DOWN] += 1
         S[s, DK + attr[p, 0]] += 1
-        won = False
+        won = -1
         for ci in range(prm[P_NCALLS]):
             if down != 0 and calls[ci, 3] == 0:
                 continue
             when, pay = calls[ci, 1], calls[ci, 2]
             for k in range(1, players):
                 o = (s + k) % players
-                pts = pattern_best(S, o, T, attr[p, 0]) if uses[when] or uses[pay] else -1
                 if calls[ci, 0] >= 0:
                     for j in range(hsize[o]):
                         h = hand[o, j]
-                        if attr[h, calls[ci, 0]] > 0 and run(when, code, spans, attr, o, p, h, p, ctx, S, pts,
-                                                             stack) != 0:
-                            row[R_POINTS] = run(pay, code, spans, attr, o, p, h, p, ctx, S, pts, stack)
-                            won = True
+                        if attr[h, calls[ci, 0]] > 0 and ev(when, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm,
+                                                            S, ctx, stack) != 0:
+                            _win(row, S, o, s, 2, ci, 0,
+                                 ev(pay, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack))
+                            won = o
                             break
-                elif run(when, code, spans, attr, o, p, -1, p, ctx, S, pts, stack) != 0:
-                    row[R_POINTS] = run(pay, code, spans, attr, o, p, -1, p, ctx, S, pts, stack)
-                    won = True
-                if won:
-                    row[R_END], row[R_WINNER], row[R_LOSER], row[R_CALL] = 2, o, s, ci
+                elif ev(when, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
+                    _win(row, S, o, s, 2, ci, 0, ev(pay, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx,
+                                                    stack))
+                    won = o
+                if won >= 0:
                     break
-            if won:
+            if won >= 0:
                 break
-        if won:
-            break
+        if won >= 0:
+            if row[R_WINS] < prm[P_WINS]:  # the winner takes the discard and plays on
+                rn[s] -= 1
+                S[s, 0] -= v
+                S[s, 1] -= 1
+                if down == 0:
+                    S[s, RK + attr[p, 0]] -= 1
+                S[s, 2] = _rightmost(s, attr, rc, rs, rn)
+                hand[won, hsize[won]] = p
+                hsize[won] += 1
+                S[won, HC + attr[p, 0]] += 1
+                _play_down(won, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn,
+                           ctx, stack, row)
+                cur = (won + 1) % players
+            continue
+        if prm[P_NTAKES] > 0:
+            if pol[s] == POL_RANDOM:
+                bt, bq, bk, count = _take_scan(s, p, 0, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+                if count > 0:
+                    pick = below(state, count + 1)  # no take, or one of the options
+                    bt, bq, bk, count = _take_scan(s, p, pick, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx,
+                                                   stack) if pick > 0 else (-1, -1, -1, 0)
+            else:
+                bt, bq, bk, count = _take_scan(s, p, -1, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+            if bt >= 0:
+                tc = rc[bq, bk]
+                S[s, 3] -= ev(takes[bt, 1], s, p, tc, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+                tv, tkind = attr[tc, 1], attr[tc, 0]
+                rs[bq, bk] = TAKEN
+                S[bq, 0] -= tv
+                S[bq, 1] -= 1
+                S[bq, RK + tkind] -= 1
+                S[bq, 2] = _rightmost(bq, attr, rc, rs, rn)
+                rc[s, rn[s]] = tc
+                rs[s, rn[s]] = SIDEWAYS
+                rn[s] += 1
+                S[s, 0] += tv
+                S[s, 1] += 1
+                S[s, 2] = tv
+                if takes[bt, 2] != 0:
+                    S[s, RK + tkind] += 1
+                row[R_TAKES] += 1
     row[R_TURN] = t
     row[R_WALL] = n - pos
 
 
+@njit(cache=True)
+def workspace(players, size, nk):
+    """A round's state arrays (:func:`play_round`'s ``W``) for ``players`` and a ``size``-card deck."""
+    return (np.full((players, MAX_HAND), -1, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros((players, HC + 3 * nk), dtype=np.int64), np.zeros((players, size + 1), dtype=np.int64),
+            np.zeros((players, size + 1), dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(8, dtype=np.int64), np.empty(SCRATCH + 64, dtype=np.int64))
+
+
 @njit(cache=True, parallel=True)
-def play_many(seed, first, res, size, attr, T, code, spans, uses, calls, prio, prm, pol):
-    """Rounds ``first … first + len(res) − 1`` into ``res`` (one row each), in parallel."""
-    for i in prange(res.shape[0]):
-        state = round_state(seed, first + i)
-        order = np.arange(size, dtype=np.int64)
-        shuffle(order, state)
-        row = np.zeros(WIDTH, dtype=np.int64)
-        play_round(order, attr, T, code, spans, uses, calls, prio, prm, pol, state, row)
-        for k in range(WIDTH):
-            res[i, k] = row[k]
+def play_many(seed, first, res, size, M, pol):
+    """Rounds ``first … first + len(res) − 1`` into ``res`` (one row each), in :data:`BLOCKS`
+    parallel blocks, each with one workspace."""
+    prm = M[8]
+    rounds = res.shape[0]
+    per = (rounds + BLOCKS - 1) // BLOCKS
+    for b in prange(BLOCKS):
+        W = workspace(prm[P_PLAYERS], size, prm[P_NKINDS])
+        order = np.empty(size, dtype=np.int64)
+        state = round_state(seed, 0)
+        for i in range(b * per, min(rounds, (b + 1) * per)):
+            seed_state(state, seed, first + i)
+            for k in range(size):
+                order[k] = k
+            shuffle(order, state)
+            play_round(order, M, W, pol, state, res[i])

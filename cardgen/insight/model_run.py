@@ -1,19 +1,38 @@
 """Rounds of a compiled ``insight.model`` played and summed up: how rounds end, on which turn,
-who wins, points, the dealer's first-draw win, the wall running dry — each with its standard
-error, per player count, in the game's own words (the model's ``tsumo.name`` and call names).
+who wins, points (per seat too), the dealer's first-draw win, the wall running dry, takes and
+face-down plays — each with its standard error, per player count, in the game's own words (the
+model's ``tsumo.name``, call and take names).
 """
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
+from cardgen.core.errors import Problem, UsageError, did_you_mean
+from cardgen.insight import model_layout as L
 from cardgen.insight import model_round as R
+from cardgen.insight.estimates import Metric
 from cardgen.insight.model_compile import CompiledModel
-from cardgen.insight.simulate import policy_codes
+
+def policy_codes(policy: str, players: int, table: dict[str, int] | None = None) -> np.ndarray:
+    """``greedy``, ``random``, ``priority`` (the names of ``table``), or one per seat separated by
+    commas (``greedy,random,random``) → one policy code per seat.
+
+    Raises:
+        UsageError: a name that is not a policy, or fewer names than seats.
+    """
+    table = L.POLICIES if table is None else table
+    names = [p.strip() for p in policy.split(",")]
+    bad = [n for n in names if n not in table]
+    if bad or (len(names) > 1 and len(names) < players):
+        raise UsageError(Problem("--policy", None, "policy", f"cannot read the policy {policy!r}"
+                                 + (did_you_mean(bad[0], table) if bad else ""), f"use {', '.join(table)}, or one per "
+                                 "seat: " + ",".join([next(iter(table))] * players), code="insight-policy"))
+    return np.array([table[names[0] if len(names) == 1 else names[s]] for s in range(players)], dtype=np.int64)
+
 
 #: rounds per call into the compiled code (progress is reported between chunks)
 CHUNK = 200_000
@@ -23,45 +42,77 @@ def play_rows(cm: CompiledModel, k: int, rounds: int, seed: int, policy: str,
               on_chunk: Callable[[int], None] | None = None) -> np.ndarray:
     """``rounds`` result rows (int64, :mod:`cardgen.insight.model_round`) of player count ``k``."""
     c = cm.counts[k]
-    pol = policy_codes(policy, c.deck.players, R.POLICIES)
-    res = np.empty((rounds, R.WIDTH), dtype=np.int64)
+    pol = policy_codes(policy, c.deck.players, L.POLICIES)
+    res = np.empty((rounds, L.WIDTH), dtype=np.int64)
+    M = cm.arrays(k)
     for first in range(0, rounds, CHUNK):
         part = res[first:first + CHUNK]
-        R.play_many(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), c.attr, cm.T,
-                    cm.code, cm.spans, cm.uses, cm.calls, cm.prio, c.prm, pol)
+        R.play_many(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), M, pol)
         if on_chunk:
             on_chunk(len(part))
     return res
 
 
-def _share(x: np.ndarray) -> dict[str, float]:
-    n = len(x)
-    p = float(x.mean()) if n else 0.0
-    return {"value": p, "se": math.sqrt(p * (1 - p) / n) if n else 0.0, "n": n}
+@dataclass
+class ModelCount:
+    """The estimates of one player count (kept with their per-round values for a comparison)."""
+
+    players: int
+    metrics: list[Metric]
+
+    def metric(self, key: str) -> Metric:
+        """The metric with ``key`` (StopIteration when there is none)."""
+        return next(m for m in self.metrics if m.key == key)
 
 
-def _mean(x: np.ndarray) -> dict[str, float]:
-    n = len(x)
-    return {"value": float(x.mean()) if n else 0.0, "se": float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0, "n": n}
-
-
-def summarize(cm: CompiledModel, players: int, res: np.ndarray) -> dict[str, Any]:
-    """The estimates of one player count (plain JSON), labelled in the game's words."""
-    end, won = res[:, R.R_END], res[:, R.R_END] > 0
+def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
+    """The estimates of one player count from its result rows, labelled in the game's words:
+    shares (percent) and means per round, each a ratio of round sums (:mod:`cardgen.insight.estimates`)."""
+    one = np.ones(len(res), dtype=np.float64)
+    end, winner = res[:, L.R_END], res[:, L.R_WINNER]
+    points = res[:, L.R_POINTS].astype(np.float64)
     tsumo = cm.model.tsumo.name if cm.model.tsumo else "tsumo"
-    est = {"end.dry": {"label": "山が尽きた（流局）" if cm.model.turns == "0" else "流局（山切れか手番の上限）",
-                       **_share(end == 0)},
-           "end.own": {"label": tsumo, **_share(end == 1)}}
-    for i, c in enumerate(cm.model.calls):
-        est[f"end.call.{i}"] = {"label": c.name, **_share((end == 2) & (res[:, R.R_CALL] == i))}
-    est["first_draw_win"] = {"label": f"親の最初のツモで{tsumo}", **_share(res[:, R.R_FIRST] == 1)}
-    est["turns"] = {"label": "局の手番数（全員の通し）", **_mean(res[:, R.R_TURN].astype(np.float64))}
-    est["turns_per_player"] = {"label": "1人あたりの手番数",
-                               **_mean(res[:, R.R_TURN].astype(np.float64) / players)}
-    est["points"] = {"label": "和了の点数", **_mean(res[won, R.R_POINTS].astype(np.float64))}
+
+    def share(key: str, label: str, x) -> Metric:
+        return Metric(key, label, np.asarray(x, dtype=np.float64), one, True)
+
+    out = [share("end.dry", "山が尽きた（流局）" if cm.model.turns == "0" else "流局（山切れか手番の上限）", end == 0),
+           share("end.own", tsumo, end == 1)]
+    out += [share(f"end.call.{i}", c.name, (end == 2) & (res[:, L.R_CALL] == i)) for i, c in enumerate(cm.model.calls)]
+    out.append(share("first_draw_win", f"親の最初のツモで{tsumo}", res[:, L.R_FIRST] == 1))
+    turn = res[:, L.R_TURN].astype(np.float64)
+    out.append(Metric("turns", "局の手番数（全員の通し）", turn, one))
+    out.append(Metric("turns_per_player", "1人あたりの手番数", turn / players, one))
+    wins_ = res[:, L.R_WINS].astype(np.float64)
+    out.append(Metric("points", "和了1回の点数", points, wins_))
     for s in range(players):
-        est[f"seat{s + 1}.win"] = {"label": f"{s + 1}番目の席（{'親' if s == 0 else '子'}）の和了", **_share(res[:, R.R_WINNER] == s)}
-    return est
+        seat = f"{s + 1}番目の席（{'親' if s == 0 else '子'}）"
+        first = "" if cm.model.wins_per_round == "1" else "局の最初の"  # several wins a round: the first one
+        out.append(share(f"seat{s + 1}.win", f"{seat}の{first}和了", winner == s))
+        out.append(Metric(f"seat{s + 1}.points", f"{seat}の1局あたりの得点",
+                          res[:, L.R_SEAT_POINTS + s].astype(np.float64), one))
+    if cm.model.wins_per_round != "1":
+        wins = res[:, L.R_WINS].astype(np.float64)
+        need = int(cm.counts[next(i for i, c in enumerate(cm.counts) if c.deck.players == players)].prm[L.P_WINS])
+        out.append(Metric("wins", "1局の和了の回数", wins, one))
+        out.append(share("wins.all", f"規定回数（{need}回）の和了で終わった局", wins >= need))
+        for k in range(need):
+            out.append(share(f"wins.{k}", f"和了{k}回で山が尽きた局", wins == k))
+    if cm.model.takes:
+        out.append(Metric("takes", "／".join(t.name for t in cm.model.takes) + "（1局あたり）",
+                          res[:, L.R_TAKES].astype(np.float64), one))
+    if cm.model.choose_face or cm.model.face_down != "false":
+        out.append(Metric("down", "裏向きに出したカード（1局あたり）", res[:, L.R_DOWN].astype(np.float64), one))
+    return out
+
+
+def summarize(metrics_: list[Metric]) -> dict[str, Any]:
+    """The estimates as plain JSON: key → label, value, standard error, denominator, percent."""
+    out = {}
+    for m in metrics_:
+        v, se, n = m.value()
+        out[m.key] = {"label": m.label, "value": v, "se": se, "n": n, "percent": m.percent}
+    return out
 
 
 @dataclass
@@ -77,27 +128,31 @@ class ModelResult:
     rounds: int
     options: dict[str, int]
     counts: list[dict[str, Any]]
+    label: str = "as built"
+    parts: list[ModelCount] = field(default_factory=list)  #: per player count, for a comparison
 
     def to_json(self) -> dict[str, Any]:
         """The run as plain JSON (what simulation.json holds)."""
-        return {"game": self.game_id, "title": self.title, "model": self.model, "model_leaves_out": self.description,
-                "policy": self.policy, "seed": self.seed, "rounds": self.rounds, "options": self.options,
-                "player_counts": self.counts}
+        return {"game": self.game_id, "title": self.title, "variant": self.label, "model": self.model,
+                "model_leaves_out": self.description, "policy": self.policy, "seed": self.seed,
+                "rounds": self.rounds, "options": self.options, "player_counts": self.counts}
 
 
 def simulate_model(cm: CompiledModel, rounds: int, seed: int, policy: str,
-                   progress: Callable[[int], None] | None = None, players: list[int] | None = None) -> ModelResult:
+                   progress: Callable[[int], None] | None = None, players: list[int] | None = None,
+                   label: str = "as built") -> ModelResult:
     """Play ``rounds`` rounds of every player count (or ``players``) and estimate."""
-    out = []
+    out, parts = [], []
     for k, c in enumerate(cm.counts):
         if players and c.deck.players not in players:
             continue
         t0 = time.perf_counter()
         res = play_rows(cm, k, rounds, seed, policy, progress)
         dt = time.perf_counter() - t0
+        parts.append(ModelCount(c.deck.players, metrics(cm, c.deck.players, res)))
         out.append({"players": c.deck.players, "rounds": rounds, "seconds": dt,
-                    "rounds_per_second": rounds / dt if dt else None, "turn_limit": int(c.prm[R.P_TURNS]),
-                    "estimates": summarize(cm, c.deck.players, res),
-                    "turn_histogram": np.bincount(res[:, R.R_TURN], minlength=1).tolist()})
+                    "rounds_per_second": rounds / dt if dt else None, "turn_limit": int(c.prm[L.P_TURNS]),
+                    "estimates": summarize(parts[-1].metrics),
+                    "turn_histogram": np.bincount(res[:, L.R_TURN], minlength=1).tolist()})
     return ModelResult(cm.game_id, cm.title, cm.model.name, cm.model.description, policy, seed, rounds,
-                       dict(cm.options), out)
+                       dict(cm.options), out, label, parts)

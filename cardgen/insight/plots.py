@@ -1,9 +1,8 @@
 """``output/<game>/insight.pdf``: the simulation's distributions and the exact odds, as matplotlib pages.
 
-Pages (A4 landscape, one figure each): how rounds end and on which turn; per number, how often
-it is played face up and the win rate of a player who played it face up; win rate by seat and
-points per win; calls affordable and made; the comparison with its 95 % intervals (when
-``--compare`` was given); the exact odds tables. Error bars are ±1.96 standard errors. Text uses
+Pages (A4 landscape, one figure each): the model's estimates per player count (± 1.96 standard
+errors) for each side; the comparison's differences with their 95 % intervals (when
+``--compare`` or ``--compare-option`` was given); the exact odds tables. Text uses
 the game's body font (Japanese), registered with matplotlib from the font file cardgen uses.
 """
 from __future__ import annotations
@@ -15,7 +14,6 @@ from pathlib import Path
 import numpy as np
 
 from cardgen.core.atomic import as_output
-from cardgen.insight import sim_layout as L
 
 A4_LANDSCAPE_IN = (11.69, 8.27)
 COLORS = ["#1f5e8c", "#b3261e", "#7a5a12", "#2e7d32", "#6a3d9a"]
@@ -31,111 +29,10 @@ def _font(font_path: Path | None) -> str | None:
     return font_manager.FontProperties(fname=str(font_path)).get_name()
 
 
-def _est(count, key):
-    v, se, _ = count.metric(key).value()
-    return v, se
-
-
-def _endings(fig, results):
-    ax1, ax2 = fig.subplots(1, 2)
-    labels = []
-    width = 0.8 / len(results)
-    for ri, res in enumerate(results):
-        for ci, c in enumerate(res.counts):
-            x = np.arange(3) + ci * 4 + ri * width
-            vals = [_est(c, k) for k in ("end.tsumo", "end.ron", "end.流局")]
-            ax1.bar(x, [v * 100 for v, _ in vals], width, yerr=[1.96 * s * 100 for _, s in vals],
-                    color=COLORS[ri], label=res.label if ci == 0 else None, capsize=3)
-            if ri == 0:
-                labels += [(ci * 4 + k + 0.4 - width / 2, f"{c.players}人\n{n}") for k, n in enumerate(("ツモ", "ロン", "流局"))]
-    ax1.set_xticks([p for p, _ in labels], [t for _, t in labels])
-    ax1.set_ylabel("局の割合 (%)")
-    ax1.set_title("局の終わり方（±95%）")
-    ax1.legend()
-    for ri, res in enumerate(results):
-        for ci, c in enumerate(res.counts):
-            turns = c.res[:, L.COL_TURN].astype(np.int64)
-            hist = np.bincount(turns, minlength=turns.max() + 1)[1:] / len(turns) * 100
-            ax2.step(np.arange(1, len(hist) + 1), hist, where="mid", color=COLORS[(ri * 2 + ci) % len(COLORS)],
-                     linestyle="-" if ri == 0 else "--", label=f"{res.label} {c.players}人")
-    ax2.set_xlabel("局が終わった手番（全員の通し番号。最後の手番の山は流局を含む）")
-    ax2.set_ylabel("局の割合 (%)")
-    ax2.set_title("何手番で終わるか")
-    ax2.legend(fontsize=8)
-
-
-def _numbers(fig, results):
-    axes = fig.subplots(1, 3)
-    width = 0.8 / max(1, sum(len(r.counts) for r in results))
-    k = 0
-    for ri, res in enumerate(results):
-        for c in res.counts:
-            numbers = sorted(int(m.key[1:].split(".")[0]) for m in c.metrics if m.key.endswith(".up_share"))
-            x = np.arange(len(numbers)) + k * width
-            for ax, suffix in zip(axes, ("up_share", "win_up", "win_down")):
-                vals = [_est(c, f"n{v}.{suffix}") for v in numbers]
-                ax.bar(x, [v * 100 for v, _ in vals], width, yerr=[1.96 * s * 100 for _, s in vals], capsize=2,
-                       color=COLORS[k % len(COLORS)], label=f"{res.label} {c.players}人")
-                ax.set_xticks(np.arange(len(numbers)) + 0.4 - width / 2, [str(v) for v in numbers])
-            k += 1
-    axes[0].set_title("表向きで出された割合（数字ごと）")
-    axes[1].set_title("その数字を表向きに出した人の和了率")
-    axes[2].set_title("その数字を裏向きに出した人の和了率")
-    for ax in axes:
-        ax.set_xlabel("数字")
-        ax.set_ylabel("%")
-        ax.legend(fontsize=8)
-
-
-def _seats_points(fig, results):
-    ax1, ax2 = fig.subplots(1, 2)
-    k = 0
-    for ri, res in enumerate(results):
-        for c in res.counts:
-            vals = [_est(c, f"seat.{s}") for s in range(c.players)]
-            x = np.arange(c.players) + k * 0.2
-            ax1.bar(x, [v * 100 for v, _ in vals], 0.2, yerr=[1.96 * s * 100 for _, s in vals], capsize=2,
-                    color=COLORS[k % len(COLORS)], label=f"{res.label} {c.players}人")
-            won = c.res[c.res[:, L.COL_KIND] != L.END_DRAW, L.COL_POINTS].astype(np.int64)
-            if len(won):
-                hist = np.bincount(won) / len(won) * 100
-                ax2.step(np.arange(len(hist)), hist, where="mid", color=COLORS[k % len(COLORS)],
-                         label=f"{res.label} {c.players}人 (平均 {won.mean():.2f})")
-            k += 1
-    ax1.set_xticks(range(max(c.players for r in results for c in r.counts)),
-                   [f"{s + 1}{'（起家）' if s == 0 else ''}" for s in range(max(c.players for r in results for c in r.counts))])
-    ax1.set_title("席ごとの和了率")
-    ax1.set_ylabel("%")
-    ax1.legend(fontsize=8)
-    ax2.set_title("和了1回の点数")
-    ax2.set_xlabel("点")
-    ax2.set_ylabel("和了の割合 (%)")
-    ax2.legend(fontsize=8)
-
-
-def _calls(fig, results):
-    ax = fig.subplots(1, 1)
-    keys = ["pon.affordable", "pon.used", "chi.affordable", "chi.used"]
-    names = ["ポンできた", "ポンした", "チーできた", "チーした"]
-    k = 0
-    n = sum(len(r.counts) for r in results)
-    for res in results:
-        for c in res.counts:
-            vals = [_est(c, key) for key in keys]
-            ax.bar(np.arange(4) + k * 0.8 / n, [v for v, _ in vals], 0.8 / n, yerr=[1.96 * s for _, s in vals],
-                   capsize=2, color=COLORS[k % len(COLORS)], label=f"{res.label} {c.players}人")
-            k += 1
-    ax.set_xticks(np.arange(4) + 0.4 - 0.4 / n, names)
-    ax.set_ylabel("1局あたりの回数")
-    ax.set_title("ポン／チー（できた = アイコン・パワー・取れるカードがそろった打牌）")
-    ax.legend(fontsize=8)
-
-
 def _comparison(fig, comparison, a_label, b_label):
-    from cardgen.insight.estimates import MIN_EVENTS, is_main  # lazy: +5 ms of imports here (measured)
+    from cardgen.insight.estimates import MIN_EVENTS  # lazy: +5 ms of imports here (measured)
 
-    rows = [r for r in comparison if r["percent"] and np.isfinite(r["se"]) and is_main(r["key"])
-            and min(r["a_n"], r["b_n"]) >= MIN_EVENTS]
+    rows = [r for r in comparison if r["percent"] and np.isfinite(r["se"]) and min(r["a_n"], r["b_n"]) >= MIN_EVENTS]
     ax = fig.subplots(1, 1)
     y = np.arange(len(rows))
     ax.errorbar([r["diff"] * 100 for r in rows], y, xerr=[1.96 * r["se"] * 100 for r in rows], fmt="o",
@@ -238,24 +135,12 @@ def _odds_entries(title: str, odds) -> list:
             for part in odds_pages(odds or [])]
 
 
-def write_insight_pdf(path: Path, result, other=None, comparison=None, odds=None, font_path: Path | None = None) -> Path:
-    """Write the insight PDF (see the module docstring) through a temporary file; return ``path``."""
-    results = [result] + ([other] if other is not None else [])
-    title = f"{result.title} — playtest simulation ({result.procedure}, policy {result.policy}, " \
-            f"{result.counts[0].rounds:,} rounds per player count, seed {result.seed})" if result.counts else result.title
-    pages = [(True, title, lambda fig, draw=draw: draw(fig, results))
-             for draw in ([_endings, _numbers, _seats_points, _calls] if result.counts else [])]
-    if comparison:
-        pages.append((True, title, lambda fig: _comparison(fig, comparison, result.label, other.label)))
-    return _write_pdf(path, f"{result.title} insight", font_path, pages + _odds_entries(result.title, odds))
-
-
 def _model_page(fig, result, c) -> None:
     ax = fig.subplots(1, 1)
     ax.axis("off")
     cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
-              if not k.startswith(("turns", "points")) else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
-             for k, e in c["estimates"].items()]
+              if e["percent"] else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
+             for e in c["estimates"].values()]
     if result.description:
         ax.text(0, 1.0, f"このモデルが扱わないこと：{result.description}", fontsize=9, transform=ax.transAxes, va="top")
     table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
@@ -264,10 +149,15 @@ def _model_page(fig, result, c) -> None:
     table.set_fontsize(9)
 
 
-def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None) -> Path:
+def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None, other=None,
+                    comparison=None) -> Path:
     """insight.pdf of a game with ``insight.model``: one page of the model's estimates per player
-    count (± 1.96 standard errors), then the exact odds tables."""
-    pages = [(False, f"{result.title} — {result.model}: {c['players']}人, {c['rounds']:,} rounds, policy "
-              f"{result.policy}, seed {result.seed}", lambda fig, c=c: _model_page(fig, result, c))
-             for c in result.counts]
+    count (± 1.96 standard errors) of each side, the paired differences of a comparison, then the
+    exact odds tables."""
+    pages = [(False, f"{r.title} — {r.model}（{r.label}）: {c['players']}人, {c['rounds']:,} rounds, policy "
+              f"{r.policy}, seed {r.seed}", lambda fig, r=r, c=c: _model_page(fig, r, c))
+             for r in [result] + ([other] if other is not None else []) for c in r.counts]
+    if comparison:
+        pages.append((True, f"{result.title} — {result.model}", lambda fig: _comparison(
+            fig, comparison, result.label, other.label)))
     return _write_pdf(path, f"{result.title} insight", font_path, pages + _odds_entries(result.title, odds))

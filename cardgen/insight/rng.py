@@ -16,7 +16,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # allocates nothing: no reference counts per call
 def next_u64(state):
     """Advance ``state`` (a uint64 array of length 1) and return the next 64-bit output."""
     state[0] += _GAMMA
@@ -26,7 +26,7 @@ def next_u64(state):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # allocates nothing: no reference counts per call
 def below(state, n):
     """A uniform whole number in ``[0, n)`` (n ≥ 1; bias below 2⁻⁴⁰ for n < 2¹³)."""
     return np.int64((next_u64(state) >> _S11) % np.uint64(n))
@@ -41,9 +41,16 @@ def round_state(seed, r):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # allocates nothing: no reference counts per call
 def shuffle(order, state):
     """Fisher–Yates shuffle of ``order`` in place with ``state``."""
     for i in range(order.shape[0] - 1, 0, -1):
         j = below(state, i + 1)
         order[i], order[j] = order[j], order[i]
+
+
+@njit(cache=True, _nrt=False)  # allocates nothing: no reference counts per call
+def seed_state(state, seed, r):
+    """Set ``state`` to the stream of round ``r`` under ``seed`` (as :func:`round_state`, in place)."""
+    state[0] = np.uint64(seed) * _M2 + np.uint64(r) * _GAMMA
+    next_u64(state)

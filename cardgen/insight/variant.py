@@ -1,5 +1,5 @@
 """A variant of a game for one side of a comparison (``cardgen simulate --compare``): changed card
-values, design constants and procedure options, read from a small YAML file or ``--option`` flags.
+values, design constants and model options, read from a small YAML file.
 """
 from __future__ import annotations
 
@@ -95,24 +95,3 @@ def load_variant(path: Path, game_dir: Path | None = None) -> Variant:
         raise CardgenError(problems)
     return Variant(str(data.get("label") or Path(path).stem), cards, dict(data.get("design") or {}),
                    dict(data.get("options") or {}), str(path))
-
-
-def parse_options(pairs: list[str], procedure) -> dict[str, Any]:
-    """``NAME=VALUE`` strings (``--option``) → option values, checked against the procedure.
-
-    Raises:
-        CardgenError: an unknown option or a value that is not true/false.
-    """
-    out = {}
-    for text in pairs:
-        name, _, value = text.partition("=")
-        name = name.strip()
-        if name not in procedure.options:
-            raise CardgenError(Problem("--option", None, name, f"unknown option {name!r} of {procedure.name}",
-                                       "options: " + ", ".join(procedure.options), code="insight-option"))
-        low = value.strip().lower()
-        if low not in ("true", "false", "1", "0", "yes", "no"):
-            raise CardgenError(Problem("--option", None, name, f"{value!r} is not true or false",
-                                       f"e.g. --option {name}=false", code="insight-option"))
-        out[name] = low in ("true", "1", "yes")
-    return out

@@ -57,6 +57,21 @@ class Face:
         template's line of the element when its values are the template's own (:attr:`at`)."""
         self.findings.append(card_problem(severity, self.card, name, message, code, *self.at))
 
+    def found_chars(self, severity: Severity, name: str, lead: str, chars, tail: str, code: str) -> None:
+        """Findings ``lead`` + the characters ``chars`` (with their code points) + ``tail``: the
+        characters typed in the element's own text at the template's line (the template holds
+        the mistake, whatever card it is laid out for), the others where :meth:`found` puts them
+        (the card's row, or the template when the element reads no card value)."""
+        ours = [c for c in chars if self.element_at[0] and c in self.element_text]
+        for group, at in ((ours, self.element_at), ([c for c in chars if c not in ours], None)):
+            if group:
+                message = (f"{lead} {' '.join(group)} (U+" + ", U+".join(f"{ord(c):04X}" for c in group)
+                           + ")" + tail)
+                if at is None:
+                    self.found(severity, name, message, code)
+                else:
+                    self.findings.append(card_problem(severity, self.card, name, message, code, *at))
+
     def icon(self, icon: str, element: str, x: float, y: float, size: float, check: bool = True):
         """The op of icon ``icon`` in the square ``x, y, size`` (pt): a :class:`GameIcon` for one
         of the game's own icons, else a built-in :class:`Icon`; an unknown name is an error

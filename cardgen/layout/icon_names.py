@@ -5,12 +5,40 @@ and the finding for a name that is none of them."""
 from __future__ import annotations
 
 import difflib
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 #: Call icons, each also as ``<name>_off`` (the call is not available on this card).
 CALL_ICONS = ("pon", "chi", "ron", "tsumo", "kan")
 #: Every built-in icon name.
 BUILTIN_ICONS: tuple[str, ...] = ("power", "power_empty", "stick_dot") + CALL_ICONS + tuple(f"{n}_off" for n in CALL_ICONS)
+
+
+#: The words of the call icons, as their kana labels print (and in Latin letters for a Latin-script edition).
+CALL_WORDS = {"pon": "ポン", "chi": "チー", "ron": "ロン", "tsumo": "ツモ", "kan": "カン"}
+LATIN_CALL_WORDS = {"pon": "PON", "chi": "CHI", "ron": "RON", "tsumo": "TSUMO", "kan": "KAN"}
+_ICON_MARKUP = re.compile(r":([a-z][a-z0-9_]*):")
+
+
+def icon_words(own: Mapping[str, "IconSpec"], terms: Mapping[str, str], latin: bool = False) -> dict[str, str]:
+    """Each icon name the card text may use → the plain words that stand for it where no icon can
+    be drawn (a Tabletop Simulator description): the game's ``terms`` entry of that name, else a
+    game icon's label, else a call's word (ポン, or PON in a Latin-script edition; ``pon_off``:
+    ポン不可 / no PON), else the name itself."""
+    calls = LATIN_CALL_WORDS if latin else CALL_WORDS
+    words = {n: n for n in BUILTIN_ICONS}
+    words.update(calls)
+    words.update({f"{n}_off": (f"no {w}" if latin else f"{w}不可") for n, w in calls.items()})
+    words.update({n: spec.label or n for n, spec in own.items()})
+    words.update({n: str(terms[n]) for n in words if terms.get(n)})
+    return words
+
+
+def plain_icons(text: str, words: Mapping[str, str]) -> str:
+    """``text`` with each ``:name:`` of a known icon (:func:`icon_words`) written as its words;
+    anything else, unknown names included, as typed."""
+    return _ICON_MARKUP.sub(lambda m: words.get(m.group(1), m.group(0)), text)
 
 
 @dataclass(frozen=True)

@@ -101,9 +101,7 @@ def _plan_text_element(el: TextElement, box, name: str, face: Face) -> None:
         text = face.prepare(el.font, text)
     if face.missing_chars is not None:
         lacking = face.missing_chars(el.font, text.replace("\\n", "\n"))
-        if lacking:
-            face.found("error", name, f"the {el.font} font has no glyph for {' '.join(lacking)} (U+"
-                       + ", U+".join(f"{ord(c):04X}" for c in lacking) + ")", "missing-glyph")
+        face.found_chars("error", name, f"the {el.font} font has no glyph for", lacking, "", "missing-glyph")
     if el.direction == "vertical":
         vertical_form_problems(text, el.font, name, face)
         plan_vertical_text(el, text, X, Y, W, H, name, face)

@@ -60,9 +60,8 @@ def vertical_form_problems(text: str, font: str, name: str, face: Face) -> None:
         return
     lacking = face.without_vertical_form(font, [ch for ch in text if needs_form(ch)])
     if lacking:
-        face.found("warning", name, f"the {font} font has no vertical form for {' '.join(lacking)} (U+"
-                   + ", U+".join(f"{ord(c):04X}" for c in lacking) + "): set vertically, it is drawn as in "
-                   "horizontal text", "no-vertical-form")
+        face.found_chars("warning", name, f"the {font} font has no vertical form for", lacking,
+                         ": set vertically, it is drawn as in horizontal text", "no-vertical-form")
 
 
 def _overflow(fitted: FittedColumns, W: float, H: float) -> str:

@@ -45,11 +45,23 @@ def pyphen_language(language: str) -> str | None:
     return None
 
 
+#: The languages whose dictionary this process loaded (:func:`_dictionary`; a watch loads them
+#: ahead for its next save, :mod:`cardgen.steps.warm_state`).
+LOADED_LANGUAGES: set[str] = set()
+
+
 @lru_cache(maxsize=16)
 def _dictionary(language: str) -> pyphen.Pyphen | None:
     """pyphen's dictionary for a BCP 47 tag, or None (:func:`pyphen_language`)."""
+    LOADED_LANGUAGES.add(language)
     name = pyphen_language(language)
     return pyphen.Pyphen(lang=name, left=HYPHEN_LEFT, right=HYPHEN_RIGHT) if name else None
+
+
+def preload(languages) -> None:
+    """Load the hyphenation dictionaries of ``languages`` (pyphen's own files) into this process."""
+    for language in languages:
+        _dictionary(language)
 
 
 def _width(a: Atom, font: str, size: float, measure: Measure) -> float:

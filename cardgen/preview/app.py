@@ -51,8 +51,7 @@ def serve(game_dir: Path, host: str = "127.0.0.1", port: int = 8000, budget: Bud
     try:
         ready.wait()
         if on_ready is not None:
-            h, p = server.server_address[:2]
-            on_ready(f"http://{'[' + h + ']' if ':' in h else h}:{p}/")
+            on_ready(server.url())
         while not stop.wait(0.5):
             pass
     finally:

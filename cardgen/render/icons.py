@@ -16,13 +16,15 @@ from __future__ import annotations
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
 
+from cardgen.layout.icon_names import CALL_WORDS, LATIN_CALL_WORDS
+
 ICONS = {
     # name: (fill, label)
-    "pon": ("#c0392b", "ポン"),
-    "chi": ("#1e7b4f", "チー"),
-    "ron": ("#1f4e9c", "ロン"),
-    "tsumo": ("#8e44ad", "ツモ"),
-    "kan": ("#7f5a12", "カン"),
+    "pon": ("#c0392b", CALL_WORDS["pon"]),
+    "chi": ("#1e7b4f", CALL_WORDS["chi"]),
+    "ron": ("#1f4e9c", CALL_WORDS["ron"]),
+    "tsumo": ("#8e44ad", CALL_WORDS["tsumo"]),
+    "kan": ("#7f5a12", CALL_WORDS["kan"]),
 }
 CIRCLE = {"chi"}  #: calls drawn as a circle (the others as a rounded square)
 LABEL_MIN_PT = 6.0  #: the kana label is drawn only at this size or more (else the symbol)
@@ -60,7 +62,7 @@ def _symbol(c, name: str, x: float, y: float, size: float) -> None:
 
 
 #: The label of a call in Latin letters, drawn where the font has no kana (a Western edition's fonts).
-LATIN_LABELS = {"pon": "PON", "chi": "CHI", "ron": "RON", "tsumo": "TSUMO", "kan": "KAN"}
+LATIN_LABELS = LATIN_CALL_WORDS
 
 
 def _drawable(font_name: str, text: str) -> bool:

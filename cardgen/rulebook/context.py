@@ -58,7 +58,7 @@ from cardgen.check.multiset import base_yaku_of, hands
 from cardgen.check.open_questions import marker
 from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.numfmt import FILTERS, num
-from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
+from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error, missing_name
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.game import Game
 from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
@@ -282,6 +282,10 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
                                        "other files", "put the text in this file, or in its own rules file (all "
                                        "rules/*.md are read in name order: 01-intro.md, 02-play.md…)",
                                        code="rules-include"))
+        named = missing_name(exc, ctx, source)  # {{ game.verson }}: which name lacks the field, the close one
+        if named:
+            raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", named,
+                                       "fix the name in this rules file", code="rulebook-undefined"))
         names = sorted(k for k in ctx if not k.startswith("_"))
         missing = re.fullmatch(r"'([^']+)' is undefined", str(exc)) if isinstance(exc, UndefinedError) else None
         raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook",

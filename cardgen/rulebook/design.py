@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.units import MM
 from cardgen.data.fields import Length
 from cardgen.data.yaml_source import load_yaml
@@ -122,3 +122,21 @@ def load_design(dirs: list[Path], name: str, allowed: list[Path] | None = None,
                                + (", ".join(rel(d) for d in dirs) or "any templates/rulebook folder"),
                                "add templates/rulebook/<name>.yaml",
                                code="rulebook-design"))
+
+
+def design_font_problems(design: PageDesign, path: Path, roles: list[str]) -> list[Problem]:
+    """An ``unknown-font-role`` error for every style of ``design`` (read from ``path``) whose
+    ``font`` is not one of ``roles``, at the line of that ``font:`` with the closest role (it
+    would silently be set in the body font). The built-in design names only standard roles."""
+    styles = [((key,), getattr(design, key)) for key, f in PageDesign.model_fields.items()
+              if isinstance(getattr(design, key), (TextStyle, TableStyleSpec))]
+    styles += [(("headings", i), st) for i, st in enumerate(design.headings)]
+    wrong = [(loc, st.font) for loc, st in styles if st.font not in roles]
+    if not wrong:
+        return []
+    source = load_yaml(path, rel(path)).source
+    return [Problem(rel(path), source.line((*loc, "font")) or source.line(loc),
+                    " → ".join(map(str, (*loc, "font"))), f"no font role {font!r}" + did_you_mean(font, roles),
+                    "roles: " + ", ".join(sorted(roles)) + " (fonts/fonts.yaml or fonts: in game.yaml)",
+                    code="unknown-font-role")
+            for loc, font in wrong]

@@ -12,17 +12,22 @@ import io
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
-from reportlab.platypus import KeepTogether, PageTemplate
+from reportlab.platypus import KeepTogether, PageTemplate, Table
 from reportlab.platypus.doctemplate import BaseDocTemplate
 
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.file_clock import FileClock
+from cardgen.core.sandbox import BudgetExceeded
 from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.design import PageDesign
 from cardgen.rulebook.grid import GridFrame, grid_offset, grid_pitch
 from cardgen.rulebook.markup import canvas_class
+from cardgen.rulebook.blocks import source_of
 from cardgen.rulebook.story import StoryBuilder
+from cardgen.rulebook.story_tables import MIN_TABLE_SIZE
+from cardgen.rulebook.vertical_blocks import VerticalCover
 from cardgen.data.editions import is_latin
 
 
@@ -46,8 +51,34 @@ class _KeepTogether(KeepTogether):
 
 
 
+#: What the layout's budget per rules file is called in its message.
+LAYING_OUT = "laying out"
+#: CPU seconds the layout of one rules file may take in all (None: the evaluation budget,
+#: :data:`cardgen.core.sandbox.MAX_SECONDS`, 20 s).
+LAYOUT_SECONDS: float | None = None
+
+
+def layout_stopped(clock: FileClock) -> Problem:
+    """The finding for a rules file whose layout used its whole budget (``rules-budget``)."""
+    return Problem(clock.stopped_in or "", None, "rulebook", clock.message(),
+                   "split this file's long tables (a table of hundreds of rows), deep lists or long paragraphs "
+                   "into smaller ones, or over several files", code="rules-budget")
+
+
 class _Doc(BaseDocTemplate):
-    """Notifies the table of contents and adds PDF bookmarks for headings."""
+    """Notifies the table of contents and adds PDF bookmarks for headings; charges the layout's
+    time to the rules file of each flowable (``clock``, :class:`cardgen.core.file_clock.FileClock`)."""
+
+    clock: FileClock | None = None
+
+    def handle_flowable(self, flowables):
+        """Lay out the next flowable, its time charged to its rules file (the parts of a split
+        flowable carry no mark: they go on the file before them)."""
+        if self.clock is not None and flowables:
+            source = getattr(flowables[0], "_rules_file", None)
+            if source is not None:
+                self.clock.switch(source or None)
+        super().handle_flowable(flowables)
 
     def afterFlowable(self, flowable):
         entry = getattr(flowable, "_toc", None)
@@ -85,24 +116,57 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
     _x, _y, w, _h = frame_box(design, page_mm)
     h = text_height(design, page_mm)
     builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
-    try:
-        builder.story(blocks, info)
-    except CardgenError as exc:  # what building the story raises (as the build would)
-        return exc.problems
-    if builder.problems:
-        return builder.problems
-    canv = _measuring_canvas(design, fonts, page_mm, icons)
-    for flowable in builder.reported:
-        flowable.wrapOn(canv, w, h)
+    with FileClock(LAYING_OUT, LAYOUT_SECONDS) as clock:  # each rules file under its own budget, as the build lays it out
+        try:
+            story = builder.story(blocks, info, clock)
+            if builder.problems:
+                return builder.problems
+            canv = _measuring_canvas(design, fonts, page_mm, icons)
+            for flowable in builder.reported:
+                clock.switch(getattr(flowable, "_rules_file", "") or None)
+                flowable.wrapOn(canv, w, h)
+            _split_tables(story, lambda: _measuring_canvas(design, fonts, page_mm, icons, lines=True), w, h, clock)
+        except CardgenError as exc:  # what building the story raises (as the build would)
+            return exc.problems
+        except BudgetExceeded:
+            return [layout_stopped(clock)]
     return builder.findings
 
 
-def _measuring_canvas(design: PageDesign, fonts: FontSet, page_mm: tuple[float, float], icons):
-    """The canvas the reported flowables are wrapped on (nothing is drawn on it)."""
+def _measuring_canvas(design: PageDesign, fonts: FontSet, page_mm: tuple[float, float], icons, lines: bool = False):
+    """The canvas the reported flowables are wrapped on (nothing is drawn on it); ``lines``: one
+    whose paragraphs build their lines (for tables, whose row heights need them)."""
     canv = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)(
         io.BytesIO(), pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1)
-    canv.short_last_lines_only = True  # paragraphs wrapped on it find their breaks but build no lines
+    canv.short_last_lines_only = not lines  # paragraphs wrapped on it find their breaks but build no lines
     return canv
+
+
+#: Most pages one table is split over while it is checked (a table holds at most 1,000 rows).
+MAX_TABLE_PAGES = 1_000
+
+
+def _split_tables(flows: list, new_canvas: Callable, w: float, h: float, clock: FileClock) -> None:
+    """The top-level tables among ``flows`` split over pages of the text frame (``w`` × ``h`` pt)
+    as the build splits them, each under its rules file's clock: a table longer than a page is
+    laid out again for each page, which is what makes a long table's layout long — so validate
+    stops where the build would, naming the same file. A table whose rows could all fit on one
+    page at the smallest table text (:data:`cardgen.rulebook.story_tables.MIN_TABLE_SIZE` a row)
+    is not laid out here: the check stays as cheap as before for every ordinary table."""
+    canv = None
+    for f in flows:
+        if not isinstance(f, Table) or len(f._cellvalues) * MIN_TABLE_SIZE <= h:
+            continue
+        clock.switch(getattr(f, "_rules_file", "") or None)
+        canv = canv or new_canvas()
+        part = f
+        for _ in range(MAX_TABLE_PAGES):
+            if part.wrapOn(canv, w, h)[1] <= h:
+                break
+            pieces = part.splitOn(canv, w, h)
+            if len(pieces) < 2:
+                break
+            part = pieces[-1]
 
 
 def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo) -> list[Problem]:
@@ -114,22 +178,38 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
     block (its text, numbers, source file:line) and on what ``memo`` is keyed by — the page
     design, the paper, the book info, the fonts and cardgen's code; a block that asks for a card
     face or an image file (a figure) is built every time, and ``memo.keep`` is told so."""
+    with FileClock(LAYING_OUT, LAYOUT_SECONDS) as clock:  # each rules file under its own budget, as the build lays it out
+        try:
+            return _check_blocks(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo,
+                                 clock)
+        except BudgetExceeded:
+            return [layout_stopped(clock)]
+
+
+def _check_blocks(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo,
+                  clock: FileClock) -> list[Problem]:
+    """:func:`_check_by_block` under ``clock``."""
     _x, _y, w, _h = frame_box(design, page_mm)
     h = text_height(design, page_mm)
     builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
     parts = []  # per block: (block, flows to lay out, findings while built, asked) or (None, kept findings)
+    tables: list = []  # the tables of the blocks built, split over pages below
     for b in blocks:
         kept = memo.get(b)
         if kept is not None:
             parts.append((None, kept))
             continue
         asked, found, before = memo.asked(), len(builder.findings), builder._with_where
+        clock.switch(source_of(b))
         try:
             flows = builder.block(b, info)
         except CardgenError as exc:  # what building the story raises (as the build would)
             return exc.problems
         parts.append((b, (flows if builder._with_where > before else [], builder.findings[found:],
                           memo.asked() != asked)))
+        for f in flows:
+            f._rules_file = source_of(b) or ""
+        tables += [f for f in flows if isinstance(f, Table)]
     if builder.problems:
         return builder.problems
     canv = None
@@ -141,6 +221,7 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
             continue
         flows, found_built, asked = part
         n = len(builder.findings)
+        clock.switch(source_of(b))
         for flowable in flows:
             canv = canv or _measuring_canvas(design, fonts, page_mm, icons)
             flowable.wrapOn(canv, w, h)
@@ -148,6 +229,7 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
         memo.keep(b, found_built, found_short, asked)
         built += found_built
         short += found_short
+    _split_tables(tables, lambda: _measuring_canvas(design, fonts, page_mm, icons, lines=True), w, h, clock)
     seen: set = set()
     once = []
     for p in short:  # a paragraph's short last line is reported once (StoryBuilder.short_last_line)
@@ -217,6 +299,8 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     fmt = {"title": info.title, "subtitle": info.subtitle, "version": info.version}
 
     def furniture(c, doc):
+        if doc.page == 1 and story and isinstance(story[0], VerticalCover):
+            return  # a cover page: its number counts, but no running header or folio is printed on it
         c.saveState()
         h, f = design.header, design.footer
         if doc.page > 1 and h.text:
@@ -244,11 +328,17 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
                author="cardgen", subject=info.source, creator="cardgen")
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
     builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, text_height(design, page_mm))
-    story = builder.story(blocks, info)
-    if builder.problems:
-        raise CardgenError(builder.problems)
-    maker = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)
-    doc.multiBuild(story, canvasmaker=maker)
+    # each rules file is laid out under its own budget (its flowables, over every pass), named when it runs out
+    with FileClock(LAYING_OUT, LAYOUT_SECONDS) as clock:
+        try:
+            story = builder.story(blocks, info, clock)
+            if builder.problems:
+                raise CardgenError(builder.problems)
+            maker = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)
+            doc.clock = clock
+            doc.multiBuild(story, canvasmaker=maker)
+        except BudgetExceeded:
+            raise CardgenError(layout_stopped(clock)) from None
     if findings is not None:  # after drawing: short last lines are found while lines are broken
         findings.extend(builder.findings)
     return doc.page

@@ -117,12 +117,21 @@ class StoryBuilder:
             "reword the end of the paragraph a little (a few characters longer or shorter), or end it at another word",
             severity="warning", code="rules-short-last-line"))
 
-    def story(self, blocks: list, info: BookInfo) -> list:
-        """The flowables of the whole book, in order; lead-in paragraphs keep with their table or figure."""
+    def story(self, blocks: list, info: BookInfo, clock=None) -> list:
+        """The flowables of the whole book, in order; lead-in paragraphs keep with their table or figure.
+
+        Each top-level flowable is marked with the rules file its block came from (``_rules_file``,
+        "" for none: :func:`cardgen.rulebook.blocks.source_of`); ``clock``
+        (:class:`cardgen.core.file_clock.FileClock`) is switched to that file while its blocks are built."""
         out: list = []
         for i, b in enumerate(blocks):
             before = self._with_where
+            source = L.source_of(b)
+            if clock is not None:
+                clock.switch(source)
             flows = self.block(b, info)
+            for f in flows:
+                f._rules_file = source or ""
             if self._with_where > before:
                 self.reported.extend(flows)
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None

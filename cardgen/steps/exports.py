@@ -18,6 +18,8 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.core.units import MM
 from cardgen.data.game import Game
 from cardgen.fonts.fontset import FontSet
+from cardgen.data.edition_model import LATIN_LANGUAGES
+from cardgen.layout.icon_names import icon_words, plain_icons
 from cardgen.layout.tts import SPACING, card_id, custom_deck, deck_object, saved_object, tts_sheets
 from cardgen.render.images import ImageCache
 from cardgen.render.png_cards import FaceTask, face_id, png_bytes, px, render_face_files, render_faces
@@ -98,6 +100,17 @@ def backless_note(plans, sides: str) -> str | None:
     return f"no back PNGs for {names}: no back template (`back:` in game.yaml)"
 
 
+def tts_icon_words(game: Game) -> dict[str, str]:
+    """The words a TTS name or description writes for each ``:icon:`` of the card text (TTS shows
+    text only): :func:`~cardgen.layout.icon_names.icon_words` from the game's icons and terms (the
+    edition's terms over the game's; a non-default edition's only)."""
+    ed = game.edition
+    terms = dict(ed.terms) if ed is not None else {}
+    if ed is None or ed.default:
+        terms = {**game.manifest.terms, **terms}
+    return icon_words(game.manifest.icons, terms, latin=game.language in LATIN_LANGUAGES)
+
+
 def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
               progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
     """Tabletop Simulator images under ``tts/`` for each ``deck`` component — face sheets
@@ -139,6 +152,7 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
 
     objects: list[dict] = []
     next_id = 1
+    words = tts_icon_words(game)
     for p, sheets, start, unique_backs, has_back in jobs:
         fields = comps[p.component].tts
         back_first = start + len(p.fronts)
@@ -165,8 +179,9 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
             entries[next_id] = entry
             for slot, deck_pos in enumerate(sh.cards):
                 values = p.cards[deck_pos].row.values
-                nick = str(values.get(fields.name) or p.cards[deck_pos].row.id)
-                desc = "\n".join(str(values[f]) for f in fields.description if values.get(f) not in (None, ""))
+                nick = plain_icons(str(values.get(fields.name) or p.cards[deck_pos].row.id), words)
+                desc = "\n".join(plain_icons(str(values[f]), words) for f in fields.description
+                                 if values.get(f) not in (None, ""))
                 cards.append((card_id(next_id, slot), {str(next_id): entry}, nick, desc))
             next_id += 1
         objects.append(deck_object(p.name, cards, entries, SPACING * len(objects)))

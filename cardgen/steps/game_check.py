@@ -18,6 +18,7 @@ from cardgen.check.print_setup import load_and_validate
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.editions import apply_edition, edition_ids
 from cardgen.data.expand import printable_components
+from cardgen.data.readable import covered, permission_problem
 
 if TYPE_CHECKING:
     from cardgen.check.preflight import Preflight
@@ -82,6 +83,20 @@ def _odds(check: GameCheck, add) -> None:
         add([replace(p, severity="warning") for p in exc.problems])
 
 
+def _model(check: GameCheck, add) -> None:
+    """The round the manifest describes for ``cardgen simulate`` (``insight.model``): every name,
+    column, option and deal checked as the simulator checks them (no numba is imported), as
+    warnings here — printing does not depend on them; ``cardgen simulate`` refuses them."""
+    if check.game.manifest.insight.model is None:
+        return
+
+    from cardgen.insight.model_compile import compile_model  # lazy: +290 ms of imports here (measured: numpy)
+    try:
+        compile_model(check.game)
+    except CardgenError as exc:
+        add([replace(p, severity="warning") for p in exc.problems])
+
+
 def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True, plan=None, on_fonts=None,
                sheets: "SheetOptions | bool" = True, shop: str | None = None, edition: str | None = None) -> GameCheck:
     """Load, validate and (``layout``) lay out every printed component of a game, and
@@ -107,9 +122,13 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
     if game is None:
         return check
     seen = {_sig(p) for p in report.errors + report.warnings}
+    blocked = [p for p in report.errors if p.code == "unreadable"]
+    check.fatal.extend(blocked)  # no --force prints past a folder that cannot be read
 
     def add(problems: list[Problem], fatal: bool = False) -> None:
         for p in problems:
+            if blocked and covered(p, blocked):  # said by the unreadable folder's own finding
+                continue
             if _sig(p) not in seen:
                 seen.add(_sig(p))
                 check.layout.append(p)
@@ -127,6 +146,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
         _odds(check, add)
+        _model(check, add)
         if (shop or game.manifest.print.shop) and check.fonts is not None:
             _shop(check, add, shop)
         if edition is None:
@@ -171,7 +191,7 @@ def _other_editions(check: GameCheck, add, plan=None) -> None:
 def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
     """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
     from cardgen.fonts.fontset import fonts_for  # lazy: +55 ms of imports here (measured)
-    from cardgen.steps.layout_findings import layout_problems  # lazy: +78 ms of imports here (measured)
+    from cardgen.steps.layout_findings import layout_problems, unused_font_roles  # lazy: +78 ms of imports here (measured)
 
     game, report = check.game, check.report
     try:
@@ -183,6 +203,7 @@ def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
         on_fonts(game, check.fonts)
     check.plans = _plans(game, check.fonts, add, plan)
     add(layout_problems(game, check.plans))
+    add(unused_font_roles(game, check.fonts.roles(), check.plans))
     pf = check.preflight = _preflight(game, check.fonts, check.plans, report)
     for f in pf.plan_findings:  # found by reading the plans (layout findings and validation are already in)
         add([f], fatal=f.code in FATAL_IMAGE_CODES)
@@ -218,6 +239,8 @@ def _plans(game: "Game", fonts: "FontSet", add, plan=None) -> list["ComponentPla
             plans.append(plan_component(game, cid, fonts, plan=plan))
         except CardgenError as exc:
             add(exc.problems, fatal=True)
+        except PermissionError as exc:  # a template or image in a folder that cannot be read
+            add([permission_problem(exc)], fatal=True)
     return plans
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from cardgen.core.atomic import AtomicOutput
+from cardgen.core.errors import rel
 from cardgen.layout.booklet import sheet_for
 from cardgen.steps.calibration import write_calibration
 from cardgen.steps.component_plans import ComponentPlans
@@ -121,7 +122,9 @@ def _calibration(run: StepRun) -> list[str]:
 @step("rulebook", cards=False)
 def _rulebook(run: StepRun) -> list[str]:
     """Skipped in a build of several steps when the game has no rules folder."""
-    if not (run.only or run.game.rules_dir.is_dir()):
+    if not (run.only or run.game.rules_dir.is_dir()):  # a legitimate choice, said once in the summary
+        run.notes.append(f"no rulebook: the game has no {rel(run.game.rules_dir, run.game.root)}/ folder; to start one, "
+                         "write rules/rules.md in Markdown (docs/rulebook.md; `cardgen new` makes a game with one)")
         return []
     found: list = []
     write_rulebook(run.game, run.report, run.fonts, run.out.path(RULEBOOK_PDF), paper=run.rulebook_paper,

@@ -38,7 +38,7 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
     """What drawing the rulebook needs: blocks, page design, book info, page size (mm), card plan
     and image lookups (see :func:`write_rulebook`)."""
     from cardgen.rulebook.assemble import rulebook_blocks  # lazy: +85 ms of imports here (measured)
-    from cardgen.rulebook.design import load_design  # lazy: +14 ms of imports here (measured)
+    from cardgen.rulebook.design import design_font_problems, load_design  # lazy: +14 ms of imports here (measured)
 
     m = game.manifest
     project = Project.for_game(game.root)
@@ -51,7 +51,7 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
                                    code="unknown-paper"))
     where = (game.manifest_file, game.line("rulebook", "template"))
     try:
-        design, _ = load_design(*design_source(game, project, settings.template), project.allowed(), where)
+        design, design_path = load_design(*design_source(game, project, settings.template), project.allowed(), where)
     except CardgenError as exc:
         shared = project.root.resolve() / "templates" / "rulebook" / f"{settings.template}.yaml"
         if plain_name(settings.template) and shared.is_file() and \
@@ -63,6 +63,9 @@ def _rulebook_parts(game: Game, report: Report, fonts: FontSet, paper: str | Non
                                         f"or create {rel(game.root / 'templates' / 'rulebook' / shared.name)}",
                                         code="rulebook-design")]) from exc
         raise
+    wrong_fonts = design_font_problems(design, design_path, fonts.roles())
+    if wrong_fonts:
+        raise CardgenError(wrong_fonts)
 
     def missing_chars(role: str, text: str) -> list[str]:
         return fonts.missing_chars(role, text)

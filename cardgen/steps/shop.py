@@ -63,7 +63,7 @@ def resolve_preset(game: Game, name: str | None) -> ShopPreset | None:
         return shop_preset(name)
     manifest_name = game.manifest.print.shop
     if manifest_name:
-        return shop_preset(manifest_name, "print → shop", game.manifest_file)
+        return shop_preset(manifest_name, "print → shop", game.manifest_file, game.line("print", "shop"))
     return None
 
 

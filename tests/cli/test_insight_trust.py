@@ -81,5 +81,5 @@ def test_simulate_output_escapes_user_text(tmp_path):
                                   cwd=tmp_path, timeout=300)
     assert code == 0, output
     assert "\x1b" not in output
-    assert "天U+001B[31m[/][bold] — " in output
+    assert "天U+001B[31m[/][bold]: 3 players" in output  # the table title: as written, not obeyed
     assert "wrote out/tenjanpai/simulation.json" in output

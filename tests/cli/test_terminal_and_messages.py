@@ -4,12 +4,17 @@ file, over-long and NFC/NFD-duplicate card ids each get a message naming the fil
 survives any error."""
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 import threading
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
-from attack_game import attack_game
+from attack_game import ROOT, attack_game
 from cardgen.cli.commands import cli
 from cardgen.core.errors import CardgenError
 
@@ -61,6 +66,49 @@ def test_unreadable_rules_file_names_it_with_the_right_hint(tmp_path, monkeypatc
     assert "disk" not in result.output
 
 
+def _without_permission_bypass() -> list[str]:
+    """The command prefix that makes file permissions apply to this process's children: as root
+    (this machine's test runs), chmod is no obstacle, so the child runs without the capabilities
+    that bypass it (util-linux setpriv); as anyone else, nothing."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: a folder's permissions cannot be made to apply")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+@pytest.mark.parametrize("blocked, bad_count", [("templates/cards", False), ("templates/cards", True),
+                                               ("rules", True)])
+def test_an_unreadable_folder_is_one_finding_and_validate_still_reports_the_rest(tmp_path, blocked, bad_count):
+    """`chmod 000 templates/cards` gave the absolute path of the first file and the disk-full hint,
+    and validate printed no report. Now: the folder relative to where cardgen runs, what to do, and
+    every other finding (a bad count here), exit 1; a build writes nothing. Two child processes (as
+    a user runs cardgen, with the OS's permission checks): ~4 s."""
+    game = attack_game(tmp_path, rows="c3,3,t,x\n" if bad_count else None, rules_md="# 遊び方\n")
+    folder = game / blocked
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("CARDGEN_DEBUG", None)
+    os.chmod(folder, 0)
+    try:
+        r = subprocess.run([*_without_permission_bypass(), sys.executable, "-m", "cardgen", "validate", "game"],
+                           cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+        b = subprocess.run([*_without_permission_bypass(), sys.executable, "-m", "cardgen", "build", "game",
+                            "--out", "out"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    finally:
+        os.chmod(folder, 0o755)
+    assert r.returncode == 1, r.stderr
+    assert r.stderr == (f"game/{blocked}: error: the folder cannot be read (permission denied): nothing in it can "
+                        f"be used\n    hint: give yourself read access: chmod -R u+rX game/{blocked} (or ask whoever "
+                        "sent the game to fix its permissions)\n"
+                        + ("game/cards.csv:4: error: cards → row 4 → count → 'x' is not a whole number\n"
+                           "    hint: write a whole number in the 'count' column\n" if bad_count else "")), r.stderr
+    assert f": {1 + bad_count} error(s), 0 warning(s)" in r.stdout
+    assert bad_count or "2 players: 6 cards" in r.stdout  # the deck math is reported as ever
+    assert str(tmp_path) not in r.stderr + r.stdout and "disk" not in r.stderr
+    assert b.returncode == 1 and f"game/{blocked}: error: the folder cannot be read" in b.stderr, b.stderr
+    assert "Traceback" not in b.stderr and not (tmp_path / "out" / "g").exists()
+
+
 def test_over_long_card_id_is_a_validation_error(tmp_path):
     game = attack_game(tmp_path, rows="x" * 200 + ",3,t,1\n")
     result = _invoke("validate", str(game))
@@ -83,11 +131,11 @@ def test_watch_survives_an_internal_error_and_shows_it(tmp_path):
     events = []
     stop = threading.Event()
 
-    def boom(_game_dir):
+    def boom(_game_dir, *_args, **_kw):
         stop.set()
         raise RuntimeError("boom")
 
-    watch(game, tmp_path / "out", lambda kind, payload: events.append((kind, payload)), stop=stop, validate=boom)
+    watch(game, tmp_path / "out", lambda kind, payload: events.append((kind, payload)), stop=stop, save=boom)
     kinds = [k for k, _p in events]
     assert kinds == ["error"]
     err = events[0][1]

@@ -18,6 +18,7 @@ memory budget and the --memory-limit flag (a forked pytest process may already h
 space than a low limit allows)."""
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -227,3 +228,35 @@ def test_the_memory_message_states_the_limit_in_force(tmp_path):
     assert done.returncode == 1, done.stderr
     assert "needed more than 2,048 MB of memory" in done.stderr, done.stderr
     assert "8,192" not in done.stderr
+
+
+def _reporting(n: int) -> str:
+    from cardgen.core.budget import send_event
+
+    for k in range(n):
+        send_event(("step", k, "x" * 100_000))  # larger than a pipe's buffer: the parent reads as they come
+    return "done"
+
+
+def test_a_child_hands_values_to_the_parent_while_it_runs():
+    """``on_event``: what the child sends with send_event reaches the parent in order, before its
+    result; send_event in a process without a parent listening does nothing."""
+    got = []
+    assert run_limited(_reporting, 3, on_event=got.append) == "done"
+    assert [(kind, k, len(text)) for kind, k, text in got] == [("step", k, 100_000) for k in range(3)]
+    assert run_limited(_reporting, 2) == "done"  # nobody listening: the child's events go nowhere
+    _reporting(1)  # not in a child: a no-op
+
+
+def _report_then_die() -> None:
+    from cardgen.core.budget import send_event
+
+    send_event("before")
+    os._exit(3)
+
+
+def test_events_sent_before_the_child_died_still_arrive():
+    got = []
+    with pytest.raises(CardgenError, match="ended unexpectedly"):
+        run_limited(_report_then_die, on_event=got.append, game="g")
+    assert got == ["before"]

@@ -8,18 +8,15 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 
-from cardgen.api import build_game
 from cardgen.core.units import MM
-from tests.pdfread import CARD_DATA
 
 INDEX_PT = 34  # the index's size in templates/cards/battle.yaml and yajanki_battle.yaml
 
 
 @pytest.fixture(scope="module", params=["tenjanpai", "yajanki"])
-def front(request, tmp_path_factory):
-    out = tmp_path_factory.mktemp("out")
-    build_game(CARD_DATA / request.param, out, force=True, steps=("sheets",))
-    with pdfplumber.open(str(out / request.param / "print-sheets.pdf")) as pdf:
+def front(request, built_games):
+    out = built_games(request.param, force=True, steps=("sheets",)).out_dir  # shared with the other read-backs
+    with pdfplumber.open(str(out / "print-sheets.pdf")) as pdf:
         page = next(p for p in pdf.pages if "闘牌カード · 表 front" in (p.extract_text() or ""))
         yield {"chars": list(page.chars), "curves": list(page.curves) + list(page.rects)}
 

@@ -14,6 +14,7 @@ import pytest
 
 from cardgen.core.errors import CardgenError
 from cardgen.data.game import load_game
+from cardgen.insight import model_layout as L
 from cardgen.insight import model_round as R
 from cardgen.insight.model_compile import compile_model
 from cardgen.insight.model_run import play_rows, simulate_model
@@ -57,11 +58,11 @@ def test_a_game_with_its_own_model_agrees_with_its_exact_odds(tmp_path):
     assert result.counts[0]["turn_limit"] == 1
     assert _within(est["first_draw_win"]["value"], exact, n), (est["first_draw_win"], exact)
     rows = play_rows(cm, 0, n, 7, "greedy")
-    wins = rows[rows[:, R.R_END] == 1]
-    assert set(np.unique(wins[:, R.R_POINTS])) == {1, 2, 3, 4}  # points = the drawn card's number
-    calls = rows[rows[:, R.R_END] == 2]
-    assert set(np.unique(calls[:, R.R_POINTS])) == {12, 13, 14}  # 10 + the discard (greedy never plays its lowest, a 1)
-    assert (rows[:, R.R_TURN] <= 3).all()  # the turn limit: 1 each
+    wins = rows[rows[:, L.R_END] == 1]
+    assert set(np.unique(wins[:, L.R_POINTS])) == {1, 2, 3, 4}  # points = the drawn card's number
+    calls = rows[rows[:, L.R_END] == 2]
+    assert set(np.unique(calls[:, L.R_POINTS])) == {12, 13, 14}  # 10 + the discard (greedy never plays its lowest, a 1)
+    assert (rows[:, L.R_TURN] <= 3).all()  # the turn limit: 1 each
 
 
 def test_priority_policy_plays_the_listed_kind_first(tmp_path):
@@ -69,7 +70,7 @@ def test_priority_policy_plays_the_listed_kind_first(tmp_path):
     common; greedy (the highest number first) never plays a 1 while it holds another card."""
     cm = compile_model(load_game(_game(tmp_path, {**MODEL, "priority": [1]})))
     points = {p: play_rows(cm, 0, 20_000, 3, p) for p in ("priority", "greedy")}
-    on_one = {p: ((r[:, R.R_END] == 2) & (r[:, R.R_POINTS] == 11)).sum() for p, r in points.items()}
+    on_one = {p: ((r[:, L.R_END] == 2) & (r[:, L.R_POINTS] == 11)).sum() for p, r in points.items()}
     assert on_one["greedy"] == 0 and on_one["priority"] > 200, on_one
 
 
@@ -108,11 +109,11 @@ def test_yajanki_turns_option_sets_the_turn_limit():
     """夜雀鬼's open question (7 turns as the draft says, or until the draw pile is empty) is the
     model's option `turns`; an unknown option is refused."""
     game = load_game(ROOT / "card_data" / "yajanki")
-    assert [int(c.prm[R.P_TURNS]) for c in compile_model(game).counts] == [0, 0]
-    assert [int(c.prm[R.P_TURNS]) for c in compile_model(game, {"turns": 7}).counts] == [7, 7]
+    assert [int(c.prm[L.P_TURNS]) for c in compile_model(game).counts] == [0, 0]
+    assert [int(c.prm[L.P_TURNS]) for c in compile_model(game, {"turns": 7}).counts] == [7, 7]
     with pytest.raises(CardgenError) as exc:
         compile_model(game, {"turn": 7})
-    assert exc.value.problems[0].message == "the model has no option 'turn'"
+    assert exc.value.problems[0].message == "the model has no option 'turn'; did you mean 'turns'?"
 
 
 @pytest.mark.parametrize("when, message", [
@@ -139,9 +140,9 @@ def test_a_game_without_a_model_is_told_what_to_add_and_never_gets_another_games
     assert exc.value.problems[0].code == "insight-no-model"
     assert "add `insight: model:`" in exc.value.problems[0].hint
     borrowed = write_game(tmp_path / "b", manifest={"insight": {"simulate": {"procedure": "tenjanpai-draft3"}}})
-    with pytest.raises(CardgenError) as exc:
+    with pytest.raises(CardgenError) as exc:  # the hand-written 天雀牌 procedure is gone: no rules to borrow
         simulate_game(borrowed, tmp_path / "out", rounds=10)
-    assert "plays the rules of the game 'tenjanpai', not of 'mini'" in exc.value.problems[0].message
+    assert "unknown key 'simulate'" in exc.value.problems[0].message
 
 
 def test_simulation_json_names_the_model(tmp_path):
@@ -152,3 +153,87 @@ def test_simulation_json_names_the_model(tmp_path):
     assert data["model"] == "ミニ三連（テスト）"
     assert [c["players"] for c in data["player_counts"]] == [3, 4]
     assert Counter(k.split(".")[0] for k in data["player_counts"][0]["estimates"])["end"] == 3
+
+
+
+def _melds_reference(counts: list[int], nxt: list[int], sets: int) -> bool:
+    """Sets and a pair by trying every split (recursion over the lowest kind left)."""
+    def split(c: list[int], left: int) -> bool:
+        k = next((i for i, x in enumerate(c) if x), None)
+        if k is None:
+            return left == 0
+        if c[k] >= 3:
+            c[k] -= 3
+            if split(c, left - 1):
+                c[k] += 3
+                return True
+            c[k] += 3
+        j = nxt[k]
+        m = nxt[j] if j >= 0 else -1
+        if m >= 0 and c[j] and c[m]:
+            for i in (k, j, m):
+                c[i] -= 1
+            ok = split(c, left - 1)
+            for i in (k, j, m):
+                c[i] += 1
+            return ok
+        return False
+    if sum(counts) != 3 * sets + 2:
+        return False
+    for p in range(len(counts)):
+        if counts[p] >= 2:
+            c = list(counts)
+            c[p] -= 2
+            if split(c, sets):
+                return True
+    return False
+
+
+def test_majan_melds_agree_with_every_split_tried():
+    """馬将's win test melds() (four sets and a pair, runs within a suit, none among honours)
+    against a reference that tries every split, on 3,000 hands: random ones (nearly never
+    complete) and hands built from sets and a pair, with the 14th tile taken as a call's discard."""
+    cm = compile_model(load_game(ROOT / "card_data" / "majan"))
+    c = cm.counts[0]
+    prm, nk = c.prm, int(c.prm[L.P_NKINDS])
+    nxt = [int(x) for x in prm[L.N_PARAMS:L.N_PARAMS + nk]]
+    real = [k for k in range(nk) if (c.attr[:, 0] == k).any()]
+    rng = np.random.default_rng(3)
+    S = np.zeros((1, L.HC + 3 * nk), dtype=np.int64)
+    stack = np.zeros(L.SCRATCH + 64, dtype=np.int64)
+    complete = 0
+    for trial in range(3000):
+        counts = [0] * nk
+        if trial % 2:
+            tiles = list(rng.choice(real, 14))
+        else:
+            tiles = [int(rng.choice(real))] * 2
+            for _ in range(4):
+                k = int(rng.choice(real))
+                run = nxt[k] >= 0 and nxt[nxt[k]] >= 0 and rng.random() < 0.6
+                tiles += [k, nxt[k], nxt[nxt[k]]] if run else [k] * 3
+        for t in tiles:
+            counts[t] += 1
+        if max(counts) > 4:
+            continue
+        extra = int(tiles[-1])
+        S[0, L.HC:L.HC + nk] = counts
+        S[0, L.HC + extra] -= 1
+        want = _melds_reference(counts, nxt, 4)
+        assert bool(R.melds_ok(S, 0, extra, prm, stack)) == want, (tiles, want)
+        complete += want
+    assert complete > 1000
+
+
+def test_majan_plays_until_the_regulation_count_of_wins():
+    """馬将's model: wins per round (the draft's question) never past players − 1; the shares of
+    rounds by wins add up to one; a second win comes after a first (the winner plays on)."""
+    cm = compile_model(load_game(ROOT / "card_data" / "majan"))
+    result = simulate_model(cm, 3_000, 2, "greedy")
+    for c in result.counts:
+        est, need = c["estimates"], c["players"] - 1
+        assert est["wins.all"]["label"] == f"規定回数（{need}回）の和了で終わった局"
+        assert abs(sum(est[f"wins.{k}"]["value"] for k in range(need)) + est["wins.all"]["value"] - 1) < 1e-9
+        assert est["wins.all"]["value"] > 0.01 and 0 < est["wins"]["value"] < need
+    rows = play_rows(cm, 0, 3_000, 2, "greedy")
+    assert rows[:, L.R_WINS].max() == 2 and (rows[:, L.R_POINTS] == rows[:, L.R_WINS]).all()

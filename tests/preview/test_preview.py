@@ -9,9 +9,12 @@ import json
 import os
 import shutil
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -20,7 +23,7 @@ from PIL import Image
 from benchmarks.gen import make_game
 from tests.card_rows import edit_row
 from cardgen.preview.live import Preview
-from cardgen.preview.server import PreviewServer, bind_warning
+from cardgen.preview.server import MAX_HANDLERS, PreviewServer, bind_warning
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,17 +117,16 @@ def test_deck_math_follows_the_card_table(tmp_path):
     assert (four["deck"], four["draw_pile"], four["turns"], four["ok"]) == (46, 28, 7, False)
 
 
-def test_pages_are_the_rulebook_and_print_sheets(tmp_path):
+def test_pages_are_the_rulebook_and_print_sheets(tmp_path, built_games):
     game = shutil.copytree(ROOT / "card_data" / "tenjanpai", tmp_path / "tenjanpai")
     preview = Preview(game, limited=_plain)
     preview.refresh_cards()
     preview.refresh_pages()
     pages = preview.snapshot()["pages"]
     import pypdfium2 as pdfium
-    subprocess.run([sys.executable, "-m", "cardgen", "build", str(game), "--out", str(tmp_path / "out"), "--quiet"],
-                   check=True, capture_output=True, cwd=ROOT)
+    built = built_games("tenjanpai", steps=("sheets", "rulebook")).out_dir  # the same game, built once per run
     for kind, name in (("rulebook", "rulebook.pdf"), ("sheets", "print-sheets.pdf")):
-        assert len(pages[kind]) == len(pdfium.PdfDocument(tmp_path / "out" / "tenjanpai" / name))
+        assert len(pages[kind]) == len(pdfium.PdfDocument(built / name))
         img = Image.open(io.BytesIO(preview.image(pages[kind][0])))
         assert img.format == "PNG" and min(img.size) > 300
 
@@ -263,7 +265,6 @@ def test_cli_serve_warns_when_bound_beyond_loopback_and_builds_under_the_budget(
 
 
 def test_cli_serve_names_a_port_in_use(game):
-    import socket
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -316,3 +317,133 @@ def test_a_template_that_does_not_parse_keeps_its_components_last_good_faces(gam
     preview.refresh_cards()
     comp = next(c for c in preview.snapshot()["components"] if c["id"] == "characters")
     assert "error" not in comp and "stale" not in comp
+
+
+# --- the server under a careless or hostile client (issue 28) ---------------------------------
+
+def _reset(sock: socket.socket) -> None:
+    """Close ``sock`` with a TCP reset (SO_LINGER 0), as a browser does with a connection it drops."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def _resets(address) -> None:
+    """A connection reset in the middle of its request, one after asking for a card image (the
+    server writes into a reset connection), and one reset on an event stream."""
+    partial = socket.create_connection(address[:2])
+    partial.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    for path in ("/api/state", "/events"):
+        s = socket.create_connection(address[:2])
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        s.recv(1)  # the answer has begun
+        _reset(s)
+    _reset(partial)
+
+
+def test_the_command_prints_no_traceback_when_a_client_resets_its_connection(game):
+    """The real `cardgen serve` (a few seconds: it builds the game's faces in its budgeted child
+    first): connections reset mid-request and mid-answer leave stderr empty, and the page still answers."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "serve", str(game), "--port", "0"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        out = proc.stdout.readline()
+        port = int(out.rsplit(":", 1)[1].split("/")[0])
+        for _ in range(3):
+            _resets(("127.0.0.1", port))
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        conn.request("GET", "/api/state")
+        r = conn.getresponse()
+        assert r.status == 200 and b"components" in r.read()
+        conn.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            assert proc.wait(timeout=20) == 130
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    err = proc.stderr.read()
+    assert "Traceback" not in err and "Exception" not in err and "ConnectionResetError" not in err, err
+
+
+def test_idle_connections_take_no_thread_and_the_server_still_answers(server):
+    """More silent connections than the server has handler threads: no thread is started for
+    them, and a real request is served beside them."""
+    before = threading.active_count()
+    idle = [socket.create_connection(server.server_address[:2]) for _ in range(3 * MAX_HANDLERS)]
+    try:
+        status, body, _ = _get(server, "/api/state")
+        assert status == 200 and b"components" in body
+        assert threading.active_count() <= before + MAX_HANDLERS
+        names = [t.name for t in threading.enumerate()]
+        assert sum(n.startswith("preview-request") for n in names) <= MAX_HANDLERS
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_when_every_handler_is_busy_a_request_is_refused_cleanly(server):
+    """Event streams hold a handler thread each; with all of them held, the next request gets 503
+    at once (not a hang, not a new thread), and once one stream ends the server serves again."""
+    streams = []
+    for _ in range(MAX_HANDLERS):
+        s = socket.create_connection(server.server_address[:2])
+        s.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert s.recv(12) == b"HTTP/1.1 200"  # served: it holds its thread
+        streams.append(s)
+    before = threading.active_count()
+    status, body, _ = _get(server, "/api/state")
+    assert status == 503 and b"busy" in body
+    assert threading.active_count() == before
+    _reset(streams.pop())
+    for _ in range(200):  # the handler notices the reset stream at its next write: give it a new version to send
+        server.preview._publish()
+        if _get(server, "/api/state")[0] == 200:
+            break
+    else:
+        raise AssertionError("the server never served again")
+    for s in streams:
+        s.close()
+
+
+def test_keep_alive_connections_hand_their_thread_back_between_requests(server):
+    """A browser keeps its connections open between requests: each may ask again on the same
+    connection, and none holds a handler thread while it is silent."""
+    conns = [http.client.HTTPConnection(*server.server_address[:2], timeout=10) for _ in range(2 * MAX_HANDLERS)]
+    for _ in range(2):
+        for c in conns:
+            c.request("GET", "/api/state")
+            r = c.getresponse()
+            assert r.status == 200 and b"components" in r.read()
+    for c in conns:
+        c.close()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.2", "::1"])
+def test_the_address_it_prints_answers_and_other_names_still_do_not(game, host):
+    """`--host 127.0.0.2` printed http://127.0.0.2:PORT/, which answered 403 (its Host was not
+    among this machine's names)."""
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    try:
+        srv = PreviewServer((host, 0), preview)
+    except OSError as exc:
+        pytest.skip(f"cannot listen on {host}: {exc}")
+    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    t.start()
+    try:
+        url = srv.url()
+        assert url == f"http://{'[::1]' if host == '::1' else host}:{srv.server_address[1]}/"
+        with urllib.request.urlopen(url + "api/state", timeout=10) as r:
+            assert r.status == 200 and b"components" in r.read()
+        conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=10)
+        conn.putrequest("GET", "/api/state", skip_host=True)
+        conn.putheader("Host", f"evil.example:{srv.server_address[1]}")
+        conn.endheaders()
+        r = conn.getresponse()
+        assert r.status == 403 and b"components" not in r.read()
+        conn.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -11,7 +11,7 @@ import pytest
 from cardgen.layout import jlreq
 from cardgen.rulebook.design import load_design
 from cardgen.rulebook.pdf import page_margins
-from cardgen.api import build_game, validate_game
+from cardgen.api import validate_game
 from cardgen.core.errors import CardgenError
 from cardgen.rulebook.blocks import outline
 from cardgen.rulebook.markdown import parse_blocks
@@ -31,10 +31,9 @@ pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not ins
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("out")
-    res = build_game(GAME, out)  # the default steps include the rulebook
-    pdf = out / "tenjanpai" / "rulebook.pdf"
+def built(built_games):
+    res = built_games("tenjanpai")  # build_game's default steps include the rulebook
+    pdf = res.out_dir / "rulebook.pdf"
     assert pdf in res.files and pdf.is_file()
     with pdfplumber.open(pdf) as doc:  # text as read: cards turned in a figure (sideways, across the table)
         # and the text of cards drawn small in a table figure (below 4 pt) left out

@@ -8,7 +8,6 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from cardgen.api import build_game
 from cardgen.core.units import MM
 from cardgen.rulebook.figures import CardSpec, row_layout, table_layout
 from tests.pdfread import vertical_columns
@@ -20,10 +19,9 @@ OUTLINE = (0.6, 0.6, 0.6)  # #999999, the outline drawn around every card of a f
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    out = tmp_path_factory.mktemp("out")
-    build_game(ROOT / "card_data" / "tenjanpai", out, force=True, steps=("rulebook",))
-    with pdfplumber.open(out / "tenjanpai" / "rulebook.pdf") as pdf:
+def pages(built_games):
+    out = built_games("tenjanpai", force=True, steps=("rulebook",)).out_dir
+    with pdfplumber.open(out / "rulebook.pdf") as pdf:
         yield pdf.pages
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from cardgen.api import build_game
 from cardgen.layout.jlreq import absorb_spaces
 from cardgen.rulebook.blocks import Heading, Span
 from cardgen.rulebook.story import toc_text
@@ -25,10 +24,8 @@ RULE_COLOUR = (0.478431, 0.121569, 0.121569)  # #7a1f1f
 
 
 @pytest.fixture(scope="module")
-def tenjanpai(tmp_path_factory):
-    out = tmp_path_factory.mktemp("out")
-    build_game(ROOT / "card_data" / "tenjanpai", out, force=True, steps=("rulebook",))
-    return out / "tenjanpai" / "rulebook.pdf"
+def tenjanpai(built_games):
+    return built_games("tenjanpai", force=True, steps=("rulebook",)).out_dir / "rulebook.pdf"
 
 
 def _lines(page) -> list[dict]:

@@ -40,6 +40,9 @@ def test_vertical_cover_and_column(rulebook):
         title = [c for c in cover.chars if c["text"] in "ミニルール"]
         assert min(c["size"] for c in title) >= 30  # twice the design's title size (20 pt), shrunk at most to it
         assert "目次" not in (cover.extract_text() or "") and "目次" in toc.extract_text()  # the cover is a page
+        # a cover prints no folio, the page after it does (its number counts the cover)
+        bottom = lambda page: "".join(c["text"] for c in page.chars if c["top"] > page.height * 0.9)
+        assert bottom(cover) == "" and bottom(toc) == "2"
         column = [c for c in body.chars if c["text"] in PARA and c["size"] == pytest.approx(9, abs=0.01)]
         assert column and all(c["upright"] for c in column)
         xs = sorted({round(c["x0"]) for c in column if c["text"] != "1"})

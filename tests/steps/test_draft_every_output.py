@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pdfplumber
 import pytest
 from PIL import Image
@@ -95,10 +96,10 @@ def _mark_region(img: Image.Image, px_per_mm: float, bleed_mm: float) -> Image.I
 
 
 def _red_mask(region: Image.Image) -> frozenset:
-    """Positions of the pixels of the mark's red in ``region``."""
-    w = region.size[0]
-    return frozenset(i for i, px in enumerate(region.tobytes()[k:k + 3] for k in range(0, w * region.size[1] * 3, 3))
-                     if sum(abs(a - b) for a, b in zip(px, RED)) < 60)
+    """Positions (row-major pixel indices) of the pixels of the mark's red in ``region``: those
+    whose summed |R−r| + |G−g| + |B−b| from the mark's red is below 60."""
+    px = np.asarray(region.convert("RGB"), dtype=np.int16).reshape(-1, 3)
+    return frozenset(np.flatnonzero(np.abs(px - RED).sum(axis=1) < 60).tolist())
 
 
 def _red_pixels(region: Image.Image) -> int:
@@ -143,8 +144,8 @@ def test_every_tts_card_has_the_mark(out):
                 assert _red_pixels(_mark_region(back, back.size[0] / CARD_W, 0.0)) > 10
 
 
-def test_a_valid_build_has_no_mark(tmp_path):
-    res = build_game(CARD_DATA / "tenjanpai", tmp_path, steps=("sheets",))
+def test_a_valid_build_has_no_mark(built_games):
+    res = built_games("tenjanpai", steps=("sheets",))
     with pdfplumber.open(res.out_dir / "print-sheets.pdf") as doc:
         assert not any(_draft_words(p) for p in doc.pages)
     assert json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))["forced"] is False

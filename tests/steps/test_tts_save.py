@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 from PIL import Image
@@ -41,6 +42,15 @@ def _file(url: str) -> Path:
 
 
 def _check(save: dict, decks: dict[str, list[dict]], name_of, text_of) -> dict:
+    sheets: dict[str, Image.Image] = {}
+
+    def _sheet(url: str) -> Image.Image:
+        """A deck sheet's image as RGB, decoded once (not once per card on it)."""
+        if url not in sheets:
+            with Image.open(_file(url)) as im:
+                sheets[url] = im.convert("RGB")
+        return sheets[url]
+
     assert SAVE_KEYS <= set(save) and isinstance(save["ObjectStates"], list)
     got = {}
     ids: set[str] = set()
@@ -65,10 +75,10 @@ def _check(save: dict, decks: dict[str, list[dict]], name_of, text_of) -> dict:
             entry = obj["CustomDeck"][str(deck_id)]
             assert slot < entry["NumWidth"] * entry["NumHeight"] - 1  # the last slot is the hidden card's
             assert card["Nickname"] == name_of(row) and card["Description"] == text_of(row)
-            with Image.open(_file(entry["FaceURL"])) as im:
-                cw, ch = im.size[0] // entry["NumWidth"], im.size[1] // entry["NumHeight"]
-                r, c = divmod(slot, entry["NumWidth"])
-                cell = im.convert("RGB").crop((c * cw, r * ch, (c + 1) * cw, (r + 1) * ch)).tobytes()
+            im = _sheet(entry["FaceURL"])
+            cw, ch = im.size[0] // entry["NumWidth"], im.size[1] // entry["NumHeight"]
+            r, c = divmod(slot, entry["NumWidth"])
+            cell = im.crop((c * cw, r * ch, (c + 1) * cw, (r + 1) * ch)).tobytes()
             faces.setdefault(row["id"], []).append(cell)
         # every card's cell shows its row's face: copies alike, different rows different
         assert all(len(set(cells)) == 1 for cells in faces.values())
@@ -81,8 +91,15 @@ def _check(save: dict, decks: dict[str, list[dict]], name_of, text_of) -> dict:
 CHAR_TEXT = ("title", "skill_name", "skill_text", "ougi_name", "ougi_text")
 
 
+#: TTS shows text only: the card text's icons as 天雀牌's words (its `terms: power:` and the call kana)
+ICON_TEXT = {":power:": "パワー", ":pon:": "ポン", ":chi:": "チー"}
+
+
 def _text(row: dict) -> str:
-    return "\n".join(row[k] for k in CHAR_TEXT if row.get(k)) if "name" in row else ""
+    text = "\n".join(row[k] for k in CHAR_TEXT if row.get(k)) if "name" in row else ""
+    for markup, words in ICON_TEXT.items():
+        text = text.replace(markup, words)
+    return text
 
 
 def _name(row: dict) -> str:
@@ -97,6 +114,9 @@ def test_tenjanpai_tts_save(tmp_path):
     got = _check(save, decks, _name, _text)
     assert len(got["闘牌カード"]["DeckIDs"]) == 42 and len(got["天雀カード"]["DeckIDs"]) == 15
     assert {c["Nickname"] for c in got["天雀カード"]["ContainedObjects"]} >= {"李紅蓮"}
+    texts = [c["Description"] for o in save["ObjectStates"] for c in o["ContainedObjects"]]
+    assert not [t for t in texts if re.search(r":[a-z][a-z0-9_]*:", t)]  # no raw icon markup
+    assert any("パワーを1個得る。" in t for t in texts) and any("ポン" in t for t in texts)
     assert not (res.out_dir / "tts" / "decks.json").exists()
 
 

@@ -1,0 +1,26 @@
+"""The numbers shared by the model's compiler (:mod:`cardgen.insight.model_compile`, no numba)
+and its interpreter (:mod:`cardgen.insight.model_round`): the parameter vector, the result row,
+policies, river card states. Kept apart so that ``cardgen validate`` checks a model without
+importing numba.
+"""
+from __future__ import annotations
+
+P_PLAYERS, P_HAND, P_DEAD, P_TURNS, P_TSUMO_AFTER, P_TSUMO_WHEN, P_TSUMO_POINTS = 0, 1, 2, 3, 4, 5, 6
+P_GAIN, P_FACEDOWN, P_GREEDY, P_NCALLS, P_NKINDS = 7, 8, 9, 10, 11
+P_NTAKES, P_CHOOSE_FACE, P_GREEDY_DOWN, P_TSUMO_ANY, P_WINS, P_MELDS, P_MELD_SETS = 12, 13, 14, 15, 16, 17, 18
+#: parameters; then, for melds(), per kind the kind of the next number of its suit (−1 none), then
+#: of the previous one
+N_PARAMS = 19
+R_END, R_TURN, R_WINNER, R_LOSER, R_POINTS, R_FIRST, R_CALL, R_WALL, R_TAKES, R_DOWN, R_WINS = range(11)
+MAX_SEATS = 8
+R_SEAT_POINTS = 11  #: per seat (up to MAX_SEATS): points won this round
+WIDTH = R_SEAT_POINTS + MAX_SEATS
+POL_RANDOM, POL_GREEDY, POL_PRIORITY = 0, 1, 2
+POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "priority": POL_PRIORITY}
+MAX_HAND = 64
+HC = 5  #: first column of the hand's kind counts in S (before it: river sum, count, last, chips, wins)
+SCRATCH = 256  #: the expression stack's second half: melds()' working counts
+UP, DOWN, SIDEWAYS, TAKEN = 0, 1, 2, 3  #: a river card's state
+#: rounds are played in this many blocks (each with its own workspace); a fixed number, so the
+#: blocks — and the results — are the same on any number of threads
+BLOCKS = 256
