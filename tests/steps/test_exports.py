@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from PIL import Image
 from pypdf import PdfReader
 
@@ -49,8 +50,12 @@ def test_png_copies_identical_and_show_the_card(built):
         rgb = im.convert("RGB")
         # the background fills the bleed (#f7f1e3); the medallion centre is white inside a red ring
         assert rgb.getpixel((3, 3)) == (0xF7, 0xF1, 0xE3)
-        ring_y = px(3 + 17 + 17, 300)  # circle centre, from the bleed edge
-        left_edge_x = px(3 + 14.5, 300)
+        # the medallion where the shared battle template puts it (box x, y, w, h in mm from the trim)
+        medallion = next(e for e in yaml.safe_load((ROOT / "templates" / "cards" / "battle.yaml").read_text(
+            encoding="utf-8"))["elements"] if e.get("name") == "medallion")
+        x, y, w, h = medallion["box"]
+        ring_y = px(3 + y + h / 2, 300)  # circle centre, from the bleed edge
+        left_edge_x = px(3 + x, 300)
         r, g, bl = rgb.getpixel((left_edge_x + 1, ring_y))
         assert r > 100 and g < 80 and bl < 80  # #8c1c13 stroke
     with Image.open(built / "cards" / "characters-001-c1-1.png") as im:
