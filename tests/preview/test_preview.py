@@ -23,6 +23,8 @@ from PIL import Image
 from benchmarks.gen import make_game
 from tests.card_rows import edit_row
 from tests.conftest import copy_game, replace_in
+from tests.shared_project import shared_project
+from cardgen.steps.changes import steps_for
 from cardgen.preview.live import Preview
 from cardgen.preview.server import MAX_HANDLERS, PreviewServer, bind_warning
 
@@ -96,6 +98,23 @@ def test_a_shared_template_edit_redraws_the_fronts_of_its_cards_only(tmp_path, m
         was, now = (Image.open(io.BytesIO(png)).convert("RGB").getpixel(corner) for png in (old[k], preview.image(after[k])))
         assert max(abs(a - b) for a, b in zip(was, (0xfb, 0xf7, 0xee))) <= 3
         assert max(abs(a - b) for a, b in zip(now, (0x3c, 0x8f, 0x5a))) <= 3
+
+
+def test_a_shared_rulebook_design_edit_redraws_the_rulebook_pages(tmp_path, monkeypatch):
+    proj, game = shared_project(tmp_path, monkeypatch)
+    preview = Preview(game, limited=_plain)
+    preview.refresh_pages()
+    before = preview.snapshot()["pages"]
+    design = proj / "templates" / "rulebook" / "book.yaml"
+    replace_in(design, "left: 14,", "left: 34,")
+    assert steps_for([design], game, proj) == {"validate", "rulebook"}  # what serve's loop asks for: the pages
+    preview.refresh_pages()
+    after = preview.snapshot()["pages"]
+    assert after["sheets"] == before["sheets"] and len(after["rulebook"]) == len(before["rulebook"]) == 1
+    assert after["rulebook"] != before["rulebook"]
+    new = Image.open(io.BytesIO(preview.image(after["rulebook"][0])))
+    dark = [x for x in range(new.width) if min(new.convert("L").getpixel((x, y)) for y in range(new.height)) < 128]
+    assert abs(dark[0] / 72 * 25.4 - 34) < 1.5  # the text starts at the new 34 mm margin (72 dpi)
 
 
 def test_every_edition_is_checked_as_validate_checks_it(tmp_path, monkeypatch):
