@@ -1,17 +1,25 @@
 """Shared test helpers: the repository root, the main game, and sandboxed copies of it.
 
 A *game copy* is ``tmp/card_data/<game>`` next to copies of ``templates/`` and ``fonts/``, so a
-test can edit a manifest or a card table without touching the checkout.
+test can edit a manifest or a card table without touching the checkout. A test that only reads
+the outputs of a bundled game asks :func:`built_games` for them: each distinct build is made once
+per test run and shared (read-only) by every module that asks for it.
 """
 from __future__ import annotations
 
 import atexit
+import fcntl
+import hashlib
+import importlib
+import inspect
 import os
+import pickle
 import shutil
 import signal
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -76,6 +84,115 @@ def git(cwd: Path, *args: str) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": "/dev/null"}
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+
+
+def once_per_run(factory: pytest.TempPathFactory, kind: str, key: str, make: Callable[[Path], object]):
+    """``make(folder)``'s value, made once per test run for ``(kind, key)`` in a fresh folder and
+    shared: by every later call in this process (kept in memory), and under pytest-xdist by every
+    worker (the first worker to ask makes it under a file lock in the run's common temporary
+    folder; the others wait for it and read its pickled value). An exception ``make`` raises is
+    shared the same way (raised again to every caller)."""
+    memo = _ONCE.setdefault(kind, {})
+    if key not in memo:
+        root = factory.getbasetemp()
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            root = root.parent  # the folder the workers' own basetemps are in: one per run
+        shared = root / "shared" / kind
+        shared.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256(key.encode()).hexdigest()[:20]
+        with open(shared / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when closed
+            done = shared / f"{name}.pickle"
+            if done.is_file():
+                memo[key] = pickle.loads(done.read_bytes())
+            else:
+                try:
+                    memo[key] = ("ok", make(Path(tempfile.mkdtemp(prefix=f"{name}-", dir=shared))))
+                except Exception as exc:  # noqa: BLE001 - raised again, to every caller
+                    memo[key] = ("raise", exc)
+                done.write_bytes(pickle.dumps(memo[key]))
+    kind_, value = memo[key]
+    if kind_ == "raise":
+        raise value
+    return value
+
+
+_ONCE: dict[str, dict[str, tuple]] = {}
+
+
+class GameBuilds:
+    """Builds of the bundled games (``card_data/<game>``) made once per test run and shared by every
+    test that asks for the same one: ``built_games("tenjanpai", steps=("rulebook",), force=True)``
+    returns the :class:`cardgen.api.BuildResult` of ``build_game(card_data/tenjanpai, OUT,
+    steps=("rulebook",), force=True)``, its outputs in ``.out_dir``. The arguments are those of
+    :func:`cardgen.api.build_game`, by keyword, with its defaults; the same arguments give the same
+    build, other arguments another one. Made by :func:`once_per_run` (one build per run, across
+    pytest-xdist workers too).
+
+    The outputs are **read-only**: a test that changes, moves or deletes a file of one copies the
+    folder to its own ``tmp_path`` first (as root, a chmod would not stop it, so nothing does). A
+    build that fails raises in every test that asks for it."""
+
+    def __init__(self, factory: pytest.TempPathFactory):
+        self._factory = factory
+
+    def __call__(self, game: str = "tenjanpai", **build):
+        from cardgen.api import build_game  # lazy: loaded at the first build (+0.3 s), not by every test run
+        from cardgen.steps.sheets import SheetOptions  # lazy: (as above)
+
+        # build_game's own defaults written out: a test that leaves one out shares the build of a test that names it
+        args = inspect.signature(build_game).bind(ROOT / "card_data" / game, None, **build)
+        args.apply_defaults()
+        args.arguments["options"] = args.arguments["options"] or SheetOptions()  # as build_game does
+        args.arguments["steps"] = tuple(args.arguments["steps"])
+        key = repr((game, sorted((k, v) for k, v in args.arguments.items() if k not in ("game_dir", "out_root"))))
+        return once_per_run(self._factory, "built-games", key,
+                            lambda out: build_game(ROOT / "card_data" / game, out, **build))
+
+
+@pytest.fixture(scope="session")
+def built_games(tmp_path_factory) -> GameBuilds:
+    """:class:`GameBuilds`: bundled games built once per test run, read-only (see there)."""
+    return GameBuilds(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def written_rulebooks(tmp_path_factory):
+    """``written_rulebooks(game) -> rulebook PDF`` of a bundled game as
+    :func:`cardgen.steps.rulebook.write_rulebook` writes it after
+    :func:`cardgen.check.print_setup.load_and_validate` (a draft book where validation fails, as
+    for 夜雀鬼), each written once per test run (:func:`once_per_run`) and shared read-only."""
+    from cardgen.check.print_setup import load_and_validate  # lazy: loaded at the first build, not by every test run
+    from cardgen.fonts.fontset import fonts_for  # lazy: (as above)
+    from cardgen.steps.rulebook import write_rulebook  # lazy: (as above)
+
+    def write(name: str, out: Path) -> Path:
+        game, report = load_and_validate(ROOT / "card_data" / name)
+        write_rulebook(game, report, fonts_for(game), out / f"{name}.pdf")
+        return out / f"{name}.pdf"
+
+    return lambda name: once_per_run(tmp_path_factory, "written-rulebooks", name, lambda out: write(name, out))
+
+
+@pytest.fixture(scope="session")
+def warm_build_parent() -> None:
+    """This test process loads, once, what every build child forked from it would load again: the
+    build's modules (cardgen.api, the export steps, the rulebook writer, the preflight) and the
+    IPAex fonts of the bad-input corpus's base game (tests/fixtures/bad/_base) registered. A module
+    whose tests run many CLI commands in-process (CliRunner: each command's work runs in a budgeted
+    child forked from here) asks for it with ``pytestmark = pytest.mark.usefixtures("warm_build_parent")``.
+
+    The child still reads and checks its game's own fonts.yaml and every path in it, and loads any
+    other font itself; only the parse of the system font files and the imports are shared (as the
+    children of one ``cardgen build`` of several games would not: tests of a cold command run it
+    as a process of its own, ``python -m cardgen``)."""
+    from attack_game import BASE
+    from cardgen.data.game import load_game  # lazy: only the modules that ask for it load the build here
+    from cardgen.fonts.fontset import fonts_for  # lazy: (as above)
+
+    for module in ("cardgen.api", "cardgen.steps.exports", "cardgen.rulebook.pdf", "cardgen.check.preflight"):
+        importlib.import_module(module)
+    fonts_for(load_game(BASE))
 
 
 @pytest.fixture

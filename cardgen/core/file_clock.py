@@ -49,7 +49,8 @@ class FileClock:
     def message(self) -> str:
         """What stopped: ``laying out rules.md used more than 20 seconds of CPU time and was stopped``."""
         name = (self.stopped_in or "").rsplit("/", 1)[-1]
-        return f"{self.what} {name} used more than {self.seconds:g} seconds of CPU time and was stopped"
+        unit = "second" if self.seconds == 1 else "seconds"
+        return f"{self.what} {name} used more than {self.seconds:g} {unit} of CPU time and was stopped"
 
     def switch(self, name: str | None) -> None:
         """The time from now on goes to ``name`` (None: to no file)."""

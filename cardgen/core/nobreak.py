@@ -9,7 +9,10 @@ from __future__ import annotations
 NOBREAK = "\u2060"
 
 
-def nobreak(text: str) -> str:
+def nobreak(text: str, attach: bool = False) -> str:
     """``text`` with :data:`NOBREAK` between its characters: it will not be broken across lines
-    (a jinja2 filter of card templates: ``{{ '（' ~ q.article ~ '）' | nobreak }}``)."""
-    return NOBREAK.join(str(text))
+    (a jinja2 filter of card templates: ``{{ '（' ~ q.article ~ '）' | nobreak }}``). ``attach``:
+    also no break before it, so it stays on the line of the text it follows (an article reference
+    after its sentence: ``{{ ('（' ~ q.article ~ '）') | nobreak(attach=true) }}``)."""
+    joined = NOBREAK.join(str(text))
+    return NOBREAK + joined if attach and joined else joined

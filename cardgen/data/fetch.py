@@ -123,6 +123,9 @@ def _get(url: str, timeout: float, max_bytes: int) -> tuple[bytes, str, str, str
             resp = pool.request("GET", url, redirect=False, preload_content=False,
                                 timeout=urllib3.Timeout(connect=left, read=left),
                                 headers={"User-Agent": "cardgen-fetch", "Accept": "text/csv, */*;q=0.5"})
+        except urllib3.exceptions.NewConnectionError as exc:  # refused, or no such host (urllib3 files it under timeouts)
+            raise _fail(f"could not reach {url}: {_reason(exc)}",
+                        "check the address and your network connection", "fetch-network")
         except urllib3.exceptions.TimeoutError:
             raise _timed_out(url, timeout)
         except urllib3.exceptions.HTTPError as exc:

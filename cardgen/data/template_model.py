@@ -76,11 +76,20 @@ class TextElement(_Element):
     valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")
     color: Colour = Field("#000000", description="Text colour (expression allowed, as for `fill`).")
     direction: Literal["horizontal", "vertical"] = Field("horizontal", description="`vertical` (縦書き): characters top to bottom, columns right to left, with the font's vertical forms, Latin words turned 90° clockwise and short digit runs across the column (see docs/vertical.md). `align` then places the block of columns in the box, `valign` the text along each column; `rotate: 180` is for horizontal text only.")
+    mirror: bool = Field(False, description="`true`: the text is also printed turned 180° in the opposite corner (its box mirrored through the card's centre), at the same size — a corner index read from across the table, always as large as the upright one.")
     rotate: Literal[0, 180] = Field(0, description="`180`: the text is turned upside down about the box's centre — a second corner index read from across the table (lay it out as for the top-left corner: `align: left`, `valign: top` land at the bottom right).")
     hang: bool = Field(False, description="`true`: 、 and 。 may hang past the box's right edge by half an em (ぶら下げ, JLREQ) instead of taking the character before them to the next line; leave room for it.")
     phrases: bool = Field(True, description="Break Japanese lines between phrases (文節, found by BudouX), inside a phrase only when it is longer than the line; `false`: at any place JLREQ allows.")
+    label_indent: bool = Field(False, description="`true`: a paragraph that begins with a 【…】 label continues under the first character after the label (a hanging indent as wide as the label), as a glossary or quick reference is set.")
     tcy_digits: int = Field(2, ge=0, le=4, description="Vertical text: a run of up to this many digits is set across the column in one em (縦中横, tate-chu-yoko); longer numbers are turned like Latin words. `0`: never.")
     upright_caps: int = Field(3, ge=0, le=8, description="Vertical text: a word of all capitals up to this many letters (`HP`, `JIS`) stands upright letter by letter; longer words are turned 90° clockwise. A single letter always stands upright.")
+
+    @field_validator("mirror")
+    @classmethod
+    def _mirror_horizontal(cls, mirror, info):
+        if mirror and info.data.get("direction") == "vertical":
+            raise ValueError("`mirror: true` is for horizontal text only; drop it or use `direction: horizontal`")
+        return mirror
 
     @field_validator("rotate")
     @classmethod

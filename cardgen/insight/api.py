@@ -7,6 +7,7 @@ fails validation still gets its odds), compute, and merge their results into
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,13 +137,20 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
     from cardgen.insight.model_run import simulate_model  # lazy: +547 ms of imports here (measured)
     from cardgen.insight.variant import Variant, load_variant  # lazy: +180 ms of imports here (measured)
 
+    def compiled(of, values, where: str, variant=None):
+        """``compile_model``; the option names it does not know are blamed on ``where`` (the
+        option or variant file that gave them: the first side's were checked before), and when
+        only those are wrong, a command-line ``where`` makes it a usage error (exit 2)."""
+        try:
+            return compile_model(of, values, variant)
+        except CardgenError as exc:
+            problems = [dataclasses.replace(p, file=where) if p.file == "--option" else p for p in exc.problems]
+            if where.startswith("--") and all(p.file.startswith("--") for p in problems):
+                raise UsageError(problems) from None
+            raise CardgenError(problems) from None
+
     flags = _model_flags(options, "--option")
-    try:
-        cm = compile_model(game, flags)
-    except CardgenError as exc:  # only the command line's option values are wrong: a usage error
-        if all(p.file.startswith("--") for p in exc.problems):
-            raise UsageError(exc.problems) from None
-        raise
+    cm = compiled(game, flags, "--option")
     other_cm, label = None, ""
     if compare_with is not None and compare_options:
         raise CardgenError(Problem("--compare-option", None, "compare", "--compare and --compare-option both name "
@@ -159,12 +167,12 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
             label = str(path) if path.resolve() != game.root.resolve() else "as built (again)"
         else:
             variant = load_variant(path, game.root)
-            other_cm = compile_model(game, {**flags, **_model_flags(
-                [f"{k}={v}" for k, v in variant.options.items()], variant.source)}, variant)
+            other_cm = compiled(game, {**flags, **_model_flags(
+                [f"{k}={v}" for k, v in variant.options.items()], variant.source)}, variant.source, variant)
             label = variant.label
     elif compare_options:
-        other_cm = compile_model(game, {**flags, **_model_flags(compare_options, "--compare-option")},
-                                 Variant(" ".join(compare_options)))
+        other_cm = compiled(game, {**flags, **_model_flags(compare_options, "--compare-option")}, "--compare-option",
+                            Variant(" ".join(compare_options)))
         label = ", ".join(compare_options)
     sides = 2 if other_cm is not None else 1
     total = rounds * len([c for c in cm.counts if not players or c.deck.players in players]) * sides

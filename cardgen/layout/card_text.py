@@ -26,7 +26,7 @@ _FIT_CACHE_MAX = 2048  # plans are kept per distinct face, so this only serves t
 
 def fit_cached(text: str, width: float, height: float, font: str, size: float, min_size: float,
                measure: Measure, leading: float, hang: bool = False, phrases: bool = True,
-               language: str = "ja") -> Fitted:
+               language: str = "ja", label_indent: bool = False) -> Fitted:
     """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure, language).
 
     ``language``: a Latin-script language (:func:`cardgen.data.editions.is_latin`) is broken at
@@ -36,14 +36,14 @@ def fit_cached(text: str, width: float, height: float, font: str, size: float, m
     The same text in the same box (a fixed label, a shared back, copies of a card) is fitted
     once per process. The result is shared: callers must not mutate it.
     """
-    key = (text, width, height, font, size, min_size, leading, measure, hang, phrases, language)
+    key = (text, width, height, font, size, min_size, leading, measure, hang, phrases, language, label_indent)
     hit = _FIT_CACHE.get(key)
     if hit is None:
         if len(_FIT_CACHE) >= _FIT_CACHE_MAX:
             _FIT_CACHE.clear()
         breaker = partial(break_western, language=language) if is_latin(language) else None
         hit = _FIT_CACHE[key] = fit_text(text, width, height, font, size, min_size, measure, leading,
-                                         hang=hang, phrases=phrases, breaker=breaker)
+                                         hang=hang, phrases=phrases, breaker=breaker, label_indent=label_indent)
     return hit
 
 
@@ -64,8 +64,8 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     if not text.strip():
         return
     frame = face.frame
-    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate,
-           el.hang, el.phrases, face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language,
+    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate, el.mirror,
+           el.hang, el.phrases, el.label_indent, face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language,
            tuple(face.icons.items()))
     replay_laid(_OPS_CACHE, _OPS_CACHE_MAX, key, lambda probe: _lay_text(el, text, X, Y, W, H, name, probe),
                 face, name)
@@ -133,7 +133,8 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     """:func:`plan_text` for one face, worked out (not from the cache)."""
     frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
     min_size = el.min_size if el.min_size is not None else el.size
-    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading, el.hang, el.phrases, frame.language)
+    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading, el.hang, el.phrases,
+                        frame.language, el.label_indent)
     findings += fit_findings(el, fitted, text, W, H, min_size, card, name, _overflow(fitted, W, H),
                              "a line", "that neither tighter setting nor other line breaks avoid; reword the text "
                              "or widen the box")
@@ -150,7 +151,8 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     for i, line in enumerate(fitted.lines):
         base = top - s * ascent - i * fitted.leading - sum(raise_[:i + 1])
         set_width = line.width - line.hang  # hanging punctuation sits past the measure, not in it
-        x = X + {"left": 0.0, "center": (W - set_width) / 2, "right": W - set_width}[el.align]
+        room = W - line.indent  # a continuation line under a label starts after it
+        x = X + line.indent + {"left": 0.0, "center": (room - set_width) / 2, "right": room - set_width}[el.align]
         if x < safe - EPS or x + line.width > frame.width - safe + EPS or base - 0.12 * s < safe - EPS \
                 or base + s * ascent > frame.height - safe + EPS:
             findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
@@ -164,6 +166,8 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
             x += advance
     if el.rotate == 180:  # turned about the box centre: read from across the table
         ops[first:] = [_turned(op, X + W / 2, Y + H / 2) for op in ops[first:]]
+    if el.mirror:  # the same text turned through the card's centre: the opposite corner's index, same size
+        ops.extend([_turned(op, frame.width / 2, frame.height / 2) for op in ops[first:]])
     if not fitted.fits:  # a forced build prints the card: the proof shows where the text does not fit
         ops.extend(overflow_mark(X, Y, W, H))
 

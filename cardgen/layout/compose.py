@@ -55,7 +55,8 @@ class Piece:
 class Line:
     """A composed line: pieces ``start:end`` of the paragraph, the ``advances`` (pt) of those
     pieces, ``width`` their sum, ``hang`` how far the line reaches past the measure (ぶら下げ),
-    ``forced``: it ends at a forced break (the newline piece is its last piece)."""
+    ``forced``: it ends at a forced break (the newline piece is its last piece), ``indent``: where
+    it starts (``label_indent``: under the first character after its paragraph's 【…】 label)."""
 
     start: int
     end: int
@@ -63,6 +64,7 @@ class Line:
     width: float
     hang: float = 0.0
     forced: bool = False
+    indent: float = 0.0  #: pt from the measure's start (a paragraph's continuation line under its label)
 
 
 @dataclass
@@ -177,13 +179,14 @@ def _trailing(para: _Para, s: int, e: int) -> int:
     return e
 
 
-def _breaks(para: _Para, lo: int, hi: int, width: float, hang: bool, phrases: str, max_expand: float,
-            justify: bool) -> list[tuple[int, int]]:
+def _breaks(para: _Para, lo: int, hi: int, rest: float, hang: bool, phrases: str, max_expand: float,
+            justify: bool, first: float | None = None) -> list[tuple[int, int]]:
     """Greedy 追い込み-first breaking of pieces ``lo:hi`` (no forced break inside) into
-    ``(start, end)`` spans."""
+    ``(start, end)`` spans: the first line ``first`` pt wide (default ``rest``), the others ``rest``."""
     p = para.p
     spans, s = [], lo
     while s < hi:
+        width = rest if spans or first is None else first
         while s < hi and p[s].kind == "space" and spans:
             s += 1  # a line does not start with the space it broke at
         if s >= hi:
@@ -283,11 +286,32 @@ def _ragged_ok(para: _Para, spans: list[tuple[int, int]], shortest: float) -> bo
 MAX_NARROWING = 6.0
 
 
+def label_width(para: "_Para", lo: int, hi: int) -> float:
+    """The advance (pt) of the 【…】 label a paragraph ``lo:hi`` begins with, its closing bracket
+    included (0 when it begins with none). The label's spaces are made irreducible, so the first
+    line sets it at this width however tight the line (its continuation lines hang under it)."""
+    if lo >= hi or not para.p[lo].text.startswith(LABEL_OPEN):
+        return 0.0
+    for k in range(lo, hi):
+        if para.p[k].text.endswith(LABEL_CLOSE):
+            for j in range(lo, k + 1):
+                para.cap1[j] = para.cap2[j] = 0.0
+            for j in range(lo, hi):  # only this paragraph's sums (no line crosses its forced break)
+                para.C[j + 1] = para.C[j] + para.cap1[j] + para.cap2[j]
+            return para.P[k + 1] - para.P[lo]
+    return 0.0
+
+
+LABEL_OPEN, LABEL_CLOSE = "【", "】"  #: the label brackets of ``label_indent``
+
+
 def compose(pieces: list[Piece], width: float, *, hang: bool = False, phrases: str = "off",
             justify: bool = False, min_last: int = 3, max_expand: float = 0.125,
-            widths: list[float] | None = None) -> Composition:
+            widths: list[float] | None = None, label_indent: bool = False) -> Composition:
     """Break ``pieces`` into lines of ``width`` pt (``widths``: per line, the last one repeating,
-    for the rulebook's frames) and set each line's advances. See the module docstring."""
+    for the rulebook's frames) and set each line's advances. ``label_indent``: a paragraph that
+    begins with a 【…】 label continues under the first character after the label (a hanging
+    indent the label's width). See the module docstring."""
     para = _Para(pieces, phrases)
     n = len(pieces)
     measure = (lambda k: widths[min(k, len(widths) - 1)]) if widths else (lambda k: width)
@@ -299,15 +323,23 @@ def compose(pieces: list[Piece], width: float, *, hang: bool = False, phrases: s
             hi += 1
         forced = hi < n
         w = measure(len(out.lines))
-        spans = _breaks(para, lo, hi, w, hang, phrases, max_expand, justify) if hi > lo else [(lo, lo)]
+        ind = label_width(para, lo, hi) if label_indent else 0.0
+        if ind > w / 2:  # a label wider than half the line: no hanging indent under it
+            ind = 0.0
+        first = w if ind else None
+        spans = _breaks(para, lo, hi, w - ind, hang, phrases, max_expand, justify, first) if hi > lo else [(lo, lo)]
         if _short_last(para, spans, min_last):
-            spans = _rebreak(para, lo, hi, spans, w, hang, phrases, justify, min_last, max_expand) or spans
+            spans = _rebreak(para, lo, hi, spans, w - ind, hang, phrases, justify, min_last, max_expand, first) \
+                or spans
             if _short_last(para, spans, min_last):
                 out.short.append(_text(para, *spans[-1]))
         for k, (s, e) in enumerate(spans):
             last = k == len(spans) - 1
             end = hi + 1 if (last and forced) else e
-            out.lines.append(_set_line(para, s, end, measure(len(out.lines)), hang, forced and last))
+            indent = ind if k else 0.0
+            line = _set_line(para, s, end, measure(len(out.lines)) - indent, hang, forced and last)
+            line.indent = indent
+            out.lines.append(line)
         lo = hi + 1 if forced else hi
         if not forced:
             break
@@ -315,13 +347,14 @@ def compose(pieces: list[Piece], width: float, *, hang: bool = False, phrases: s
 
 
 def _rebreak(para: _Para, lo: int, hi: int, spans, width: float, hang: bool, phrases: str, justify: bool,
-             min_last: int, max_expand: float):
+             min_last: int, max_expand: float, first: float | None = None):
     """The paragraph ``lo:hi`` with its last lines broken again on a narrower measure so its last
     line is not short: the last two lines first, then three, four; each time the first narrowing
     (half an em at a time) that keeps the number of lines, gives the last line ``min_last``
     characters, splits no phrase that fits ``width`` and (justified) spreads no line by more than
     ``max_expand`` em per gap. When there is none: the one that lengthens the last line most
-    (still short, and reported), else None. The lines before stay as they were."""
+    (still short, and reported), else None. The lines before stay as they were. ``first``: the
+    paragraph's first line's width when it differs (a hanging indent under a label)."""
     em = para.p[lo].size or 1.0
     steps = int(min(MAX_NARROWING * em, width * 0.3) / (em / 2))
     last_len = jlreq.visible_count(_text(para, *spans[-1]))
@@ -329,7 +362,9 @@ def _rebreak(para: _Para, lo: int, hi: int, spans, width: float, hang: bool, phr
     for k in range(2, min(len(spans), 4) + 1):
         keep, start = spans[:-k], spans[-k][0]
         for step in range(1, steps + 1):
-            cand = keep + _breaks(para, start, hi, width - step * em / 2, hang, phrases, max_expand, justify)
+            narrow = width - step * em / 2
+            head = first - step * em / 2 if first is not None and start == lo else None
+            cand = keep + _breaks(para, start, hi, narrow, hang, phrases, max_expand, justify, head)
             if len(cand) > len(spans):
                 break
             if phrases == "strict" and _split_phrase_that_fits(para, cand, width):

@@ -45,6 +45,7 @@ class LaidLine:
     hang: float = 0.0
     cuts: frozenset[int] = frozenset()  #: atoms whose advance is not their natural width
     forced: bool = False  #: the line ends at a forced break (the end of a paragraph)
+    indent: float = 0.0  #: pt from the box's start edge (a continuation line under a 【…】 label)
 
     def __post_init__(self) -> None:
         self.has_ruby = any(a.kind == "ruby" for a in self.atoms)
@@ -80,11 +81,12 @@ def pieces_of(text: str, font: str, size: float, measure: Measure) -> tuple[list
 
 
 def compose_text(text: str, width: float, font: str, size: float, measure: Measure, *, hang: bool = False,
-                 phrases: bool = False) -> tuple[list[LaidLine], list[str]]:
+                 phrases: bool = False, label_indent: bool = False) -> tuple[list[LaidLine], list[str]]:
     """``text`` set in lines of ``width`` pt by :func:`cardgen.layout.compose.compose`, and the
-    short last lines nothing could avoid."""
+    short last lines nothing could avoid (``label_indent``: continuation lines under the first
+    character after a paragraph's 【…】 label)."""
     kept, pieces = pieces_of(text, font, size, measure)
-    comp = compose(pieces, width, hang=hang, phrases="strict" if phrases else "off")
+    comp = compose(pieces, width, hang=hang, phrases="strict" if phrases else "off", label_indent=label_indent)
     out = []
     for ln in comp.lines:
         idx = [k for k in range(ln.start, ln.end) if kept[k].kind != "newline"]
@@ -92,7 +94,7 @@ def compose_text(text: str, width: float, font: str, size: float, measure: Measu
             idx.pop()
         adv = [ln.advances[k - ln.start] for k in idx]
         cuts = frozenset(j for j, k in enumerate(idx) if abs(adv[j] - pieces[k].width) > EPS)
-        out.append(LaidLine([kept[k] for k in idx], sum(adv), adv, ln.hang, cuts, ln.forced))
+        out.append(LaidLine([kept[k] for k in idx], sum(adv), adv, ln.hang, cuts, ln.forced, ln.indent))
     return out, comp.short
 
 
@@ -126,7 +128,8 @@ MAX_FIT_ATTEMPTS = 24
 
 def fit_text(text: str, width: float, height: float, font: str, size: float, min_size: float,
              measure: Measure, leading: float = 1.35, step: float = 0.5, *, hang: bool = False,
-             phrases: bool = False, breaker: Callable[..., list[LaidLine]] | None = None) -> Fitted:
+             phrases: bool = False, breaker: Callable[..., list[LaidLine]] | None = None,
+             label_indent: bool = False) -> Fitted:
     """Largest size in ``[min_size, size]`` (steps of ``step`` pt) at which ``text`` fits the box:
     each size in turn from ``size`` down, or, when the range holds more than
     :data:`MAX_FIT_ATTEMPTS` steps, by halving it (at most about 20 line breakings).
@@ -144,9 +147,10 @@ def fit_text(text: str, width: float, height: float, font: str, size: float, min
         if breaker is not None:  # a Latin-script edition's lines (no JLREQ short-last-line report)
             lines, short = breaker(text, width, font, s, measure), []
         else:
-            lines, short = compose_text(text, width, font, s, measure, hang=hang, phrases=phrases)
+            lines, short = compose_text(text, width, font, s, measure, hang=hang, phrases=phrases,
+                                        label_indent=label_indent)
         total = s + (len(lines) - 1) * s * leading + sum(ln.has_ruby for ln in lines) * ruby_size(s)
-        if total <= height + EPS and all(ln.width - ln.hang <= width + EPS for ln in lines):
+        if total <= height + EPS and all(ln.indent + ln.width - ln.hang <= width + EPS for ln in lines):
             return Fitted(s, lines, s * leading, True, s < size - 1e-9, tuple(short))
         return Fitted(s, lines, s * leading, False, True, tuple(short))
 

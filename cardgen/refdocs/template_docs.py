@@ -44,7 +44,8 @@ component is drawn from the same template with its own row of the card table.
 - Filters besides jinja2's own (`join`, `length`, `upper`…):
   - `num` writes numbers with thousands separators (`{{ card.points | num }}` → `1,000`;
     `num(sign=true)` → `+1,000`) — the rulebook uses the same function, so cards and rules agree.
-  - `nobreak` keeps a piece of text on one line (`{{ ('（' ~ card.ref ~ '）') | nobreak }}`).
+  - `nobreak` keeps a piece of text on one line (`{{ ('（' ~ card.ref ~ '）') | nobreak }}`);
+    `nobreak(attach=true)` also keeps it on the line of the text before it (an article reference).
 
 ## Text
 

@@ -12,7 +12,7 @@ from cardgen.data.rulebook_sources import blank_rulebook_sources, rulebook_sourc
 from cardgen.check.icons import icon_specs
 from cardgen.check.open_questions import open_choices
 from cardgen.layout.icon_names import BUILTIN_ICONS
-from cardgen.rulebook.blocks import Heading, ListBlock, OpenQuestion, OpenQuestionIndex, Quote, Span, Toc
+from cardgen.rulebook.blocks import Heading, ListBlock, OpenQuestion, OpenQuestionIndex, Quote, Span, Toc, set_source
 from cardgen.rulebook.checks import (figure_problems, glyph_problems, html_problems, icon_problems, locate_tables,
                                     table_problems)
 from cardgen.rulebook.context import build_context, read_rulebook_source, render_rulebook_source
@@ -97,6 +97,8 @@ def rulebook_blocks(game, report, rules_dir: Path | None = None, image_ok=None, 
                                     "simplify this file's Markdown (thousands of brackets, emphasis marks or nested "
                                     "lists), or split it", code="rules-budget"))
             continue
+        for b in parsed:  # the layout's time is charged to the file (cardgen.core.file_clock)
+            set_source(b, rel(f))
         blocks.extend(parsed)
     if problems:
         raise CardgenError(problems)

@@ -154,3 +154,14 @@ def plain(runs: list) -> str:
 def outline(blocks: list) -> list[dict[str, Any]]:
     """Headings as ``{level, number, text}`` (for tests and a JSON dump)."""
     return [{"level": b.level, "number": b.number, "text": b.text} for b in blocks if isinstance(b, Heading)]
+
+
+def set_source(block, file: str) -> None:
+    """Record the rules file ``block`` (a top-level block) was read from (the rulebook assembly
+    does; the layout charges its time to that file, :class:`cardgen.core.file_clock.FileClock`)."""
+    block.source_file = file
+
+
+def source_of(block) -> str | None:
+    """The rules file a top-level block was read from, or None (the title, contents, glossary, appendix)."""
+    return getattr(block, "source_file", None)

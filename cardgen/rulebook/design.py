@@ -75,6 +75,8 @@ class PageDesign(_M):
     figure_gap: Length = 3.0 * MM  #: pt (written in mm)
     header: TextStyle = TextStyle(size=7, text="{title} {version}")
     footer: TextStyle = TextStyle(size=8, text="{page}")
+    baseline_grid: bool = Field(True, description="Body lines on a grid of the body leading: headings, tables, "
+                                "figures and boxes take whole lines (cardgen/rulebook/grid.py).")
 
     def heading(self, depth: int) -> TextStyle:
         """The heading style of ``depth`` (0 = level 1); deeper levels reuse the last style."""

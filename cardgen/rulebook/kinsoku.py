@@ -94,16 +94,19 @@ MIN_LAST_LINE = 3
 MAX_PUSH_SPACE = 0.125
 
 
-def kinsoku_split(frags, maxWidths, calcBounds, lines_wanted: bool = True, justify: bool = True):
+def kinsoku_split(frags, maxWidths, calcBounds, lines_wanted: bool = True, justify: bool = True,
+                  phrases: str = "soft"):
     """Break ``frags`` into CJK lines (reportlab's ParaLines kind 1) with the one JLREQ composer of
     :func:`cardgen.layout.compose.compose` (break classes, punctuation compression, 追い込み
     before 追い出し, phrases kept whole where a short word would be split, no last line of fewer
     than :data:`MIN_LAST_LINE` characters while no line gets more than :data:`MAX_PUSH_SPACE` em
     per gap). Each line carries ``jlreq_adjust``: per glyph, its advance's change in pt, which
     :mod:`cardgen.rulebook.justify` draws. ``lines_wanted=False`` (a check that only asks for the
-    short last line): the breaks are found as always, but no line is built (``lines`` is empty)."""
+    short last line): the breaks are found as always, but no line is built (``lines`` is empty).
+    ``phrases="strict"`` (titles and headings): break only between phrases, inside one only when
+    it is longer than the line, as card text does."""
     U = _units(frags)
-    comp = compose(pieces(U), maxWidths[0], widths=list(maxWidths), phrases="soft", justify=justify,
+    comp = compose(pieces(U), maxWidths[0], widths=list(maxWidths), phrases=phrases, justify=justify,
                    min_last=MIN_LAST_LINE, max_expand=MAX_PUSH_SPACE)
     short = comp.short[-1] if comp.short else ""
     lines = []
@@ -131,6 +134,7 @@ class KinsokuParagraph(Paragraph):
     than :data:`MIN_LAST_LINE` characters (no legal break could pull it in)."""
 
     on_short_last = None
+    phrases = "soft"  #: how BudouX phrases are used (:func:`kinsoku_split`); titles and headings: ``"strict"``
 
     def breakLinesCJK(self, maxWidths):
         """reportlab hook: break the paragraph into lines under JLREQ rules at ``maxWidths`` (pt)."""
@@ -147,7 +151,7 @@ class KinsokuParagraph(Paragraph):
         # wrapped on a canvas that asks only for short last lines (the rulebook check): no lines are built
         wanted = not getattr(getattr(self, "canv", None), "short_last_lines_only", False)
         lines = kinsoku_split(self.frags, maxWidths, auto not in ("", "off"), wanted,
-                              justify=self.style.alignment == TA_JUSTIFY)
+                              justify=self.style.alignment == TA_JUSTIFY, phrases=self.phrases)
         if lines.short_last and self.on_short_last is not None:
             self.on_short_last(lines.short_last)
         return lines

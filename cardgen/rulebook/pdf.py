@@ -12,16 +12,21 @@ import io
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
-from reportlab.platypus import Frame, KeepTogether, PageTemplate
+from reportlab.platypus import KeepTogether, PageTemplate, Table
 from reportlab.platypus.doctemplate import BaseDocTemplate
 
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.core.file_clock import FileClock
+from cardgen.core.sandbox import BudgetExceeded
 from cardgen.core.units import MM
 from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.design import PageDesign
+from cardgen.rulebook.grid import GridFrame, grid_offset, grid_pitch
 from cardgen.rulebook.markup import canvas_class
+from cardgen.rulebook.blocks import source_of
 from cardgen.rulebook.story import StoryBuilder
+from cardgen.rulebook.story_tables import MIN_TABLE_SIZE
 from cardgen.rulebook.vertical_blocks import VerticalCover
 from cardgen.data.editions import is_latin
 
@@ -36,10 +41,44 @@ class _KeepTogether(KeepTogether):
         """The space before the group: its first flowable's (pt)."""
         return self._content[0].getSpaceBefore() if self._content else 0
 
+    def wrap(self, aW, aH):
+        """reportlab hook; on the baseline grid each flowable of the group may start up to a line
+        lower than reportlab reckons (:class:`cardgen.rulebook.grid.GridFrame`): the group asks
+        for that much more room, so a heading does not stay at a page foot without its text."""
+        out = super().wrap(aW, aH)
+        self._H += getattr(getattr(self, "_frame", None), "grid_pitch", 0.0) * len(self._content)
+        return out
+
+
+
+#: What the layout's budget per rules file is called in its message.
+LAYING_OUT = "laying out"
+#: CPU seconds the layout of one rules file may take in all (None: the evaluation budget,
+#: :data:`cardgen.core.sandbox.MAX_SECONDS`, 20 s).
+LAYOUT_SECONDS: float | None = None
+
+
+def layout_stopped(clock: FileClock) -> Problem:
+    """The finding for a rules file whose layout used its whole budget (``rules-budget``)."""
+    return Problem(clock.stopped_in or "", None, "rulebook", clock.message(),
+                   "split this file's long tables (a table of hundreds of rows), deep lists or long paragraphs "
+                   "into smaller ones, or over several files", code="rules-budget")
 
 
 class _Doc(BaseDocTemplate):
-    """Notifies the table of contents and adds PDF bookmarks for headings."""
+    """Notifies the table of contents and adds PDF bookmarks for headings; charges the layout's
+    time to the rules file of each flowable (``clock``, :class:`cardgen.core.file_clock.FileClock`)."""
+
+    clock: FileClock | None = None
+
+    def handle_flowable(self, flowables):
+        """Lay out the next flowable, its time charged to its rules file (the parts of a split
+        flowable carry no mark: they go on the file before them)."""
+        if self.clock is not None and flowables:
+            source = getattr(flowables[0], "_rules_file", None)
+            if source is not None:
+                self.clock.switch(source or None)
+        super().handle_flowable(flowables)
 
     def afterFlowable(self, flowable):
         entry = getattr(flowable, "_toc", None)
@@ -74,26 +113,60 @@ def check_story(blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo
     neither built nor laid out again."""
     if memo is not None:
         return _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo)
-    _x, _y, w, h = frame_box(design, page_mm)
+    _x, _y, w, _h = frame_box(design, page_mm)
+    h = text_height(design, page_mm)
     builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
-    try:
-        builder.story(blocks, info)
-    except CardgenError as exc:  # what building the story raises (as the build would)
-        return exc.problems
-    if builder.problems:
-        return builder.problems
-    canv = _measuring_canvas(design, fonts, page_mm, icons)
-    for flowable in builder.reported:
-        flowable.wrapOn(canv, w, h)
+    with FileClock(LAYING_OUT, LAYOUT_SECONDS) as clock:  # each rules file under its own budget, as the build lays it out
+        try:
+            story = builder.story(blocks, info, clock)
+            if builder.problems:
+                return builder.problems
+            canv = _measuring_canvas(design, fonts, page_mm, icons)
+            for flowable in builder.reported:
+                clock.switch(getattr(flowable, "_rules_file", "") or None)
+                flowable.wrapOn(canv, w, h)
+            _split_tables(story, lambda: _measuring_canvas(design, fonts, page_mm, icons, lines=True), w, h, clock)
+        except CardgenError as exc:  # what building the story raises (as the build would)
+            return exc.problems
+        except BudgetExceeded:
+            return [layout_stopped(clock)]
     return builder.findings
 
 
-def _measuring_canvas(design: PageDesign, fonts: FontSet, page_mm: tuple[float, float], icons):
-    """The canvas the reported flowables are wrapped on (nothing is drawn on it)."""
+def _measuring_canvas(design: PageDesign, fonts: FontSet, page_mm: tuple[float, float], icons, lines: bool = False):
+    """The canvas the reported flowables are wrapped on (nothing is drawn on it); ``lines``: one
+    whose paragraphs build their lines (for tables, whose row heights need them)."""
     canv = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)(
         io.BytesIO(), pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1)
-    canv.short_last_lines_only = True  # paragraphs wrapped on it find their breaks but build no lines
+    canv.short_last_lines_only = not lines  # paragraphs wrapped on it find their breaks but build no lines
     return canv
+
+
+#: Most pages one table is split over while it is checked (a table holds at most 1,000 rows).
+MAX_TABLE_PAGES = 1_000
+
+
+def _split_tables(flows: list, new_canvas: Callable, w: float, h: float, clock: FileClock) -> None:
+    """The top-level tables among ``flows`` split over pages of the text frame (``w`` × ``h`` pt)
+    as the build splits them, each under its rules file's clock: a table longer than a page is
+    laid out again for each page, which is what makes a long table's layout long — so validate
+    stops where the build would, naming the same file. A table whose rows could all fit on one
+    page at the smallest table text (:data:`cardgen.rulebook.story_tables.MIN_TABLE_SIZE` a row)
+    is not laid out here: the check stays as cheap as before for every ordinary table."""
+    canv = None
+    for f in flows:
+        if not isinstance(f, Table) or len(f._cellvalues) * MIN_TABLE_SIZE <= h:
+            continue
+        clock.switch(getattr(f, "_rules_file", "") or None)
+        canv = canv or new_canvas()
+        part = f
+        for _ in range(MAX_TABLE_PAGES):
+            if part.wrapOn(canv, w, h)[1] <= h:
+                break
+            pieces = part.splitOn(canv, w, h)
+            if len(pieces) < 2:
+                break
+            part = pieces[-1]
 
 
 def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo) -> list[Problem]:
@@ -105,21 +178,38 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
     block (its text, numbers, source file:line) and on what ``memo`` is keyed by — the page
     design, the paper, the book info, the fonts and cardgen's code; a block that asks for a card
     face or an image file (a figure) is built every time, and ``memo.keep`` is told so."""
-    _x, _y, w, h = frame_box(design, page_mm)
+    with FileClock(LAYING_OUT, LAYOUT_SECONDS) as clock:  # each rules file under its own budget, as the build lays it out
+        try:
+            return _check_blocks(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo,
+                                 clock)
+        except BudgetExceeded:
+            return [layout_stopped(clock)]
+
+
+def _check_blocks(blocks, design, fonts, info, page_mm, card_plan, resolve_image, images, icons, memo,
+                  clock: FileClock) -> list[Problem]:
+    """:func:`_check_by_block` under ``clock``."""
+    _x, _y, w, _h = frame_box(design, page_mm)
+    h = text_height(design, page_mm)
     builder = StoryBuilder(design, fonts, w, card_plan, resolve_image, images, h)
     parts = []  # per block: (block, flows to lay out, findings while built, asked) or (None, kept findings)
+    tables: list = []  # the tables of the blocks built, split over pages below
     for b in blocks:
         kept = memo.get(b)
         if kept is not None:
             parts.append((None, kept))
             continue
         asked, found, before = memo.asked(), len(builder.findings), builder._with_where
+        clock.switch(source_of(b))
         try:
             flows = builder.block(b, info)
         except CardgenError as exc:  # what building the story raises (as the build would)
             return exc.problems
         parts.append((b, (flows if builder._with_where > before else [], builder.findings[found:],
                           memo.asked() != asked)))
+        for f in flows:
+            f._rules_file = source_of(b) or ""
+        tables += [f for f in flows if isinstance(f, Table)]
     if builder.problems:
         return builder.problems
     canv = None
@@ -131,6 +221,7 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
             continue
         flows, found_built, asked = part
         n = len(builder.findings)
+        clock.switch(source_of(b))
         for flowable in flows:
             canv = canv or _measuring_canvas(design, fonts, page_mm, icons)
             flowable.wrapOn(canv, w, h)
@@ -138,6 +229,7 @@ def _check_by_block(blocks, design, fonts, info, page_mm, card_plan, resolve_ima
         memo.keep(b, found_built, found_short, asked)
         built += found_built
         short += found_short
+    _split_tables(tables, lambda: _measuring_canvas(design, fonts, page_mm, icons, lines=True), w, h, clock)
     seen: set = set()
     once = []
     for p in short:  # a paragraph's short last line is reported once (StoryBuilder.short_last_line)
@@ -171,10 +263,19 @@ def page_margins(design: PageDesign, page_mm: tuple[float, float]) -> dict[str, 
 def frame_box(design: PageDesign, page_mm: tuple[float, float]) -> tuple[float, float, float, float]:
     """The text frame on a page of ``page_mm`` (w, h in mm) inside :func:`page_margins`:
     ``(x, y, width, height)`` in pt, from the page's lower left corner (a whole number of body
-    characters wide)."""
+    characters wide). On the baseline grid (``design.baseline_grid``) its top is
+    :func:`cardgen.rulebook.grid.grid_offset` above the top margin, so the first line of a page
+    prints at the margin and every body baseline is a whole number of leadings below the frame top."""
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
     m = page_margins(design, page_mm)
-    return m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"]
+    raised = grid_offset(design) if design.baseline_grid else 0.0
+    return m["left"], m["bottom"], pw - m["left"] - m["right"], ph - m["top"] - m["bottom"] + raised
+
+
+def text_height(design: PageDesign, page_mm: tuple[float, float]) -> float:
+    """The height (pt) a block may take on a page: the frame's below its first grid line (the top
+    and bottom margins' distance), the largest an image or figure is scaled to."""
+    return frame_box(design, page_mm)[3] - (grid_offset(design) if design.baseline_grid else 0.0)
 
 
 def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info: BookInfo,
@@ -191,8 +292,10 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     """
     pw, ph = page_mm[0] * MM, page_mm[1] * MM
     m = page_margins(design, page_mm)
-    frame = Frame(*frame_box(design, page_mm), leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
-                  id="body")
+    on_grid = design.baseline_grid
+    frame = GridFrame(*frame_box(design, page_mm), leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+                      id="body", pitch=grid_pitch(design) if on_grid else 0.0,
+                      offset=grid_offset(design) if on_grid else 0.0)
     fmt = {"title": info.title, "subtitle": info.subtitle, "version": info.version}
 
     def furniture(c, doc):
@@ -224,12 +327,18 @@ def render_rulebook(path, blocks: list, design: PageDesign, fonts: FontSet, info
     doc = _Doc(path if hasattr(path, "write") else str(path), keepTogetherClass=_KeepTogether, pagesize=(pw, ph), invariant=1, title=f"{info.title} {info.version} {info.words.get('rulebook', 'ルールブック')}",
                author="cardgen", subject=info.source, creator="cardgen")
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture, onPageEnd=draft_mark)])
-    builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, frame._height)
-    story = builder.story(blocks, info)
-    if builder.problems:
-        raise CardgenError(builder.problems)
-    maker = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)
-    doc.multiBuild(story, canvasmaker=maker)
+    builder = StoryBuilder(design, fonts, frame._width, card_plan, resolve_image, images, text_height(design, page_mm))
+    # each rules file is laid out under its own budget (its flowables, over every pass), named when it runs out
+    with FileClock(LAYING_OUT, LAYOUT_SECONDS) as clock:
+        try:
+            story = builder.story(blocks, info, clock)
+            if builder.problems:
+                raise CardgenError(builder.problems)
+            maker = canvas_class(fonts.name("heading"), fonts.name(design.body.font), icons)
+            doc.clock = clock
+            doc.multiBuild(story, canvasmaker=maker)
+        except BudgetExceeded:
+            raise CardgenError(layout_stopped(clock)) from None
     if findings is not None:  # after drawing: short last lines are found while lines are broken
         findings.extend(builder.findings)
     return doc.page

@@ -24,6 +24,7 @@ from cardgen.fonts.fontset import FontSet
 from cardgen.rulebook import blocks as L
 from cardgen.rulebook.book_info import BookInfo
 from cardgen.rulebook.design import PageDesign, TextStyle
+from cardgen.rulebook.grid import WholeLines, grid_pitch, whole_lines
 from cardgen.rulebook.kinsoku import KinsokuParagraph
 from cardgen.rulebook.markup import markup
 from cardgen.rulebook.notes import OpenQuestionIndex, note
@@ -61,17 +62,23 @@ class StoryBuilder:
         self.words: dict = BOOK_WORDS["ja"]  #: the rulebook's own words (the book info's, from story/block)
         self.latin = False  #: a Latin-script edition: Western paragraphs (reportlab's, hyphenated)
         self.hyphenation = ""  #: pyphen's dictionary name for them (``en_US``)
+        #: the baseline grid's pitch (pt; 0: no grid): body paragraphs' spaces are whole lines of it
+        self.pitch = grid_pitch(design) if design.baseline_grid else 0.0
+        self._tight = 0  #: inside a list: its paragraphs have no space before or after (one line pitch apart)
 
     def style(self, ts: TextStyle, name: str, **kw) -> ParagraphStyle:
         """A ParagraphStyle for ``ts`` (sizes in pt, spaces in mm converted to pt), cached by name and options."""
         key = (name, self.latin, tuple(sorted(kw.items())))
         if key not in self._styles:
-            kw = {"spaceBefore": ts.space_before, "spaceAfter": ts.space_after, **kw}
+            before, after = ts.space_before, ts.space_after
+            if self.pitch and ts is self.d.body:  # body text on the grid: its spaces are whole lines
+                before, after = whole_lines(before, self.pitch), whole_lines(after, self.pitch)
+            kw = {"spaceBefore": before, "spaceAfter": after, "leading": ts.size * ts.leading, **kw}
             # a Latin-script edition: words broken at spaces and hyphenated by reportlab with pyphen
             wrap = {"wordWrap": None, "hyphenationLang": self.hyphenation, "embeddedHyphenation": 1,
                     "hyphenationMinWordLength": MIN_HYPHENATED} if self.latin else {"wordWrap": "CJK"}
             self._styles[key] = ParagraphStyle(
-                name, fontName=self.fonts.name(ts.font), fontSize=ts.size, leading=ts.size * ts.leading,
+                name, fontName=self.fonts.name(ts.font), fontSize=ts.size,
                 textColor=HexColor(ts.color), **wrap, **kw)
         return self._styles[key]
 
@@ -80,9 +87,17 @@ class StoryBuilder:
         line): a last line that stays short is reported there (:meth:`short_last_line`). In a
         Latin-script edition, a Western paragraph: reportlab's own breaking at spaces with pyphen
         hyphenation (no JLREQ classes, no short-last-line report)."""
+        grid_body = bool(self.pitch) and ts is self.d.body
+        if self._tight and grid_body:
+            kw = {**kw, "spaceBefore": 0.0, "spaceAfter": 0.0}
         if self.latin:
-            return Paragraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
+            p = Paragraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
+            p._grid_body = grid_body
+            return p
         p = KinsokuParagraph(markup(runs, self.d, self.fonts, ts.size), self.style(ts, name, **kw))
+        p._grid_body = grid_body
+        if ts is self.d.title or ts is self.d.subtitle or any(ts is h for h in self.d.headings):
+            p.phrases = "strict"  # a title or heading breaks only between phrases (文節)
         if where is not None:
             p.on_short_last = lambda text: self.short_last_line(where, text)
             self._with_where += 1
@@ -102,12 +117,21 @@ class StoryBuilder:
             "reword the end of the paragraph a little (a few characters longer or shorter), or end it at another word",
             severity="warning", code="rules-short-last-line"))
 
-    def story(self, blocks: list, info: BookInfo) -> list:
-        """The flowables of the whole book, in order; lead-in paragraphs keep with their table or figure."""
+    def story(self, blocks: list, info: BookInfo, clock=None) -> list:
+        """The flowables of the whole book, in order; lead-in paragraphs keep with their table or figure.
+
+        Each top-level flowable is marked with the rules file its block came from (``_rules_file``,
+        "" for none: :func:`cardgen.rulebook.blocks.source_of`); ``clock``
+        (:class:`cardgen.core.file_clock.FileClock`) is switched to that file while its blocks are built."""
         out: list = []
         for i, b in enumerate(blocks):
             before = self._with_where
+            source = L.source_of(b)
+            if clock is not None:
+                clock.switch(source)
             flows = self.block(b, info)
+            for f in flows:
+                f._rules_file = source or ""
             if self._with_where > before:
                 self.reported.extend(flows)
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None
@@ -148,8 +172,11 @@ class StoryBuilder:
             # 泣き別れ: reportlab keeps no list with a heading (a list is a container KeepTogether
             # leaves out), so a heading also asks for room for itself and two lines of text
             need = (ts.space_before + ts.size * ts.leading + 2 * d.body.size * d.body.leading
-                    + ((RULE_GAP + 1.2) * MM + ts.space_after if ts.rule else ts.space_after))
+                    + ((RULE_GAP + 1.2) * MM + ts.space_after if ts.rule else ts.space_after)
+                    + 2 * self.pitch)  # on the grid, the heading's lines and the text's start round up
             out = [CondPageBreak(need), p]
+            if self.pitch:  # centred in the whole grid lines it takes with its rule and space after
+                p.grid_follow = (1.2 * MM + ts.space_after) if ts.rule else 0.0
             if b.toc_level is not None:
                 self._keys += 1
                 p._toc = (b.toc_level, toc_text(b), f"h{self._keys}")
@@ -157,6 +184,7 @@ class StoryBuilder:
                 rule = _Rule(self.width, HexColor(ts.rule))
                 rule.spaceAfter = ts.space_after
                 rule.keepWithNext = 1  # the chain heading → rule → first text stays on one page
+                rule.grid_attached = True  # right under its heading, not on the next grid line
                 out.append(rule)
             return out
         if isinstance(b, L.Para):
@@ -186,8 +214,13 @@ class StoryBuilder:
                                    ("LINEBEFORE", (0, 0), (0, -1), 2, HexColor(d.quote.bar)),
                                    ("LEFTPADDING", (0, 0), (-1, -1), 2.5 * MM)]))
             t.hAlign = "RIGHT"
+            if self.pitch:  # the box takes whole lines; the space after it rounds up to the grid
+                t.spaceAfter = d.body.space_after
+                return [t]
             return [t, Spacer(1, d.body.space_after)]
         if isinstance(b, L.Rule):
+            if self.pitch:  # one grid line with the rule across its middle
+                return [_Rule(self.width, HexColor("#bbbbbb"), self.pitch)]
             return [Spacer(1, 2 * MM), _Rule(self.width, HexColor("#bbbbbb")), Spacer(1, 2 * MM)]
         if isinstance(b, L.PageBreak):
             return [RLPageBreak()]
@@ -203,11 +236,14 @@ class StoryBuilder:
         """The table of contents flowable, styled per level from the page design."""
         d = self.d
         body = self.fonts.name(d.body.font)
+        grid = [("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)] if self.pitch else []
         toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([
             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("FONTNAME", (0, 0), (-1, -1), body)]))
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("FONTNAME", (0, 0), (-1, -1), body), *grid]))
+        # on the grid, each entry is one grid line (its rows lie on the body's lines)
+        lead = {"leading": self.pitch, "spaceBefore": 0.0, "spaceAfter": 0.0} if self.pitch else {}
         toc.levelStyles = [self.style(d.toc, f"toc{i}", leftIndent=i * d.toc.indent * 2,
-                                      firstLineIndent=0) for i in range(4)]
+                                      firstLineIndent=0, **lead) for i in range(4)]
         return [Spacer(1, 6 * MM), self.para([L.Span(self.words["contents"] if d.toc.title == BOOK_WORDS["ja"]["contents"] else d.toc.title)],
                                                   d.heading(0), "toctitle"), toc, RLPageBreak()]
 
@@ -216,14 +252,27 @@ class StoryBuilder:
         d = self.d
         items = []
         for it in b.items:
-            flows = [f for x in it for f in self.block(x, info)]
-            if it and isinstance(it[-1], L.ListBlock):
+            self._tight += bool(self.pitch)
+            try:
+                flows = [f for x in it for f in self.block(x, info)]
+            finally:
+                self._tight -= bool(self.pitch)
+            if self.pitch:  # a box, table or figure in the item takes whole lines, so the text after it is on the grid
+                spaced = []
+                for f in flows:  # two paragraphs of one item: a blank grid line between them
+                    if spaced and isinstance(f, Paragraph) and isinstance(spaced[-1], Paragraph):
+                        spaced.append(Spacer(1, self.pitch))
+                    spaced.append(f)
+                flows = [f if _on_grid(f) or isinstance(f, Spacer) else WholeLines(f, self.pitch) for f in spaced]
+            if it and isinstance(it[-1], L.ListBlock) and not self.pitch:
                 # a nested list ends the item: reportlab drops its last paragraph's space after,
                 # so the next item would touch it; give it the gap items have between them
                 flows.append(Spacer(1, d.body.space_after))
             items.append(ListItem(flows))
         kw = dict(bulletFontName=self.fonts.name(d.body.font), bulletFontSize=d.body.size,
                   leftIndent=d.list_indent, bulletColor=HexColor(d.strong.color))
+        if self.pitch and not self._tight:  # on the grid: items one line apart, a whole line after the list
+            kw.update(spaceBefore=0.0, spaceAfter=whole_lines(d.body.space_after, self.pitch))
         if b.ordered and b.circled:
             return ListFlowable(items, bulletType="1", start=str(b.start),
                                 bulletFormat=lambda s: circled(int(s)), **kw)
@@ -274,9 +323,14 @@ def _indent(runs: list) -> tuple[list, int]:
 
 
 class _Rule(Flowable):
-    def __init__(self, width: float, color):
+    """A horizontal rule ``height`` pt high (default 1.2 mm: under a heading, near its top; a grid
+    line's height: across its middle)."""
+
+    def __init__(self, width: float, color, height: float | None = None):
         super().__init__()
-        self.width, self.color, self.height = width, color, 1.2 * MM
+        self.width, self.color = width, color
+        self.height = height or 1.2 * MM
+        self.at = self.height / 2 if height else self.height - 0.3 * MM
 
     def wrap(self, aw, ah):
         return aw, self.height
@@ -284,7 +338,16 @@ class _Rule(Flowable):
     def draw(self):
         self.canv.setStrokeColor(self.color)
         self.canv.setLineWidth(0.6)
-        self.canv.line(0, self.height - 0.3 * MM, self.width, self.height - 0.3 * MM)
+        self.canv.line(0, self.at, self.width, self.at)
+
+
+def _on_grid(f) -> bool:
+    """Is ``f`` body text on the grid by itself: a paragraph whose lines are one grid pitch apart
+    (list paragraphs, with no space around them), or a nested list of them?"""
+    if isinstance(f, ListFlowable):
+        return True
+    return isinstance(f, Paragraph) and getattr(f, "_grid_body", False) and not f.style.spaceBefore \
+        and not f.style.spaceAfter
 
 
 def _plain_with_icons(runs: list) -> str:

@@ -191,7 +191,7 @@ def _other_editions(check: GameCheck, add, plan=None) -> None:
 def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
     """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
     from cardgen.fonts.fontset import fonts_for  # lazy: +55 ms of imports here (measured)
-    from cardgen.steps.layout_findings import layout_problems  # lazy: +78 ms of imports here (measured)
+    from cardgen.steps.layout_findings import layout_problems, unused_font_roles  # lazy: +78 ms of imports here (measured)
 
     game, report = check.game, check.report
     try:
@@ -203,6 +203,7 @@ def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
         on_fonts(game, check.fonts)
     check.plans = _plans(game, check.fonts, add, plan)
     add(layout_problems(game, check.plans))
+    add(unused_font_roles(game, check.fonts.roles(), check.plans))
     pf = check.preflight = _preflight(game, check.fonts, check.plans, report)
     for f in pf.plan_findings:  # found by reading the plans (layout findings and validation are already in)
         add([f], fatal=f.code in FATAL_IMAGE_CODES)

@@ -1,10 +1,35 @@
 """Layout findings of the planned components as problems naming the card and the field, with hints."""
 from __future__ import annotations
 
+import difflib
+
 from cardgen.core.errors import Problem
 from cardgen.data.game import Game
 from cardgen.layout.icon_names import UNKNOWN_ICON_HINT
 from cardgen.steps.component_plans import ComponentPlans
+
+
+#: The font roles of fonts/fonts.yaml every game has (card templates and the rulebook use them).
+STANDARD_ROLES = ("body", "heading", "serif", "number")
+
+
+def unused_font_roles(game: Game, roles, plans: list[ComponentPlans]) -> list[Problem]:
+    """A warning for each role of game.yaml's ``fonts:`` that is a new role (not one of ``roles``
+    that came from fonts/fonts.yaml, nor a standard one), close to an existing role's name, and
+    drawn by no card face: ``bdoy: MyFont`` meant to change ``body``, which keeps its font. (A
+    new role a template uses, ``title: MyFont``, is a legitimate choice and is not named.)"""
+    declared = dict(game.manifest.fonts)
+    existing = sorted((set(roles) - set(declared)) | set(STANDARD_ROLES))
+    used = {getattr(op, "font", None) for p in plans for face in (*p.fronts, *p.backs) if face is not None
+            for op in face.ops}
+    out = []
+    for role in declared:
+        close = difflib.get_close_matches(role, existing, 1, 0.7)
+        if role not in existing and role not in used and close:
+            out.append(game.problem(("fonts", role), f"no card face uses the font role {role!r}; did you mean "
+                                    f"{close[0]!r}?", f"the role {close[0]!r} keeps its font from fonts/fonts.yaml; "
+                                    "rename the key to change it", code="unused-font-role", severity="warning"))
+    return out
 
 
 def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:

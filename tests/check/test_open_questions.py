@@ -38,12 +38,11 @@ def _read_book(pdf) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory):
-    out = tmp_path_factory.mktemp("books")
+def books(built_games):
     result = {}
     for name in GAMES:
-        build_game(CARD_DATA / name, out, force=True, steps=("rulebook",))  # yajanki's draft fails: forced
-        result[name] = _read_book(out / name / "rulebook.pdf")
+        out = built_games(name, force=True, steps=("rulebook",)).out_dir  # yajanki's draft fails: forced
+        result[name] = _read_book(out / "rulebook.pdf")
     return result
 
 

@@ -15,6 +15,9 @@ from click.testing import CliRunner
 from cardgen.cli.commands import cli
 
 CORPUS = Path(__file__).parents[1] / "fixtures" / "bad"
+# 336 commands run in-process, each in a build child forked from here: the fonts of _base and the
+# build's modules are loaded once, here, not again in every child (tests/conftest.warm_build_parent)
+pytestmark = pytest.mark.usefixtures("warm_build_parent")
 BASE = CORPUS / "_base"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and not p.name.startswith("_"))
 META = {"expected.txt", "case.yaml"}
@@ -71,6 +74,17 @@ def _markdown_brackets(game: Path, tmp: Path) -> None:
     seconds per 10 KB of them; the case lowers the budget to 0.5 s)."""
     (game / "rules").mkdir(exist_ok=True)
     (game / "rules" / "rules.md").write_text("# 規則\n\n" + "[a](" * 50_000 + "\n", encoding="utf-8")
+
+
+def _rules_long_table(game: Path, tmp: Path) -> None:
+    """rules/01.md: a heading and a paragraph; rules/02.md: a table of 1,000 rows × 4 columns
+    (within the caps: parsed in ~0.1 s, but laid out over ~30 pages in ~5 s of CPU time, which
+    the case's layout budget of 1 s stops, naming 02.md and not 01.md)."""
+    (game / "rules").mkdir(exist_ok=True)
+    (game / "rules" / "01.md").write_text("# 規則\n\n手番には1枚引く。\n", encoding="utf-8")
+    rows = "".join(f"| 行{r} | あ{r} | い{r} | う{r} |\n" for r in range(1000))
+    (game / "rules" / "02.md").write_text("## 一覧\n\n| 番号 | 甲 | 乙 | 丙 |\n|---|---|---|---|\n" + rows,
+                                          encoding="utf-8")
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -285,7 +299,7 @@ def _ods_named_csv(game: Path, tmp: Path) -> None:
     (game / "cards.ods").rename(game / "cards.csv")
 
 
-GENERATORS = {"markdown-brackets": _markdown_brackets, "font-million-faces": _font_million_faces, "git-symlink-out": _git_symlink_out, "xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
+GENERATORS = {"markdown-brackets": _markdown_brackets, "rules-long-table": _rules_long_table, "font-million-faces": _font_million_faces, "git-symlink-out": _git_symlink_out, "xlsx-far-cell": _xlsx_far_cell, "xlsx-shared-strings-count": _xlsx_shared_strings_count,
               "manifest-symlink-out": _manifest_symlink_out, "variant-symlink-out": _variant_symlink_out,
               "xlsx-named-csv": _xlsx_named_csv, "ods-named-csv": _ods_named_csv, "template-symlink-out": _template_symlink_out, "rules-symlink-out": _rules_symlink_out,
               "fonts-config-symlink-out": _fonts_config_symlink_out, "fonts-config-fifo": _fonts_config_fifo,
@@ -335,6 +349,8 @@ def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
     if "budget" in spec:  # seconds an evaluation may take (cardgen.core.sandbox.MAX_SECONDS), lowered for speed
         monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", float(spec["budget"]))
+    if "layout_budget" in spec:  # CPU seconds one rules file's layout may take (cardgen.rulebook.pdf.LAYOUT_SECONDS)
+        monkeypatch.setattr("cardgen.rulebook.pdf.LAYOUT_SECONDS", float(spec["layout_budget"]))
     command = spec.get("command", "build")
     takes_out = any(p.name == "out" for p in cli.commands[command].params)  # validate writes nothing
     result = CliRunner().invoke(cli, [command, ".", *spec.get("args", []), *(["--out", str(out)] if takes_out else [])],
@@ -443,6 +459,8 @@ def test_validate_reports_what_build_reports(name: str, tmp_path: Path, monkeypa
     monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
     if "budget" in spec:
         monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", float(spec["budget"]))
+    if "layout_budget" in spec:
+        monkeypatch.setattr("cardgen.rulebook.pdf.LAYOUT_SECONDS", float(spec["layout_budget"]))
     out = tmp_path / "output"
     built = CliRunner().invoke(cli, ["build", ".", "--out", str(out)], catch_exceptions=False)
     checked = CliRunner().invoke(cli, ["validate", "."], catch_exceptions=False)

@@ -73,3 +73,15 @@ def test_tts_names_and_descriptions_are_plain_text(tmp_path):
     texts = {(c["Nickname"], c["Description"]) for c in cards}
     # the game's term, a game icon's label, a call's kana, a call not available; an unknown name as typed
     assert texts == {("金貨を1個得る。", "金貨を1個得る。"), ("月ポンかチー不可。:nosuch:", "月ポンかチー不可。:nosuch:")}
+
+
+@pytest.mark.parametrize("args, where", [
+    (["--compare-option", "nosuch=1"], "--compare-option"),
+    (["--compare-option", "twos_dwn=1"], "--compare-option"),
+])
+def test_an_unknown_compare_option_is_a_usage_error_of_that_option(tmp_path, args, where):
+    res = CliRunner().invoke(cli, ["simulate", str(ROOT / "card_data" / "tenjanpai"), "-n", "10", "--no-pdf",
+                                   "--out", str(tmp_path / "out"), *args])
+    assert res.exit_code == 2, res.output
+    assert f"{where}: error:" in res.output and "the model has no option" in res.output
+    assert "--option: error" not in res.output and not (tmp_path / "out").exists()

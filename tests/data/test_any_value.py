@@ -17,6 +17,10 @@ from attack_game import BASE
 from cardgen.cli.commands import cli
 from tests.treepaths import value_paths
 
+# 240 commands run in-process, each in a build child forked from here: the fonts of the base game and
+# the build's modules are loaded once, here, not again in every child (tests/conftest.warm_build_parent)
+pytestmark = pytest.mark.usefixtures("warm_build_parent")
+
 #: Stands for a plain 5,000-digit number in the YAML written (see :func:`_dump`).
 BIG = "@@5000-digits@@"
 

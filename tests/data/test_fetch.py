@@ -260,3 +260,16 @@ def test_only_the_fetch_command_imports_the_network():
                    or n in ("urllib.request", "http.client") for n in names):
                 importers.append(path.relative_to(ROOT).as_posix())
     assert sorted(set(importers)) == ["cardgen/cli/project_commands.py", "cardgen/data/fetch.py"]
+
+
+def test_a_refused_connection_is_not_called_a_timeout(game):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(CardgenError) as err:
+        fetch_table(f"http://127.0.0.1:{port}/x.csv", game, name="x", today=TODAY)
+    [p] = err.value.problems
+    assert p.code == "fetch-network" and "could not reach" in p.message and "Connection refused" in p.message
+    assert _files(game) == []

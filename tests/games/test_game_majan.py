@@ -116,6 +116,39 @@ def test_quick_reference_card_uses_its_height():
     game = load_game(GAME)
     plans = plan_component(game, "quickref", fonts_for(game))
     body = [op for op in plans.fronts[0].ops if isinstance(op, Text) and op.size < 10]
-    assert {op.size for op in body} == {7.5}  # was 7 pt with a third of the card empty
+    # 7 pt, the card's height used: the items hang under their 【…】 labels and keep each
+    # reference on its text's line, which takes 18 lines (7.5 pt needs 21, more than the box holds)
+    assert {op.size for op in body} == {7.0}
     assert min(op.y for op in body) < 15 * MM  # the last line sits near the bottom (y up, from the trim; 14.6 mm since 追い込み saves lines)
     assert not plans.findings
+
+
+def _card_lines(out) -> list[list[dict]]:
+    """The item lines (7 pt) of the first quick-reference card on the front sheet, read back
+    from print-sheets.pdf: chars grouped by baseline, left to right."""
+    from cardgen.core.units import MM
+    with pdfplumber.open(str(out / "print-sheets.pdf")) as doc:
+        page = next(p for p in doc.pages if "早見表カード · 表 front" in (p.extract_text() or ""))
+        chars = [c for c in page.chars if abs(c["size"] - 7.0) < 0.01 and c["text"].strip()]
+    left, top = min(c["x0"] for c in chars), min(c["top"] for c in chars)
+    first = [c for c in chars if c["x0"] < left + 58 * MM and c["top"] < top + 75 * MM]
+    rows: dict[float, list] = {}
+    for c in first:
+        rows.setdefault(round(c["matrix"][5], 1), []).append(c)
+    return [sorted(r, key=lambda c: c["x0"]) for _b, r in sorted(rows.items(), reverse=True)]
+
+
+def test_quick_reference_references_stay_with_their_text_and_lines_hang_under_the_label(out):
+    import re
+    lines = _card_lines(out)
+    texts = ["".join(c["text"] for c in ln) for ln in lines]
+    assert sum(t.startswith("【") for t in texts) == len(_rows()) and len(texts) > len(_rows())
+    # no line holds only an article reference: （第20条①） stays on the line of its text
+    assert not [t for t in texts if re.fullmatch(r"（第[^）]*）", t.replace(" ", ""))], texts
+    indent = None
+    for ln, t in zip(lines, texts):
+        if t.startswith("【"):
+            close = next(i for i, c in enumerate(ln) if c["text"] == "】")
+            indent = ln[close + 1]["x0"]  # the first character after the label
+        else:  # a continuation line starts under it (the first glyph's box; an opening bracket's half blank aside)
+            assert abs(ln[0]["x0"] - indent) < 0.3, (t, ln[0]["x0"], indent)

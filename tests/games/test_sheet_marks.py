@@ -8,7 +8,7 @@ import pytest
 
 from cardgen.api import build_game
 from cardgen.steps.sheets import SheetOptions
-from tests.conftest import ROOT, copy_game, needs_fonts, replace_in
+from tests.conftest import copy_game, needs_fonts, replace_in
 from tests.sheet_geometry import crosses, read_sheets
 
 pytestmark = needs_fonts
@@ -18,11 +18,10 @@ GAMES = ["tenjanpai", "yajanki", "nko_mahjong", "majan"]
 
 
 @pytest.fixture(scope="module")
-def sheets(tmp_path_factory):
-    out = tmp_path_factory.mktemp("marks")
+def sheets(built_games):
     built = {}
     for game in GAMES:  # the sheets step only (forced: 夜雀鬼 draft 2 fails its deck math on purpose)
-        res = build_game(ROOT / "card_data" / game, out, SheetOptions(), steps=("sheets",), force=True)
+        res = built_games(game, options=SheetOptions(), steps=("sheets",), force=True)
         built[game] = read_sheets(next(f for f in res.files if f.name == "print-sheets.pdf"))
     return built
 

@@ -32,8 +32,9 @@ def _set_texts(game_name: str, monkeypatch) -> list:
     seen: list = []
     real = card_text.fit_cached
 
-    def spy(text, width, height, font, size, min_size, measure, leading, hang=False, phrases=True, language="ja"):
-        fitted = real(text, width, height, font, size, min_size, measure, leading, hang, phrases, language)
+    def spy(text, width, height, font, size, min_size, measure, leading, *args, **kw):
+        fitted = real(text, width, height, font, size, min_size, measure, leading, *args, **kw)
+        phrases = (args[1:2] or [kw.get("phrases", True)])[0]
         seen.append((current[0], text, width, font, phrases, fitted))
         return fitted
 

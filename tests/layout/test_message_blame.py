@@ -116,3 +116,18 @@ def test_a_font_name_typed_in_game_yaml_is_that_files(tmp_path):
     [p] = _errors(game)
     assert p.file.endswith("game.yaml") and p.line == line_of(manifest, "IPAexGothik")
     assert "did you mean 'IPAexGothic'?" in p.message
+
+
+def test_a_font_role_typed_wrong_in_game_yaml_is_a_warning_there(tmp_path):
+    """`bdoy: IPAexMincho` meant to change the body font: body keeps its own, silently, before."""
+    game = make_game(tmp_path)
+    manifest = game / "game.yaml"
+    template = game / "templates" / "cards" / "card.yaml"
+    replace_in(template, "font: number", "font: title")  # a new role a template uses: legitimate
+    with manifest.open("a", encoding="utf-8") as f:
+        f.write("fonts:\n  bdoy: IPAexMincho\n  title: IPAexMincho\n")
+    report = validate_game(game)
+    assert not report.errors
+    [p] = [w for w in report.warnings if w.code == "unused-font-role"]
+    assert p.file.endswith("game.yaml") and p.line == line_of(manifest, "bdoy:")
+    assert p.message == "no card face uses the font role 'bdoy'; did you mean 'body'?"

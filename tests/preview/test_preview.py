@@ -182,17 +182,16 @@ def test_deck_math_follows_the_card_table(tmp_path):
     assert (four["deck"], four["draw_pile"], four["turns"], four["ok"]) == (46, 28, 7, False)
 
 
-def test_pages_are_the_rulebook_and_print_sheets(tmp_path):
+def test_pages_are_the_rulebook_and_print_sheets(tmp_path, built_games):
     game = shutil.copytree(ROOT / "card_data" / "tenjanpai", tmp_path / "tenjanpai")
     preview = Preview(game, limited=_plain)
     preview.refresh_cards()
     preview.refresh_pages()
     pages = preview.snapshot()["pages"]
     import pypdfium2 as pdfium
-    subprocess.run([sys.executable, "-m", "cardgen", "build", str(game), "--out", str(tmp_path / "out"), "--quiet"],
-                   check=True, capture_output=True, cwd=ROOT)
+    built = built_games("tenjanpai", steps=("sheets", "rulebook")).out_dir  # the same game, built once per run
     for kind, name in (("rulebook", "rulebook.pdf"), ("sheets", "print-sheets.pdf")):
-        assert len(pages[kind]) == len(pdfium.PdfDocument(tmp_path / "out" / "tenjanpai" / name))
+        assert len(pages[kind]) == len(pdfium.PdfDocument(built / name))
         img = Image.open(io.BytesIO(preview.image(pages[kind][0])))
         assert img.format == "PNG" and min(img.size) > 300
 

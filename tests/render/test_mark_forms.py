@@ -16,10 +16,9 @@ import pdfplumber
 import pypdf
 import pytest
 
-from cardgen.api import build_game
 from cardgen.steps.sheets import SheetOptions
 from tests.conftest import needs_fonts
-from tests.pdfread import CARD_DATA, ROOT
+from tests.pdfread import ROOT
 
 pytestmark = needs_fonts
 
@@ -46,8 +45,8 @@ def marks_mm(pdf: Path) -> list[list[list[float]]]:
 
 
 @pytest.mark.parametrize("game", ["tenjanpai", "nko_mahjong"])
-def test_crop_marks_are_page_layout_forms_in_the_same_places(tmp_path, game):
-    res = build_game(CARD_DATA / game, tmp_path, SheetOptions(), force=True, steps=("sheets",))
+def test_crop_marks_are_page_layout_forms_in_the_same_places(built_games, game):
+    res = built_games(game, options=SheetOptions(), force=True, steps=("sheets",))
     pdf = res.out_dir / "print-sheets.pdf"
     got = marks_mm(pdf)
     if os.environ.get("CARDGEN_UPDATE_GOLDEN"):

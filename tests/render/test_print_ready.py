@@ -20,16 +20,13 @@ MM = 72 / 25.4
 GAMES = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
 MARK_MIN = 1.9  # mm: crop mark lines are at least 2 mm (a centre トンボ's cross bar), mostly 3–10 mm
 NOTE = "100%（実際のサイズ）で印刷"
-_built: dict[tuple, Path] = {}
 
 
-def _sheets(tmp_path_factory, game: str, **kw) -> Path:
-    key = (game, tuple(sorted(kw.items())))
-    if key not in _built:
-        out = tmp_path_factory.mktemp(f"sheets-{game}")
-        res = build_game(CARD_DATA / game, out, SheetOptions(**kw), force=True, steps=("sheets",))
-        _built[key] = res.out_dir
-    return _built[key]
+def _sheets(built_games, game: str, **kw) -> Path:
+    """The output folder of ``game``'s forced print sheets with ``SheetOptions(**kw)``, built once
+    per test run (:func:`tests.conftest.built_games`: the default options and ``paper="a4"`` or
+    ``duplex="long-edge"`` are one build)."""
+    return built_games(game, options=SheetOptions(**kw), force=True, steps=("sheets",)).out_dir
 
 
 def crop_marks(page) -> list[tuple[float, float, float, float]]:
@@ -66,10 +63,10 @@ def _close(a, b, tol=0.15) -> bool:
 
 @pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
 @pytest.mark.parametrize("game", GAMES)
-def test_every_back_page_follows_its_front(tmp_path_factory, game, duplex):
+def test_every_back_page_follows_its_front(built_games, game, duplex):
     """Even page count; page 2k has page 2k − 1's size and orientation, and either its crop marks
     (so its card slots) mirror the front's for the flip, or it is blank and says so."""
-    pdf = _sheets(tmp_path_factory, game, duplex=duplex) / "print-sheets.pdf"
+    pdf = _sheets(built_games, game, duplex=duplex) / "print-sheets.pdf"
     with pdfplumber.open(pdf) as doc:
         pages = doc.pages
         assert len(pages) % 2 == 0, f"{game}: {len(pages)} pages"
@@ -89,14 +86,14 @@ def test_every_back_page_follows_its_front(tmp_path_factory, game, duplex):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_one_orientation_per_file(tmp_path_factory, game):
+def test_one_orientation_per_file(built_games, game):
     """The bundled games fit one orientation per file without costing a sheet."""
-    with pdfplumber.open(_sheets(tmp_path_factory, game) / "print-sheets.pdf") as doc:
+    with pdfplumber.open(_sheets(built_games, game) / "print-sheets.pdf") as doc:
         assert len({p.width > p.height for p in doc.pages}) == 1
 
 
-def test_nko_one_sided_components_in_their_own_file(tmp_path_factory):
-    out = _sheets(tmp_path_factory, "nko_mahjong", one_sided="separate")
+def test_nko_one_sided_components_in_their_own_file(built_games):
+    out = _sheets(built_games, "nko_mahjong", one_sided="separate")
     with pdfplumber.open(out / "print-sheets.pdf") as doc:
         texts = [page_label(p) for p in doc.pages]
     assert len(texts) == 6 and all("牌カード" in t for t in texts)  # 36 tile cards, 12 a sheet, fronts + backs
@@ -124,8 +121,8 @@ def scale_bars(page) -> list[float]:
 
 @pytest.mark.parametrize("paper, length", [("a4", 100.0), ("b5", 100.0), ("letter", 101.6)])
 @pytest.mark.parametrize("game", GAMES)
-def test_scale_bar_on_page_one(tmp_path_factory, game, paper, length):
-    out = _sheets(tmp_path_factory, game, paper=paper)
+def test_scale_bar_on_page_one(built_games, game, paper, length):
+    out = _sheets(built_games, game, paper=paper)
     with pdfplumber.open(out / "print-sheets.pdf") as doc:
         bars = scale_bars(doc.pages[0])
         assert len(bars) == 1 and abs(bars[0] - length) <= 0.1, bars

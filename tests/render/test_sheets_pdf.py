@@ -19,9 +19,8 @@ import pdfplumber
 import pypdf
 import pytest
 
-from cardgen.api import build_game
 from cardgen.steps.sheets import SheetOptions
-from tests.conftest import TENJANPAI, needs_fonts
+from tests.conftest import needs_fonts
 
 pytestmark = needs_fonts
 
@@ -90,15 +89,16 @@ _cache: dict[tuple, tuple[Path, list[Page]]] = {}
 
 
 @pytest.fixture(scope="module")
-def sheets(tmp_path_factory):
-    """``sheets(paper=…, marks=…, …) -> (pdf path, pages)``, each option set built once."""
+def sheets(built_games):
+    """``sheets(paper=…, marks=…, …) -> (pdf path, pages)``, each option set built once (shared:
+    tests/conftest.built_games) and read once."""
 
     def get(**kw):
         key = tuple(sorted(kw.items()))
         if key not in _cache:
-            out = tmp_path_factory.mktemp("sheets")
-            res = build_game(TENJANPAI, out, SheetOptions(**kw))
-            pdf = res.files[0]
+            res = built_games("tenjanpai", options=SheetOptions(**kw), steps=("sheets",))  # no rulebook: not read here
+            pdf = res.out_dir / "print-sheets.pdf"
+            assert pdf in res.files
             _cache[key] = (pdf, read_pdf(pdf))
         return _cache[key]
 

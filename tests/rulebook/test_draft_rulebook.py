@@ -8,18 +8,17 @@ from cardgen.api import build_game
 from cardgen.core.errors import CardgenError
 
 
-def test_forced_rulebook_is_marked_draft(tmp_path):
+def test_forced_rulebook_is_marked_draft(tmp_path, built_games):
     with pytest.raises(CardgenError):
         build_game("card_data/yajanki", tmp_path, steps=("rulebook",))
-    build_game("card_data/yajanki", tmp_path, force=True, steps=("rulebook",))
-    with pdfplumber.open(tmp_path / "yajanki" / "rulebook.pdf") as pdf:
+    out = built_games("yajanki", force=True, steps=("rulebook",)).out_dir
+    with pdfplumber.open(out / "rulebook.pdf") as pdf:
         # the mark is the only large text; its characters are rotated, so join them in order
         marked = ["DRAFT – validation failed" in "".join(ch["text"] for ch in p.chars if ch["size"] > 20)
                   for p in pdf.pages]
     assert marked and all(marked)
 
 
-def test_valid_rulebook_has_no_draft_mark(tmp_path):
-    build_game("card_data/tenjanpai", tmp_path, steps=("rulebook",))
-    with pdfplumber.open(tmp_path / "tenjanpai" / "rulebook.pdf") as pdf:
+def test_valid_rulebook_has_no_draft_mark(built_games):
+    with pdfplumber.open(built_games("tenjanpai", steps=("rulebook",)).out_dir / "rulebook.pdf") as pdf:
         assert not any("validation failed" in "".join(ch["text"] for ch in p.chars) for p in pdf.pages)

@@ -26,9 +26,8 @@ def _glossary_rows(pdf_path: Path) -> list[list[str]]:
     return tables[-1]
 
 
-def test_tenjanpai_glossary_lists_every_ruby_term_in_reading_order(tmp_path):
-    build_game(ROOT / "card_data" / "tenjanpai", tmp_path, force=True, steps=("rulebook",))
-    rows = _glossary_rows(tmp_path / "tenjanpai" / "rulebook.pdf")
+def test_tenjanpai_glossary_lists_every_ruby_term_in_reading_order(built_games):
+    rows = _glossary_rows(built_games("tenjanpai", force=True, steps=("rulebook",)).out_dir / "rulebook.pdf")
     assert rows == [["用語", "読み"], ["起家", "チーチャ"], ["聴牌", "テンパイ"], ["和了", "ホーラ"], ["王牌", "ワンパイ"]]
 
 

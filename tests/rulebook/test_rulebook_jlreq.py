@@ -35,15 +35,8 @@ RIGHT = 148 * MM - page_margins(DESIGN, (148, 210))["right"]  #: the text frame'
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory):
-    out = tmp_path_factory.mktemp("books")
-    result = {}
-    for name in GAMES:
-        game, report = load_and_validate(ROOT / "card_data" / name)
-        pdf = out / f"{name}.pdf"
-        write_rulebook(game, report, fonts_for(game), pdf)
-        result[name] = read_lines(pdf)
-    return result
+def books(written_rulebooks):
+    return {name: read_lines(written_rulebooks(name)) for name in GAMES}
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -244,11 +237,8 @@ def test_toc_without_headings_prints_no_placeholder(tmp_path):
     assert "Placeholder" not in text and "目次" not in text and "本文だけの規則です" in text
 
 
-def test_tenjanpai_has_ruby_on_the_mahjong_terms(tmp_path):
-    game, report = load_and_validate(ROOT / "card_data" / "tenjanpai")
-    pdf = tmp_path / "t.pdf"
-    write_rulebook(game, report, fonts_for(game), pdf)
-    with pdfplumber.open(pdf) as doc:
+def test_tenjanpai_has_ruby_on_the_mahjong_terms(written_rulebooks):
+    with pdfplumber.open(written_rulebooks("tenjanpai")) as doc:
         ruby = "".join(c["text"] for p in doc.pages for c in p.chars if abs(c["size"] - BODY / 2) < 0.01)
     for reading in ("テンパイ", "ホーラ", "チーチャ", "ワンパイ"):
         assert reading in ruby

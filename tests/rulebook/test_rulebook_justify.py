@@ -1,7 +1,7 @@
 """Justified paragraphs (両端揃え) in the rulebook, read back from the PDFs with pdfplumber.
 
 Every bundled rulebook is built once. A paragraph is found on the page as a run of body-size
-lines exactly one leading apart; every line of it but the last must end at the measure (the
+lines exactly one leading apart (a list item's bullet starts one); every line of it but the last must end at the measure (the
 frame's right edge, or a quote box's inner edge) with the extra space spread evenly, and the
 last line is set at its natural width from the left edge.
 """
@@ -20,7 +20,6 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.layout import jlreq
 from cardgen.layout.text import NO_START
 from cardgen.fonts.fontset import fonts_for
-from cardgen.steps.rulebook import write_rulebook
 from cardgen.check.print_setup import load_and_validate
 from cardgen.rulebook.design import load_design
 from cardgen.rulebook.pdf import page_margins
@@ -39,14 +38,10 @@ ICON_GAP = 5.0  #: a gap this wide between two characters is an inline icon
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory):
-    out = tmp_path_factory.mktemp("books")
+def books(written_rulebooks):
     result = {}
     for name in GAMES:
-        game, report = load_and_validate(ROOT / "card_data" / name)  # yajanki's draft fails: a draft book
-        pdf = out / f"{name}.pdf"
-        write_rulebook(game, report, fonts_for(game), pdf)
-        with pdfplumber.open(pdf) as doc:
+        with pdfplumber.open(written_rulebooks(name)) as doc:  # yajanki's draft fails: a draft book
             result[name] = [_page(p) for p in doc.pages]
     return result
 
@@ -56,11 +51,14 @@ def _page(p) -> dict:
     for c in p.chars:
         if abs(c["size"] - SIZE) < 0.01 and c.get("upright", True):
             rows[round(c["bottom"], 1)].append(c)
-    lines = [_unbullet(sorted(v, key=_ink_start)) for _k, v in sorted(rows.items())]
-    lines = [ln for ln in lines if ".  ." not in "".join(c["text"] for c in ln)]  # table of contents
+    rows_sorted = [sorted(v, key=_ink_start) for _k, v in sorted(rows.items())]
+    rows_sorted = [ln for ln in rows_sorted if ".  ." not in "".join(c["text"] for c in ln)]  # table of contents
+    lines = [_unbullet(ln) for ln in rows_sorted]
+    bulleted = [len(b) != len(ln) for b, ln in zip(lines, rows_sorted)]  # a list item starts here
     paras, cur = [], []
-    for ln in lines:
-        if cur and abs(ln[0]["bottom"] - cur[-1][0]["bottom"] - LEADING) < 0.05:
+    for ln, item in zip(lines, bulleted):
+        # list items are one leading apart on the baseline grid: a bullet starts a paragraph too
+        if cur and not item and abs(ln[0]["bottom"] - cur[-1][0]["bottom"] - LEADING) < 0.05:
             cur.append(ln)
         else:
             cur and paras.append(cur)

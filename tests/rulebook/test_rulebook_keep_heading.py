@@ -6,7 +6,6 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from cardgen.api import build_game
 from cardgen.rulebook.design import load_design
 from cardgen.data.game import load_game
 
@@ -32,14 +31,14 @@ def _lines(pdf: Path, margins: dict[str, float]) -> list[tuple[int, float, str]]
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_headings_keep_with_next(game, tmp_path):
-    build_game(ROOT / "card_data" / game, tmp_path, force=True, steps=("rulebook",))
+def test_headings_keep_with_next(game, built_games):
+    out = built_games(game, force=True, steps=("rulebook",)).out_dir
     g = load_game(ROOT / "card_data" / game)
     design, _ = load_design([d for d in (g.root / "templates" / "rulebook", ROOT / "templates" / "rulebook")
                              if d.is_dir()], g.manifest.rulebook.template)
     heading_sizes = {ts.size for ts in design.headings}
     body = design.body.size
-    lines = _lines(tmp_path / game / "rulebook.pdf", design.margins)
+    lines = _lines(out / "rulebook.pdf", design.margins)
     headings = 0
     for k, (page, size, text) in enumerate(lines):
         if size not in heading_sizes or page == 1:

@@ -16,7 +16,7 @@ from dataclasses import asdict
 
 import pytest
 
-from cardgen.api import build_game, validate_game
+from cardgen.api import validate_game
 from cardgen.check.print_setup import load_and_validate
 from cardgen.data.game import load_game
 from cardgen.data.rulebook_sources import rulebook_source_files
@@ -153,9 +153,8 @@ def _card_texts(pdf, label: str) -> list[str]:
     return out
 
 
-def test_yajanki_character_backs_carry_the_turned_side(tmp_path):
-    build_game(CARD_DATA / "yajanki", tmp_path, force=True, steps=("sheets",))
-    pdf = tmp_path / "yajanki" / "print-sheets.pdf"
+def test_yajanki_character_backs_carry_the_turned_side(built_games):
+    pdf = built_games("yajanki", force=True, steps=("sheets",)).out_dir / "print-sheets.pdf"
     backs = _card_texts(pdf, "雀士カード · 裏 back")
     fronts = _card_texts(pdf, "雀士カード · 表 front")
     game = load_game(CARD_DATA / "yajanki")

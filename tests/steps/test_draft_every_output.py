@@ -144,8 +144,8 @@ def test_every_tts_card_has_the_mark(out):
                 assert _red_pixels(_mark_region(back, back.size[0] / CARD_W, 0.0)) > 10
 
 
-def test_a_valid_build_has_no_mark(tmp_path):
-    res = build_game(CARD_DATA / "tenjanpai", tmp_path, steps=("sheets",))
+def test_a_valid_build_has_no_mark(built_games):
+    res = built_games("tenjanpai", steps=("sheets",))
     with pdfplumber.open(res.out_dir / "print-sheets.pdf") as doc:
         assert not any(_draft_words(p) for p in doc.pages)
     assert json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))["forced"] is False

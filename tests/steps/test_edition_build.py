@@ -50,7 +50,7 @@ def test_english_texts_read_back(built):
     saved = json.loads((out / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))  # the TTS saved object
     assert [d["Nickname"] for d in saved["ObjectStates"]] == ["Battle cards", "Fighter cards"]  # TTS decks: cards only
     first = saved["ObjectStates"][1]["ContainedObjects"][0]
-    assert first["Nickname"] == "Li Honglian" and "Gain 1 :power:." in first["Description"]
+    assert first["Nickname"] == "Li Honglian" and "Gain 1 power." in first["Description"]  # TTS: plain text
     assert not CJK.findall(json.dumps(saved, ensure_ascii=False))
     ja = _text(built["ja"].out_dir / "print-sheets.pdf")
     assert "炎掌の天雀" in ja and "Li Honglian" not in ja  # (the Japanese name is set vertically)
