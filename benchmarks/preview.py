@@ -18,8 +18,10 @@ Clocks (a real `cardgen serve` process and Debian's headless chromium, tests/bro
   `server_cpu_median`: CPU seconds the `cardgen serve` process and its rebuild child spent from
   the save to the new image (what the save costs on a free core; the wall time on a loaded
   machine also waits for a core).
-- template edit: from the write of templates/cards/character.yaml (copied into the game folder)
-  to the load of the last of the 15 new character fronts.
+- template edit: from the write of the shared templates/cards/character.yaml the game names
+  (`shared/character`), in a copy of the project (templates/, fonts/, card_data/tenjanpai in a
+  temporary folder, named the project root with CARDGEN_PROJECT), to the load of the last of the
+  15 new character fronts.
 Each result records how busy the whole machine was meanwhile (`machine_busy_cores`, /proc/stat:
 every process, this benchmark's server and chromium included, of 2 cores) and the 1-minute load
 average at the end (`loadavg_1min`: other agents' work shows there). Writes the `preview` key of benchmarks/results.json (others kept).
@@ -89,9 +91,10 @@ def _load_time(driver, img_id: str, key: str) -> float:
     return _wait(lambda: driver.execute_script("return window.__loads[arguments[0]]", f"{img_id}|{key}")) / 1000
 
 
-def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves: int, template_component: str | None,
-                 screenshot: Path | None = None) -> dict:
-    """First load, cell saves (``card``: csv file, card id, column, two values) and a template edit."""
+def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves: int,
+                 template: tuple[str, Path] | None = None, screenshot: Path | None = None) -> dict:
+    """First load, cell saves (``card``: csv file, card id, column, two values) and a template edit
+    (``template``: the component and the template file its fronts are drawn from)."""
     csv_name, card_id, column, values = card
     comp = None
     out: dict = {}
@@ -125,14 +128,14 @@ def measure_game(game: Path, card: tuple[str, str, str, tuple[str, str]], saves:
         out["cell_save_s"] = {"median": round(statistics.median(times), 3), "min": round(min(times), 3),
                               "max": round(max(times), 3), "runs": [round(t, 3) for t in times],
                               "server_cpu_median": round(statistics.median(cpu), 3)}
-        if template_component:
-            tdir = game / "templates" / "cards"
+        if template:
+            template_component, tfile = template
             state = driver.execute_script("return fetch('/api/state').then(r => r.json())")
             cards = next(c for c in state["components"] if c["id"] == template_component)["cards"]
             ids = [f"img-{template_component}-{c['id']}-front" for c in cards]
             olds = {i: _key(driver, i) for i in ids}
-            tfile = tdir / "character.yaml"
             text = tfile.read_text(encoding="utf-8")
+            assert 'background: "#fbf7ee"' in text, f"the edit would change nothing in {tfile}"
             before = time.time()
             tfile.write_text(text.replace('background: "#fbf7ee"', 'background: "#f4efe2"'), encoding="utf-8")
             try:
@@ -162,18 +165,21 @@ def main(argv=None) -> int:
 
     res: dict = {"command": "python benchmarks/preview.py " + " ".join(argv if argv is not None else sys.argv[1:])}
     with tempfile.TemporaryDirectory(prefix="cardgen-bench-preview-") as tmp:
-        tj = shutil.copytree(ROOT / "card_data" / "tenjanpai", Path(tmp) / "tenjanpai")
-        (tj / "templates" / "cards").mkdir(parents=True)
-        for t in (ROOT / "templates" / "cards").glob("*.yaml"):  # the game's own copy, so the edit stays in tmp
-            shutil.copy(t, tj / "templates" / "cards")
-        manifest = tj / "game.yaml"  # and the copy names them as its own (shared/NAME is the checkout's file)
-        manifest.write_text(manifest.read_text(encoding="utf-8").replace("shared/", ""), encoding="utf-8")
-        res["tenjanpai"] = measure_game(tj, ("battle.csv", "b3-none", "number", ("3", "4")), args.saves, "characters",
-                                        args.screenshot)
+        proj = Path(tmp) / "project"  # a copy of the project, so the shared template's edit stays in tmp
+        for sub in ("templates", "fonts"):
+            shutil.copytree(ROOT / sub, proj / sub)
+        tj = shutil.copytree(ROOT / "card_data" / "tenjanpai", proj / "card_data" / "tenjanpai")
+        os.environ["CARDGEN_PROJECT"] = str(proj)  # the server's project root: the game's shared/NAME is read there
+        try:
+            res["tenjanpai"] = measure_game(tj, ("battle.csv", "b3-none", "number", ("3", "4")), args.saves,
+                                            ("characters", proj / "templates" / "cards" / "character.yaml"),
+                                            args.screenshot)
+        finally:
+            del os.environ["CARDGEN_PROJECT"]
         print("天雀牌:", json.dumps(res["tenjanpai"], ensure_ascii=False), flush=True)
         gen = make_game(Path(tmp) / f"g{args.size}", args.size)
         res[f"generated-{args.size}"] = measure_game(gen, ("characters.csv", "g00500", "name", ("李紅蓮", "楊雪蘭")),
-                                                    args.saves, None)
+                                                    args.saves)
         print(f"generated-{args.size}:", json.dumps(res[f"generated-{args.size}"], ensure_ascii=False), flush=True)
     if not args.no_save:
         path = HERE / "results.json"

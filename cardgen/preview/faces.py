@@ -2,9 +2,11 @@
 
 A face's *input key* hashes what its layout reads: the card row's values, the template (its
 file, lines and every setting), the manifest's ``game`` and ``design`` sections, the other
-card tables when the template mentions ``tables``, the card frame (trim, bleed, safe area, pt),
-the card reference findings point at (component, id, row file and line, face) and the font set
-(each role's file, its size and modification time). Images a face draws are checked after the
+card tables when the template mentions ``tables``, the edition's words and language (``terms``,
+``edition``, a bilingual face's ``also``), the card frame (trim, bleed, safe area, pt), the card
+reference findings point at (component, id, row file and line, face) and the font set the face
+is measured with (each role's file, its size and modification time; an edition may name other
+fonts). Images a face draws are checked after the
 fact: their size and modification time are stored with the face and a change lays it out again.
 
 :class:`FaceCache` is handed to :func:`cardgen.steps.component_plans.plan_component` as its ``plan``
@@ -79,13 +81,14 @@ class FaceCache:
     entries: dict[str, Entry] = field(default_factory=dict)
     added: set[str] = field(default_factory=set)
     used: set[str] = field(default_factory=set)
-    by_ref: dict = field(default_factory=dict)  #: CardRef → input key, this rebuild
+    by_ref: dict = field(default_factory=dict)  #: (edition id, CardRef) → input key, this rebuild (:meth:`shown`)
     hits: int = 0
     misses: int = 0
     _fonts: str = ""
     _game: str = ""
     _tables: str = ""
     _templates: dict[int, tuple[object, str, bool]] = field(default_factory=dict)
+    _font_keys: dict[int, tuple[object, str]] = field(default_factory=dict)  #: id(FontSet) → (it, font_key), this rebuild
 
     def start(self, game, fonts) -> None:
         """Begin a rebuild of ``game`` (a loaded :class:`cardgen.data.game.Game`) with ``fonts``."""
@@ -95,6 +98,7 @@ class FaceCache:
                            {n: d.model_dump(mode="json") for n, d in m.icons.items()}])  # the game's own icons
         self._tables = _sha({cid: [dict(r.values) for r in rows] for cid, rows in game.tables.items()})
         self._templates = {}
+        self._font_keys = {id(fonts): (fonts, self._fonts)}
         self.added, self.used, self.by_ref, self.hits, self.misses = set(), set(), {}, 0, 0
 
     def _template(self, template) -> tuple[str, bool]:
@@ -106,20 +110,41 @@ class FaceCache:
             got = self._templates[id(template)] = (template, _sha([file, lines, template.digest()]), "tables" in text)
         return got[1], got[2]
 
-    def key(self, template, ctx: dict, frame, card) -> str:
-        """The input key of one face (hex)."""
+    def _font_key(self, measure) -> str:
+        """The :func:`font_key` of the font set ``measure`` (its ``width``) belongs to: the game's,
+        or an edition's own fonts (checked through the same cache, :func:`cardgen.steps.game_check.check_game`)."""
+        fonts = getattr(measure, "__self__", None)
+        if fonts is None:
+            return self._fonts
+        got = self._font_keys.get(id(fonts))
+        if got is None or got[0] is not fonts:
+            got = self._font_keys[id(fonts)] = (fonts, font_key(fonts))
+        return got[1]
+
+    def key(self, template, ctx: dict, frame, card, fonts: str | None = None) -> str:
+        """The input key of one face (hex); ``fonts``: the :func:`font_key` it is measured with
+        (default: the game's, from :meth:`start`)."""
         tkey, uses_tables = self._template(template)
         values = ctx.get("card") or {}
+        edition = (ctx.get("edition") or {}, ctx.get("terms") or {}, ctx.get("also") or {})
         return hashlib.sha1(repr((tkey, tuple(values.items()), self._game, self._tables if uses_tables else "",
-                                  self._fonts, (frame.width, frame.height, frame.bleed, frame.safe, frame.cut_tolerance),
+                                  _sha(edition), fonts or self._fonts,
+                                  (frame.width, frame.height, frame.bleed, frame.safe, frame.cut_tolerance),
                                   _ref_fields(card))).encode()).hexdigest()
+
+    def shown(self, edition: str, card) -> str | None:
+        """The input key of face ``card`` (a :class:`cardgen.core.errors.CardRef`) laid out for
+        edition ``edition`` (its id; ``""`` for a game without editions) in this rebuild. A check
+        lays out every edition's faces of the same cards; the page shows the edition asked for."""
+        return self.by_ref.get((edition, card))
 
     def __call__(self, template, ctx, frame, measure, card, **kw) -> LayoutResult:
         """Same arguments and result as :func:`cardgen.layout.card.plan_card`, from the cache when
         the inputs are unchanged."""
-        key = self.key(template, ctx, frame, card)
+        fonts = self._font_key(measure)
+        key = self.key(template, ctx, frame, card, fonts)
         self.used.add(key)
-        self.by_ref[card] = key
+        self.by_ref[((ctx.get("edition") or {}).get("id", ""), card)] = key
         hit = self.entries.get(key)
         if hit is not None and hit.fresh():
             self.hits += 1
@@ -128,7 +153,7 @@ class FaceCache:
         res = plan_card(template, ctx, frame, measure, card, **kw)
         images = {p: _stat(p) for p in (op.path if isinstance(op, Image) else op.file for op in res.plan.ops
                                          if isinstance(op, (Image, GameIcon)))}  # art and icon files
-        raster = _sha([repr(res.plan.ops), res.plan.width, res.plan.height, res.plan.bleed, self._fonts,
+        raster = _sha([repr(res.plan.ops), res.plan.width, res.plan.height, res.plan.bleed, fonts,
                        sorted(images.items())])
         self.entries[key] = Entry(res, images, raster)
         self.added.add(key)

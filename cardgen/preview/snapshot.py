@@ -160,6 +160,7 @@ def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dic
     if game is None or chk.fonts is None:
         return {"state": state, "images": images, "entries": {}, "used": set()}
     project, drawn = Project.for_game(game.root), ImageCache()
+    edition = game.edition.id if game.edition is not None else ""  # the faces shown: the default edition's
     components = []
     for cp in chk.plans:
         idx = next(i for i, c in enumerate(game.manifest.components) if c.id == cp.component)
@@ -177,7 +178,7 @@ def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dic
         for rid, card in first.items():
             entry: dict[str, Any] = {"id": rid, "count": counts[rid], "marks": {}}
             for face in ("front", "back") if comp.back else ("front",):
-                key = cache.by_ref.get(card.ref(face))
+                key = cache.shown(edition, card.ref(face))
                 if key is None:
                     continue
                 e = cache.entries[key]

@@ -8,6 +8,7 @@ import pytest
 
 from benchmarks.gen import make_game
 from cardgen.cli.watch import steps_for, watch, watch_paths
+from tests.shared_project import shared_project
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "card_data" / "tenjanpai"
@@ -276,3 +277,50 @@ def test_watch_refuses_an_output_folder_inside_the_game_before_it_starts(tmp_pat
     assert result.exit_code == 2 and not started
     assert result.stderr.startswith("--out: error: the output folder . would be, or hold, the game folder .\n"), \
         result.stderr
+
+
+def test_a_shared_card_template_edit_rebuilds_the_print_sheets(tmp_path, monkeypatch):
+    import pypdfium2 as pdfium
+
+    proj, game = shared_project(tmp_path, monkeypatch)
+    template = proj / "templates" / "cards" / "character.yaml"
+    old = template.read_text(encoding="utf-8")
+    sheets = tmp_path / "out" / "bench4" / "print-sheets.pdf"
+
+    def colours():
+        doc = pdfium.PdfDocument(sheets)
+        img = doc[0].render(scale=1).to_pil().convert("RGB")
+        doc.close()
+        return {img.getpixel((x, y)) for x in range(0, img.width, 2) for y in range(0, img.height, 2)}
+
+    seen = []
+
+    def edit():
+        seen.append(colours())
+        return template, old.replace('background: "#fbf7ee"', 'background: "#00ff00"', 1)
+
+    _run_watch(game, tmp_path / "out", edit)
+    assert (0, 255, 0) not in seen[0] and (0, 255, 0) in colours()
+
+
+def test_a_shared_rulebook_design_edit_rebuilds_the_rulebook(tmp_path, monkeypatch):
+    import pdfplumber
+
+    proj, game = shared_project(tmp_path, monkeypatch)
+    design = proj / "templates" / "rulebook" / "book.yaml"
+    old = design.read_text(encoding="utf-8")
+    book = tmp_path / "out" / "bench4" / "rulebook.pdf"
+
+    def left_mm():  # the leftmost text of the first page (the body's left margin)
+        with pdfplumber.open(book) as pdf:
+            return min(w["x0"] for w in pdf.pages[0].extract_words()) / 72 * 25.4
+
+    seen = []
+
+    def edit():
+        seen.append(left_mm())
+        return design, old.replace("left: 14,", "left: 34,", 1)
+
+    assert "left: 14," in old
+    _run_watch(game, tmp_path / "out", edit)
+    assert abs(seen[0] - 14) < 1.5 and abs(left_mm() - 34) < 1.5

@@ -22,6 +22,9 @@ from PIL import Image
 
 from benchmarks.gen import make_game
 from tests.card_rows import edit_row
+from tests.conftest import copy_game, replace_in
+from tests.shared_project import shared_project
+from cardgen.steps.changes import steps_for
 from cardgen.preview.live import Preview
 from cardgen.preview.server import MAX_HANDLERS, PreviewServer, bind_warning
 
@@ -69,6 +72,68 @@ def test_template_edit_lays_out_every_card_of_that_template_again(game):
     t.write_text(t.read_text(encoding="utf-8").replace('background: "#fbf7ee"', 'background: "#eeeeff"'), encoding="utf-8")
     stats = preview.refresh_cards()
     assert (stats["laid_out"], stats["reused"], stats["rasterised"]) == (6, 6, 6)  # the fronts; backs have their own template
+
+
+def _fronts(state) -> dict[tuple[str, str], str]:
+    return {(comp["id"], c["id"]): c["front"] for comp in state["components"] for c in comp["cards"]}
+
+
+def test_a_shared_template_edit_redraws_the_fronts_of_its_cards_only(tmp_path, monkeypatch):
+    # 天雀牌 names shared/character; its editions (en, ja-en with shared/character_bilingual) lay
+    # the same cards out too. The page shows the default edition's faces: an edit of the shared
+    # template redraws those, and nothing of the components drawn from other templates.
+    game = copy_game(tmp_path)
+    monkeypatch.setenv("CARDGEN_PROJECT", str(tmp_path))  # the copy's templates/ are the shared ones read
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    before = _fronts(preview.snapshot())
+    old = {k: preview.image(v) for k, v in before.items()}
+    replace_in(tmp_path / "templates" / "cards" / "character.yaml", 'background: "#fbf7ee"', 'background: "#3c8f5a"')
+    preview.refresh_cards()
+    after = _fronts(preview.snapshot())
+    changed = {k for k in after if after[k] != before[k]}
+    assert changed == {k for k in after if k[0] == "characters"} and len(changed) == 15
+    corner = (3, 550)  # in the bottom bleed: the background colour, drawn from the edited file
+    for k in changed:
+        was, now = (Image.open(io.BytesIO(png)).convert("RGB").getpixel(corner) for png in (old[k], preview.image(after[k])))
+        assert max(abs(a - b) for a, b in zip(was, (0xfb, 0xf7, 0xee))) <= 3
+        assert max(abs(a - b) for a, b in zip(now, (0x3c, 0x8f, 0x5a))) <= 3
+
+
+def test_a_shared_rulebook_design_edit_redraws_the_rulebook_pages(tmp_path, monkeypatch):
+    proj, game = shared_project(tmp_path, monkeypatch)
+    preview = Preview(game, limited=_plain)
+    preview.refresh_pages()
+    before = preview.snapshot()["pages"]
+    design = proj / "templates" / "rulebook" / "book.yaml"
+    replace_in(design, "left: 14,", "left: 34,")
+    assert steps_for([design], game, proj) == {"validate", "rulebook"}  # what serve's loop asks for: the pages
+    preview.refresh_pages()
+    after = preview.snapshot()["pages"]
+    assert after["sheets"] == before["sheets"] and len(after["rulebook"]) == len(before["rulebook"]) == 1
+    assert after["rulebook"] != before["rulebook"]
+    new = Image.open(io.BytesIO(preview.image(after["rulebook"][0])))
+    dark = [x for x in range(new.width) if min(new.convert("L").getpixel((x, y)) for y in range(new.height)) < 128]
+    assert abs(dark[0] / 72 * 25.4 - 34) < 1.5  # the text starts at the new 34 mm margin (72 dpi)
+
+
+def test_every_edition_is_checked_as_validate_checks_it(tmp_path, monkeypatch):
+    # The preview's face cache lays out the other editions' faces too (their overflow is a
+    # warning of the default edition): an English face must not be taken for the Japanese one
+    # of the same card (same row values, other words and fonts), before or after an edit.
+    from cardgen.steps.game_check import check_game
+
+    game = copy_game(tmp_path)
+    monkeypatch.setenv("CARDGEN_PROJECT", str(tmp_path))
+    replace_in(game / "game.yaml", "battle_caption: Tenpai speed · hand value",
+               "battle_caption: " + "Tenpai speed and hand value " * 12)
+    preview = Preview(game, limited=_plain)
+    for _ in range(2):  # cold, then warm
+        preview.refresh_cards()
+        shown = sorted(p["text"] for p in preview.snapshot()["problems"])
+        chk = check_game(game, rulebook=False)
+        assert shown == sorted(p.format() for p in chk.errors + chk.warnings)
+        assert any("edition 'en'" in t and "battle" in t for t in shown)
 
 
 def test_overflow_is_a_problem_linked_to_its_card_and_box_and_clears(game):
