@@ -19,6 +19,7 @@ from functools import lru_cache
 import pyphen
 
 from cardgen.core.units import EPS
+from cardgen.layout.hyphen_cache import prime
 from cardgen.layout.text import LaidLine, Measure
 from cardgen.layout.text_atoms import Atom, atoms
 
@@ -55,7 +56,10 @@ def _dictionary(language: str) -> pyphen.Pyphen | None:
     """pyphen's dictionary for a BCP 47 tag, or None (:func:`pyphen_language`)."""
     LOADED_LANGUAGES.add(language)
     name = pyphen_language(language)
-    return pyphen.Pyphen(lang=name, left=HYPHEN_LEFT, right=HYPHEN_RIGHT) if name else None
+    if not name:
+        return None
+    prime(pyphen.LANGUAGES[name])  # the parse from the on-disk cache when it holds this file's
+    return pyphen.Pyphen(lang=name, left=HYPHEN_LEFT, right=HYPHEN_RIGHT)
 
 
 def preload(languages) -> None:
