@@ -51,9 +51,15 @@ def open_choices(manifest) -> list[Choice]:
     return [c for c in manifest.game.choices if not c.decided]
 
 
+#: An ``open_question('ID')`` call as text, for a rules file jinja2 cannot parse (a typo elsewhere
+#: in it): its marks still count, so a syntax error is not also reported as unmarked questions.
+_CALL = re.compile(r"""open_question\(\s*(['"])([^'"]+)\1""")
+
+
 def references(rules_dir: Path) -> dict[str, list[tuple[Path, int]]]:
     """``open_question('ID')`` calls of every ``rules/*.md`` file: id → [(file, line)], in file
-    order. Files that cannot be read or parsed are skipped (the rulebook build reports them)."""
+    order. Files that cannot be read are skipped, and a file jinja2 cannot parse is searched as text
+    (the rulebook build reports both)."""
     out: dict[str, list[tuple[Path, int]]] = {}
     if not Path(rules_dir).is_dir():
         return out
@@ -62,8 +68,14 @@ def references(rules_dir: Path) -> dict[str, list[tuple[Path, int]]]:
         try:
             if f.stat().st_size > MAX_RULEBOOK_SOURCE_BYTES:
                 continue
-            tree = env.parse(f.read_bytes().decode("utf-8-sig"))
-        except (TemplateSyntaxError, UnicodeDecodeError, OSError):  # the rulebook step reports these
+            text = f.read_bytes().decode("utf-8-sig")
+        except (UnicodeDecodeError, OSError):  # the rulebook step reports these
+            continue
+        try:
+            tree = env.parse(text)
+        except TemplateSyntaxError:  # reported by the rulebook step; its marks are still marks
+            for m in _CALL.finditer(text):
+                out.setdefault(m.group(2), []).append((f, text.count("\n", 0, m.start()) + 1))
             continue
         for call in tree.find_all(nodes.Call):
             if isinstance(call.node, nodes.Name) and call.node.name == HELPER and call.args \

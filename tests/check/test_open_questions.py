@@ -126,6 +126,21 @@ def test_validator_warns_about_an_unmarked_question_and_errors_on_an_unknown_mar
     assert references(game / "rules") == {"hand-sise": [(rules, unknown[0]["line"])]}
 
 
+def test_a_syntax_error_elsewhere_in_the_file_is_not_also_an_unmarked_question(tmp_path):
+    """A jinja2 typo in a rules file is one error (the rulebook's); the marks in that file still count
+    (a tester saw the typo reported with a false "no rules text marks this open question")."""
+    game = _new_game(tmp_path)
+    rules = game / "rules" / "rules.md"
+    text = rules.read_text(encoding="utf-8")
+    assert "{{ open_question('hand-size') }}" in text and "{{ setup_table }}" in text
+    rules.write_text(text.replace("{{ setup_table }}", "{{ setup_table }"), encoding="utf-8")
+    rep = validate_game(game).to_json()
+    assert [e["code"] for e in rep["errors"]] == ["rulebook-syntax"], rep["errors"]
+    assert [w for w in rep["warnings"] if w["code"] == "choice-unreferenced"] == []
+    mark = next(i for i, ln in enumerate(rules.read_text(encoding="utf-8").splitlines(), 1) if "open_question" in ln)
+    assert references(game / "rules") == {"hand-size": [(rules, mark)]}
+
+
 def test_final_refuses_while_questions_are_open_and_builds_once_decided(tmp_path):
     game = _new_game(tmp_path)
     out = tmp_path / "out"
