@@ -21,6 +21,8 @@ from cardgen.core.errors import Problem
 _COMMENT_COLOUR = re.compile(
     r"(?P<key>[^\s{},\[\]:#\"']+):[ \t]+(?P<colour>#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3,4}))(?=[\s,}\]]|$)")
 #: The last ``key: value`` before a column: the key and where its value starts.
+#: A line that starts as ``key: value`` (a mapping key, not prose that holds a colon).
+_LEADING_KEY = re.compile(r"([A-Za-z_][\w-]*):[ \t]")
 _KEY_BEFORE = re.compile(r"(?:^|[\s{,\[-])(?P<key>[^\s{},\[\]:#\"']+):[ \t]+(?P<value>[^{},\[\]\"']*)$")
 
 
@@ -84,6 +86,14 @@ def colon_in_value(lines: list[str], line: int, column: int, file: str) -> Probl
             m = _KEY_BEFORE.search(prev)
             if not m or not m.group("value").strip():
                 return None
+            if len(parts) == 1 and _LEADING_KEY.match(parts[0]):  # `key: value` one step too deep
+                sibling = _LEADING_KEY.match(parts[0]).group(1)
+                depth = m.start("key")  # the column of the key above (after a list's "- ")
+                return Problem(file, line, "", f"'{sibling}:' is indented deeper than '{m.group('key')}:' on line "
+                               f"{above + 1}, so YAML reads it as more of that key's value",
+                               f"indent '{sibling}:' by {depth} spaces, as '{m.group('key')}:' is (or, if the ': ' "
+                               f"belongs to the text, quote the value of '{m.group('key')}')",
+                               code="yaml-indentation")
             key, value = m.group("key"), " ".join([m.group("value").strip(), *parts])
             break
         else:
