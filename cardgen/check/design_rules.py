@@ -131,15 +131,19 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
         def at_rule(message: str, hint: str = "", code: str = "", severity: str = "error", i=i, key=None) -> None:
             problems.add(game.problem(("design_rules", i) + ((key,) if key else ()), message, hint, code, severity))
 
-        try:
-            check = env.compile_expression(rule.check, undefined_to_none=False)
-            when = env.compile_expression(rule.when, undefined_to_none=False) if rule.when else None
-            explain = env.compile_expression(rule.explain, undefined_to_none=False) if rule.explain else None
-        except (TemplateSyntaxError, RecursionError) as exc:
-            at_rule(f"the expression cannot be read: {getattr(exc, 'message', None) or 'nested too deeply'}",
-                    "design rules use jinja2 expression syntax, e.g. `card.power == card.pon + card.chi`",
-                    code="rule-syntax")
+        compiled, unreadable = {}, False
+        for key in ("check", "when", "explain"):  # each fault at the line of its own key
+            text = getattr(rule, key)
+            try:
+                compiled[key] = env.compile_expression(text, undefined_to_none=False) if text else None
+            except (TemplateSyntaxError, RecursionError) as exc:
+                unreadable = True
+                at_rule(f"the expression cannot be read: {getattr(exc, 'message', None) or 'nested too deeply'}",
+                        "design rules use jinja2 expression syntax, e.g. `card.power == card.pon + card.chi`",
+                        code="rule-syntax", key=key)
+        if unreadable:
             continue
+        check, when, explain = compiled["check"], compiled["when"], compiled["explain"]
 
         used = _card_columns(env, rule.when, rule.check)
         ctx: dict = {}
