@@ -87,7 +87,7 @@ def check_url(url: str) -> None:
     """Refuse (:class:`UsageError`, exit 2) an address that is not ``http(s)://host…``."""
     parts = urlsplit(url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise UsageError(Problem("", None, "URL", f"{url[:120]!r} is not an http(s) address",
+        raise UsageError(Problem("URL", None, "", f"{url[:120]!r} is not an http(s) address",
                                  "give the sheet's web address, e.g. https://docs.google.com/spreadsheets/d/…/edit; "
                                  "a file already on disk needs no fetch: name it in `cards:`", code="fetch-url"))
 
@@ -102,7 +102,8 @@ def _is_private(host: str) -> bool:
 
 
 def _fail(message: str, hint: str, code: str) -> CardgenError:
-    return CardgenError(Problem("", None, "fetch", message, hint, code=code))
+    # named by the command (the message names the address): a fetch has no file of the game to blame
+    return CardgenError(Problem("cardgen fetch", None, "", message, hint, code=code))
 
 
 _SHARE_HINT = ("if this is a Google sheet, share it so that anyone with the link can view it (Share → General "
@@ -290,7 +291,7 @@ def fetch_table(url: str, game_dir: Path | str, name: str | None = None, force: 
                                  "run fetch inside the game folder, or name it: cardgen fetch URL GAME_DIR",
                                  code="no-game"))
     if not 0 < timeout <= 600:
-        raise UsageError(Problem("", None, "--timeout", f"--timeout {timeout:g} is out of range (more than 0, "
+        raise UsageError(Problem("--timeout", None, "", f"--timeout {timeout:g} is out of range (more than 0, "
                                  "at most 600 seconds)", code="bad-option"))
     asked = export_url(url.strip())
     today = today or dt.date.today()

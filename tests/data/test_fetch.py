@@ -239,8 +239,10 @@ def test_the_command(server, game):
     assert again.exit_code == 1 and "exists already" in again.output
     bad = CliRunner().invoke(cli, ["fetch", "file:///etc/passwd", str(game)])
     assert bad.exit_code == 2 and "is not an http(s) address" in bad.output and "Traceback" not in bad.output
+    assert bad.output.startswith("URL: error: ")  # named by what is wrong, not "<input>:"
     slow = CliRunner().invoke(cli, ["fetch", f"{server}/silent", str(game), "--timeout", "0.3"])
     assert slow.exit_code == 1 and "within 0.3 s" in slow.output
+    assert slow.output.startswith("cardgen fetch: error: ")
 
 
 def test_a_url_as_a_card_table_points_to_fetch():
