@@ -19,7 +19,7 @@ def print_odds(results, title: str, console: Console | None = None) -> None:
     for r in results:
         counts = sorted(r.counts, key=lambda c: c.players)
         t = Table(title=markup(f"{title} — {r.label}"), title_justify="left")
-        t.add_column("")
+        t.add_column("", overflow="fold")  # a label wraps on a narrow terminal rather than being cut
         for c in counts:
             t.add_column(f"{c.players} players ({c.cards} of {c.deck})", justify="right")
         for i, line in enumerate(counts[0].lines):
@@ -57,8 +57,9 @@ def print_model_simulation(result, console: Console | None = None) -> None:
                                f"seed {result.seed}" + (f", {c['turn_limit']} turns each" if c["turn_limit"] else "")
                                + (f" ({c['rounds_per_second']:,.0f} rounds/s)" if c["rounds_per_second"] else "")),
                   title_justify="left")
-        t.add_column("estimate (± 1 standard error)")
-        t.add_column("value", justify="right")
+        # a label wraps on a narrow terminal (cut, two rows could read alike); a figure never splits
+        t.add_column("estimate (± 1 standard error)", overflow="fold")
+        t.add_column("value", justify="right", no_wrap=True)
         for e in c["estimates"].values():
             t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], e["percent"]))
         console.print(t)
@@ -71,7 +72,10 @@ def print_comparison(a, b, rows, console: Console | None = None) -> None:
     t = Table(title=markup(f"B − A: A = {a.label}, B = {b.label} (same rounds, seed {a.seed}, policy {a.policy}; "
                            "± 1 SE, difference with its 95% CI)"), title_justify="left")
     for head in ("pl.", "estimate", "A", "B", "B − A [95% CI]"):
-        t.add_column(head, justify="left" if head == "estimate" else "right")
+        if head == "estimate":  # the label wraps on a narrow terminal; a figure never splits
+            t.add_column(head, justify="left", overflow="fold")
+        else:
+            t.add_column(head, justify="right", no_wrap=True)
     for r in rows:
         scale = 100 if r["percent"] else 1
         lo, hi = r["ci95"]

@@ -1,0 +1,34 @@
+"""simulate's tables on a narrow terminal: a label wraps instead of being cut (a tester saw two
+rows both read 「1番目の席（親） …」 at 80 columns), and no figure is split over lines."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+def test_labels_wrap_whole_on_a_narrow_terminal(tmp_path):
+    # a real process: rich takes the width from COLUMNS when the output is not a terminal
+    env = {**os.environ, "COLUMNS": "50"}
+    run = subprocess.run([sys.executable, "-m", "cardgen", "simulate", str(ROOT / "card_data" / "nko_mahjong"),
+                          "-n", "500", "--no-pdf", "--out", str(tmp_path)], capture_output=True, text=True,
+                         env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "…" not in run.stdout
+    rows: list[list[str]] = []  # (label, figure) per table row, a wrapped label's lines joined
+    for line in run.stdout.splitlines():
+        cells = line.split("│")
+        if len(cells) != 4:
+            continue
+        label, figure = cells[1].strip(), cells[2].strip()
+        if figure:
+            rows.append([label, figure])
+        elif rows:
+            rows[-1][0] += label
+    sim = json.loads((tmp_path / "nko_mahjong" / "simulation.json").read_text(encoding="utf-8"))["simulation"]
+    labels = [e["label"] for c in sim["player_counts"] for e in c["estimates"].values()]
+    assert labels and [r[0] for r in rows] == labels
+    assert all(re.fullmatch(r"-?\d[\d,.]*%? ± \d[\d.,]*", r[1]) for r in rows)  # every figure whole on its line
