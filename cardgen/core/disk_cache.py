@@ -12,8 +12,8 @@ An entry is one file named by a hash of its key; its content is::
 and the payload's checksum all match; a missing, truncated, corrupt or foreign file, or one
 written by another version of this format, is treated as no entry (never an error). Entries are
 written whole to a temporary file and renamed into place, so a reader never sees half an entry;
-a cache folder that cannot be written is ignored. It holds inputs' parses (fonts, font names,
-hyphenation dictionaries), never a verdict: every check runs on every command.
+a cache folder that cannot be written is ignored. It holds inputs' parses (fonts, font names),
+never a verdict: every check runs on every command.
 """
 from __future__ import annotations
 

@@ -463,20 +463,16 @@ def play_round(order, M, W, pol, state, row):
                 i = _argmax(prm[P_GREEDY], s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs,
                             rn, ctx, stack)
         p = hand[s, i]
-        if prm[P_CHOOSE_FACE] != 0:
-            if pol[s] == POL_RANDOM:
-                down = below(state, 2)
-            else:
-                _take_gain(prm[P_FACEDOWN], s, p, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
-                down = 1 if ev(prm[P_FACEDOWN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0 else 0
-                if down != 0 and prm[P_GREEDY_DOWN] >= 0:
-                    ctx[3] = 1
-                    i = _argmax(prm[P_GREEDY_DOWN], s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S,
-                                rc, rs, rn, ctx, stack)
-                    p = hand[s, i]
+        if prm[P_CHOOSE_FACE] != 0 and pol[s] == POL_RANDOM:
+            down = below(state, 2)
         else:
             _take_gain(prm[P_FACEDOWN], s, p, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
             down = 1 if ev(prm[P_FACEDOWN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0 else 0
+            if prm[P_CHOOSE_FACE] != 0 and down != 0 and prm[P_GREEDY_DOWN] >= 0:
+                ctx[3] = 1
+                i = _argmax(prm[P_GREEDY_DOWN], s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S,
+                            rc, rs, rn, ctx, stack)
+                p = hand[s, i]
         ctx[3] = down
         S[s, 3] += ev(prm[P_GAIN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
         hsize[s] -= 1

@@ -19,7 +19,6 @@ from functools import lru_cache
 import pyphen
 
 from cardgen.core.units import EPS
-from cardgen.layout.hyphen_cache import prime
 from cardgen.layout.text import LaidLine, Measure
 from cardgen.layout.text_atoms import Atom, atoms
 
@@ -56,10 +55,7 @@ def _dictionary(language: str) -> pyphen.Pyphen | None:
     """pyphen's dictionary for a BCP 47 tag, or None (:func:`pyphen_language`)."""
     LOADED_LANGUAGES.add(language)
     name = pyphen_language(language)
-    if not name:
-        return None
-    prime(pyphen.LANGUAGES[name])  # the parse from the on-disk cache when it holds this file's
-    return pyphen.Pyphen(lang=name, left=HYPHEN_LEFT, right=HYPHEN_RIGHT)
+    return pyphen.Pyphen(lang=name, left=HYPHEN_LEFT, right=HYPHEN_RIGHT) if name else None
 
 
 def preload(languages) -> None:

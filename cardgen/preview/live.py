@@ -27,6 +27,7 @@ from cardgen.core.boundary import inside
 from cardgen.core.budget import Budget, run_limited
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.project import Project
+from cardgen.layout import western
 from cardgen.preview.faces import FaceCache
 from cardgen.preview.snapshot import CARD_DPI, PAGE_DPI, card_snapshot, page_snapshot, problems_json
 from cardgen.steps.changes import steps_for, watch_paths
@@ -137,7 +138,7 @@ class Preview:
         if not new["ok"]:
             new["components"] = self._keep_lost(new["components"], new["problems"])
         self.cache.merge(got["entries"], keep=got["used"])
-        self._preload(got.get("fonts", ()))
+        self._preload(got.get("fonts", ()), got.get("languages", ()))
         self._publish(**new, stale=False, building=False, failed="",
                       timing={**got.get("stats", {}), "cards_s": round(time.perf_counter() - start, 4)})
         return got.get("stats")
@@ -154,11 +155,14 @@ class Preview:
         return ([by_id.get(old["id"]) or {**old, "error": errors, "stale": True} for old in before]
                 + [c for c in components if c["id"] not in shown])
 
-    def _preload(self, fonts) -> None:
-        """Parse the game's fonts once here, so every forked rebuild finds them loaded — only fonts
-        outside the game folder (installed or the project's: trusted); a game's own font files are
-        parsed in the budgeted children only."""
+    def _preload(self, fonts, languages=()) -> None:
+        """Parse the game's fonts and its editions' hyphenation dictionaries (pyphen's own files,
+        ≈ 0.1 s each) once here, so every forked rebuild finds them loaded, as a watch does
+        (:mod:`cardgen.steps.warm_state`) — only fonts outside the game folder (installed or the
+        project's: trusted); a game's own font files are parsed in the budgeted children only."""
         from cardgen.fonts.fontset import preload  # lazy: +50 ms of imports here (measured)
+
+        western.preload(languages)
 
         for path, index in fonts:
             if not inside(Path(path).resolve(), self.game_dir):

@@ -22,6 +22,7 @@ from typing import Any
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.fields import as_mm
 from cardgen.data.project import Project
+from cardgen.layout import western
 from cardgen.preview.faces import FaceCache
 
 #: Screen resolution of card images, dots per inch (the large view shows them at this size).
@@ -194,6 +195,7 @@ def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dic
     state["components"] = components
     fonts = sorted({(str(f.source), f.index) for f in chk.fonts.faces.values()})
     return {"state": state, "images": images, "entries": cache.new_entries(), "used": set(cache.used), "fonts": fonts,
+            "languages": sorted(western.LOADED_LANGUAGES),
             "stats": {"laid_out": cache.misses, "reused": cache.hits, "rasterised": len(images)}}
 
 

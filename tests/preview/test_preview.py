@@ -136,6 +136,19 @@ def test_every_edition_is_checked_as_validate_checks_it(tmp_path, monkeypatch):
         assert any("edition 'en'" in t and "battle" in t for t in shown)
 
 
+def test_the_server_holds_the_hyphenation_dictionaries_its_rebuilds_load(tmp_path, monkeypatch):
+    # each save's rebuild is a forked child: the English edition's dictionary (pyphen parses it in
+    # ≈ 0.1 s) is loaded once in the server, as a watch holds it, so the next child inherits it
+    from cardgen.layout import western
+
+    game = copy_game(tmp_path)
+    monkeypatch.setenv("CARDGEN_PROJECT", str(tmp_path))
+    western._dictionary.cache_clear()
+    monkeypatch.setattr(western, "LOADED_LANGUAGES", set())
+    Preview(game).refresh_cards()  # run_limited: the forked child lays out the English faces
+    assert western._dictionary.cache_info().currsize >= 1 and "en" in western.LOADED_LANGUAGES
+
+
 def test_overflow_is_a_problem_linked_to_its_card_and_box_and_clears(game):
     preview = Preview(game, limited=_plain)
     preview.refresh_cards()
