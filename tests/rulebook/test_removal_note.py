@@ -4,7 +4,6 @@ given, else each column with its value — never two values run together (``3・
 as "all the 3s and the 6s" for the green 6s; a tester found it)."""
 from __future__ import annotations
 
-import pytest
 
 from cardgen.check.deck_math import validate
 from cardgen.data.game import load_game
