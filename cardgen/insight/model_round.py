@@ -207,7 +207,7 @@ def melds_ok(S, s, extra, prm, stack):
         if c == 1 and near(S, s, k, prm) == 0 and (extra < 0 or not _beside(k, extra, prm)):
             return 0
     for pk in range(nk):
-        if _sets_after_pair(S, s, extra, pk, prm, stack) != 0:
+        if S[s, HC + pk] + (1 if pk == extra else 0) >= 2 and _sets_after_pair(S, s, extra, pk, prm, stack) != 0:
             return 1
     return 0
 
@@ -289,12 +289,12 @@ def ev(p, s, card, held, disc, extra, attr, T, code, spans, uses, prm, S, ctx, s
             if S[s, HC + nk + k] == 0:
                 f += S[s, HC + k]
         ctx[5] = f
-    if u & USES_MELDS:
-        ctx[6] = melds_ok(S, s, extra, prm, stack)
     if u & USES_MPAIR:
         ctx[8] = melds_pair(S, s, extra, prm, stack)
     if u & USES_NEAR:
         ctx[7] = near(S, s, attr[card, 0], prm) if card >= 0 else 0
+    if u & USES_MELDS:
+        ctx[6] = melds_ok(S, s, extra, prm, stack)
     return run(p, code, spans, attr, s, card, held, disc, ctx, S, pts, stack)
 
 
