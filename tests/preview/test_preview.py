@@ -31,7 +31,12 @@ from cardgen.preview.server import MAX_HANDLERS, PreviewServer, bind_warning
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _plain(fn, *args, **kwargs):  # the rebuild in this process (the budgeted fork is tested through the CLI below)
+def _plain(fn, *args, on_event=None, **kwargs):
+    """The rebuild in this process (the budgeted fork is tested through the CLI below); what the
+    child would send while it runs (``early``: the faces shown before the check) is handed over
+    at once, as the event pipe does."""
+    if on_event is not None:
+        kwargs["early"] = on_event
     return fn(*args, **kwargs)
 
 
