@@ -17,8 +17,8 @@ Clocks (a real `cardgen serve` process and Debian's headless chromium, tests/bro
   Saves alternate between two values, 2.5 s apart, so each is a separate rebuild.
   `checked_median`: from the same write to the moment the page's state says the check of that
   save is complete (the problem list is this save's: `checking` false), polled every 10 ms.
-  `server_cpu_median`: CPU seconds the `cardgen serve` process and its rebuild child spent from
-  the save to the new image (what the save costs on a free core; the wall time on a loaded
+  `server_cpu_median`: CPU seconds the `cardgen serve` process and its rebuild child (running
+  or ended) spent from the save to the new image (what the save costs on a free core; the wall time on a loaded
   machine also waits for a core).
 - template edit: from the write of the shared templates/cards/character.yaml the game names
   (`shared/character`), in a copy of the project (templates/, fonts/, card_data/tenjanpai in a
@@ -70,10 +70,21 @@ return fetch('/api/state').then(r => r.json()).then(s => !s.checking && (s.compo
 
 
 def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) of process ``pid`` and of its children it has waited for (the
-    budgeted rebuild children), from /proc/<pid>/stat."""
-    f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return sum(int(v) for v in f[11:15]) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds (user + system) of process ``pid``, of its children it has waited for, and of
+    its children still running (a rebuild child goes on checking after it sent the new faces),
+    from /proc/<pid>/stat."""
+    try:
+        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # a child that ended meanwhile: counted in its parent's figures once waited for
+        return 0.0
+    own = sum(int(v) for v in f[11:15]) / os.sysconf("SC_CLK_TCK")
+    children = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            children.update(int(c) for c in task.read_text().split())
+        except OSError:
+            pass
+    return own + sum(_cpu_s(c) for c in children)
 
 
 def _key(driver, img_id: str):

@@ -68,6 +68,8 @@ function renderCards() {
 }
 
 function renderDeck() {
+  document.getElementById("deck").classList.toggle("checking", !!state.checking);
+  document.getElementById("deck-checking").textContent = state.checking ? "checking this save… the table is the previous check's" : "";
   const body = document.querySelector("#deck-math tbody");
   body.replaceChildren(...state.deck_math.map(pc => el("tr", {class: pc.ok ? "ok" : "bad", "data-players": pc.players},
     ...[pc.players, pc.deck, pc.removed, pc.hand, pc.dead_wall, pc.draw_pile, pc.turns, pc.declared_turns ?? "—",
@@ -82,9 +84,11 @@ function renderProblems() {
   section.classList.toggle("checking", !!state.checking);
   section.classList.toggle("rules-checking", !!state.rules_checking && !state.checking);
   document.getElementById("problem-count").textContent = `(${all.length})`;
+  const rules = (state.rules_problems || []).length;
   document.getElementById("problems-checking").textContent = state.checking ?
     "checking this save… the problems below are from the previous check" :
-    state.rules_checking ? "checking the rulebook… its problems below are from the previous check" : "";
+    state.rules_checking ? (rules ? "checking the rulebook… its problems below are from the previous check" :
+      "checking the rulebook…") : "";
   const list = document.getElementById("problems");
   list.replaceChildren(...all.map((p, i) => {
     const li = el("li", {class: p.severity + (i >= state.problems.length ? " rules" : "")});
