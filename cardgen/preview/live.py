@@ -138,15 +138,16 @@ class Preview:
 
     def _faces_shown(self, faces: dict[str, Any]) -> None:
         """The faces of the edition shown, from a rebuild's child before its check
-        (:func:`cardgen.preview.snapshot.shown_faces`): published at once, ``checking`` set. A
-        component missing from them (it could not be laid out) keeps the faces it had."""
+        (:func:`cardgen.preview.snapshot.shown_faces`): published at once, ``checking`` set (and
+        ``stale`` cleared: the faces are this save's). A component missing from them (it could
+        not be laid out) keeps the faces it had."""
         with self._cond:
             old = list(self.state.get("components") or [])
             self.images.update(faces["images"])
         by_id = {c["id"]: c for c in faces["components"]}
         shown = {c["id"] for c in old}
         self._publish(components=[by_id.get(c["id"], c) for c in old]
-                      + [c for c in faces["components"] if c["id"] not in shown], checking=True)
+                      + [c for c in faces["components"] if c["id"] not in shown], checking=True, stale=False)
 
     def refresh_cards(self) -> dict[str, Any] | None:
         """Phase 1 (see the module doc): the changed faces of the edition shown, published as soon as

@@ -134,7 +134,7 @@ def card_snapshot(game_dir: Path, cache: FaceCache, known: set[str], dpi: float 
     (:func:`cardgen.data.template.remember_templates`); the ones loaded now are returned in
     ``templates`` for the parent to keep. ``early``: called with the faces of the edition shown
     (``{"components", "images"}``, as below) before the game is checked (:func:`shown_faces`);
-    the images it was given are not returned again.
+    its images are in ``images`` again (a caller whose ``early`` reached nobody still has them).
 
     Returns a dict: ``state`` (``game, title, game_version, ok, deck_math, problems, components``: per
     component ``id, name, size_mm, bleed_mm, boxes`` (front/back element boxes, mm) and ``cards``
@@ -158,12 +158,12 @@ def card_snapshot(game_dir: Path, cache: FaceCache, known: set[str], dpi: float 
         got = _cards(game_dir, cache, known | set(sent), dpi)
     finally:
         remember_templates(before)
+    got["images"] = {**sent, **got["images"]}
     got["templates"] = {k: v for k, v in memo.items() if k not in had}
     got["modules"] = sorted(set(sys.modules) - modules)
     stats = got.setdefault("stats", {})
     stats["child_s"] = round(time.perf_counter() - start, 4)
-    if sent:
-        stats["rasterised"] = stats.get("rasterised", 0) + len(sent)
+    stats["rasterised"] = len(got["images"])
     return got
 
 
