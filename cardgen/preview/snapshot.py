@@ -225,7 +225,9 @@ def _components(game, plans: list, cache: FaceCache, known: set[str], dpi: float
                 if e.raster not in known:
                     todo.setdefault(e.raster, e.result.plan)
                 entry[face] = e.raster
-                entry["marks"][face] = {f.field: f.code for f in e.result.findings if f.field}
+                # one mark a box: an error's (text-overflow) over a warning's (text-overlap, text-shrunk)
+                entry["marks"][face] = {f.field: f.code for f in sorted(e.result.findings, key=lambda f: f.severity == "error")
+                                        if f.field}
             cards.append(entry)
         images.update(zip(todo, rasterise_faces(list(todo.values()), fonts, drawn, dpi)))
         components.append({"id": cp.component, "name": cp.name, "size_mm": list(cp.size_mm),
