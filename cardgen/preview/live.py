@@ -47,8 +47,9 @@ PAGES_QUIET_S = 0.8
 class Preview:
     """The live preview of one game folder (see the module doc).
 
-    ``budget``: the build budget of each rebuild; ``limited``: runs a rebuild under it (default
-    :func:`cardgen.core.budget.run_limited`; tests may pass a plain call).
+    ``budget``: the build budget of each rebuild; ``limited(fn, *args, on_event=…, **kwargs)``: runs
+    a rebuild under it, handing what the child sends while it runs to ``on_event`` (default
+    :func:`cardgen.core.budget.start_limited` under a fork lock; tests may pass a plain call).
     """
 
     def __init__(self, game_dir: Path, budget: Budget | None = None, card_dpi: float = CARD_DPI,
