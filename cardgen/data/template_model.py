@@ -154,8 +154,9 @@ class Template(_T):
 
     def source(self, index: int) -> tuple[str, int | None]:
         """``(file, line)`` of element ``index`` as loaded (``("", None)`` when built in code)."""
-        line = self._lines[index] if index < len(self._lines) else None
-        return self._file, line
+        private = self.__pydantic_private__  # read as a dict: each `self._x` is a call of BaseModel.__getattr__
+        lines = private["_lines"]
+        return private["_file"], lines[index] if index < len(lines) else None
 
     description: str = Field("", description="What the template is for.")
     background: Colour | None = Field(None, description="Colour filling the whole face including bleed.")

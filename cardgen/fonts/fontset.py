@@ -75,6 +75,13 @@ class FontSet:
         """Advance width of ``text`` set in ``role`` at ``size_pt``, in pt (no kerning). Cached."""
         return _width(text, self._face(role).name, float(size_pt))
 
+    def width_key(self) -> tuple[tuple[str, str], ...]:
+        """Everything :meth:`width` depends on: each role's registered font name (a registered name
+        always means the same face in this process). Two font sets with equal keys measure alike
+        (an edition that keeps the default edition's fonts), so the layout's memos
+        (:func:`cardgen.layout.text.measure_key`) serve both."""
+        return tuple(sorted((role, face.name) for role, face in self.faces.items()))
+
     def ascent(self, role: str, size_pt: float) -> float:
         """Ascent above the baseline in pt (positive), from the font's OS/2 typo metrics."""
         return pdfmetrics.getFont(self.name(role)).face.ascent * size_pt / 1000.0

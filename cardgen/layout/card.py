@@ -133,8 +133,9 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=bg))
     for index, (el, plain, colours, own) in enumerate(zip(template.elements, *_element_facts(template))):
         name = el.name or el.kind
-        face.at = template.source(index) if own else ("", None)
-        face.element_at, face.element_text = template.source(index), getattr(el, "text", None) or ""
+        at = template.source(index)
+        face.at = at if own else ("", None)
+        face.element_at, face.element_text = at, getattr(el, "text", None) or ""
         try:
             with nullcontext() if plain else _guard(template, index, el):
                 if el.show_if is not None and not eval_expr(el.show_if, ctx):

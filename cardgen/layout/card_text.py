@@ -13,7 +13,7 @@ from cardgen.data.template_model import TextElement
 from cardgen.layout.face import Face
 from cardgen.layout.ops import GameIcon, Icon, Line, Text, TurnedIcon, TurnedText
 from cardgen.layout.print_checks import small_text_message
-from cardgen.layout.text import Fitted, Measure, fit_text, placed_runs
+from cardgen.layout.text import Fitted, Measure, fit_text, measure_key, placed_runs
 from cardgen.layout.text_atoms import ruby_size
 from cardgen.data.editions import is_latin
 from cardgen.layout.western import break_western
@@ -27,7 +27,8 @@ _FIT_CACHE_MAX = 2048  # plans are kept per distinct face, so this only serves t
 def fit_cached(text: str, width: float, height: float, font: str, size: float, min_size: float,
                measure: Measure, leading: float, hang: bool = False, phrases: bool = True,
                language: str = "ja", label_indent: bool = False) -> Fitted:
-    """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure, language).
+    """:func:`fit_text`, memoised per (text, box, font, sizes, leading, measure, language); the
+    measure by :func:`~cardgen.layout.text.measure_key` (the fonts it measures with).
 
     ``language``: a Latin-script language (:func:`cardgen.data.editions.is_latin`) is broken at
     spaces and hyphenated (:func:`cardgen.layout.western.break_western`), any other with the
@@ -36,7 +37,8 @@ def fit_cached(text: str, width: float, height: float, font: str, size: float, m
     The same text in the same box (a fixed label, a shared back, copies of a card) is fitted
     once per process. The result is shared: callers must not mutate it.
     """
-    key = (text, width, height, font, size, min_size, leading, measure, hang, phrases, language, label_indent)
+    key = (text, width, height, font, size, min_size, leading, measure_key(measure), hang, phrases, language,
+           label_indent)
     hit = _FIT_CACHE.get(key)
     if hit is None:
         if len(_FIT_CACHE) >= _FIT_CACHE_MAX:
@@ -58,15 +60,17 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     reaching outside the safe area (warnings). Empty text adds nothing.
 
     The ops and findings depend only on the text, the element's settings, the box, the card
-    geometry, the measure and the game's icons, so they are worked out once per process for
-    each such key (a fixed label, a text recurring on many cards) and replayed onto later faces:
-    the same (immutable) ops, the same findings made for this face's card."""
+    geometry, the fonts measured with, the game's icons and where a finding about the template's
+    own text is placed (the element's file and line), so they are worked out once per process
+    for each such key (a fixed label, a text recurring on many cards, the same card in two
+    editions with the same fonts) and replayed onto later faces: the same (immutable) ops, the
+    same findings made for this face's card."""
     if not text.strip():
         return
     frame = face.frame
-    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.max_size, el.leading, el.align, el.valign, el.color, el.rotate, el.mirror,
-           el.hang, el.phrases, el.label_indent, face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language,
-           tuple(face.icons.items()))
+    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.max_size, el.leading, el.align, el.valign, el.color, el.rotate,
+           el.mirror, el.hang, el.phrases, el.label_indent, measure_key(face.measure), face.ascent, frame.width,
+           frame.height, frame.safe, frame.language, tuple(face.icons.items()), face.at, face.element_at, face.element_text)
     replay_laid(_OPS_CACHE, _OPS_CACHE_MAX, key, lambda probe: _lay_text(el, text, X, Y, W, H, name, probe),
                 face, name)
 

@@ -33,6 +33,7 @@ where it chose the breaks for it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from cardgen.core.units import EPS
 from cardgen.layout import jlreq, phrases as phrase_mod
@@ -87,6 +88,21 @@ def _last(p: Piece) -> str:
     return _ICON_CH if p.kind == "icon" else p.text[-1:]
 
 
+@cache
+def _pair(ca: str, cb: str) -> tuple[float, float, float]:
+    """The JLREQ facts (em) of character ``ca`` followed by ``cb``: the advance change
+    (:func:`~cardgen.layout.jlreq.adjustment`) and the two tiers of reducible space
+    (:func:`~cardgen.layout.jlreq.shrinkable`). A function of the two characters only, so worked
+    out once per pair in a process (a paragraph's setup asks it for every pair of pieces)."""
+    return (jlreq.adjustment(ca, cb), *jlreq.shrinkable(ca, cb))
+
+
+#: :func:`cardgen.layout.jlreq.may_break` once per pair of characters (a function of the two only).
+_may_break = cache(jlreq.may_break)
+#: :func:`cardgen.layout.jlreq.line_end_trim` once per character.
+_line_end_trim = cache(jlreq.line_end_trim)
+
+
 class _Para:
     """The precomputed facts of one run of pieces: pair adjustments, reducible spaces, legal breaks,
     phrase boundaries, as prefix sums so a line's width is two subtractions."""
@@ -94,14 +110,33 @@ class _Para:
     def __init__(self, pieces: list[Piece], phrases: str):
         self.p = pieces
         n = len(pieces)
-        # the text characters either side of each break, across spaces and zero-width marks
+        # One pass forward: the text character before each break (across spaces and zero-width
+        # marks), each piece's pair facts with the piece after it, its line-end blank, the sums.
         prev_ch, last = [""] * (n + 1), ""
+        adj = self.adj = [0.0] * n  # advance change of piece i from the piece after it
+        cap1 = self.cap1 = [0.0] * n  # reducible space after piece i, tier 1 / tier 2 (pt)
+        cap2 = self.cap2 = [0.0] * n
+        trim = self.trim = [0.0] * n
+        P = self.P = [0.0] * (n + 1)
+        C = self.C = [0.0] * (n + 1)
         for i, pc in enumerate(pieces):
             prev_ch[i] = last
-            if pc.kind in ("text", "icon") and pc.text:
-                last = _last(pc)
-            elif pc.kind == "newline":
+            kind, text = pc.kind, pc.text
+            if kind == "text" and text:
+                last = text[-1]
+                trim[i] = _line_end_trim(last) * pc.size
+                if i + 1 < n:
+                    b = pieces[i + 1]
+                    if b.kind == "text" and b.text:  # an icon's advance stays whole
+                        a_em, t1, t2 = _pair(last, b.text[0])
+                        adj[i] = a_em * pc.size
+                        cap1[i], cap2[i] = t1 * pc.size, t2 * pc.size
+            elif kind == "icon" and text:
+                last = _ICON_CH
+            elif kind == "newline":
                 last = ""
+            P[i + 1] = P[i] + pc.width + adj[i]
+            C[i + 1] = C[i] + cap1[i] + cap2[i]
         prev_ch[n] = last
         next_ch, nxt = [""] * (n + 1), ""
         for i in range(n - 1, -1, -1):
@@ -111,30 +146,13 @@ class _Para:
             elif pc.kind == "newline":
                 nxt = ""
             next_ch[i] = nxt
-        self.adj = [0.0] * n  # advance change of piece i from the piece after it
-        self.cap1 = [0.0] * n  # reducible space after piece i, tier 1 / tier 2 (pt)
-        self.cap2 = [0.0] * n
-        for i in range(n - 1):
-            a, b = pieces[i], pieces[i + 1]
-            if a.kind == "text" and b.kind == "text" and a.text and b.text:  # an icon's advance stays whole
-                ca, cb = _last(a), _first(b)
-                self.adj[i] = jlreq.adjustment(ca, cb) * a.size
-                t1, t2 = jlreq.shrinkable(ca, cb)
-                self.cap1[i], self.cap2[i] = t1 * a.size, t2 * a.size
-        self.trim = [jlreq.line_end_trim(_last(pc)) * pc.size if pc.kind == "text" and pc.text else 0.0
-                     for pc in pieces]
-        self.P = [0.0] * (n + 1)
-        self.C = [0.0] * (n + 1)
-        for i, pc in enumerate(pieces):
-            self.P[i + 1] = self.P[i] + pc.width + self.adj[i]
-            self.C[i + 1] = self.C[i] + self.cap1[i] + self.cap2[i]
-        self.legal = [False] * (n + 1)
+        legal = self.legal = [False] * (n + 1)
         for b in range(1, n):
             pc = pieces[b]
             if pc.glue or pieces[b - 1].kind == "newline":
                 continue
-            self.legal[b] = pc.kind == "newline" or jlreq.may_break(prev_ch[b], next_ch[b])
-        self.legal[n] = True
+            legal[b] = pc.kind == "newline" or _may_break(prev_ch[b], next_ch[b])
+        legal[n] = True
         self.phrase = [True] * (n + 1)
         if phrases != "off":
             text, starts, at = [], [], 0

@@ -25,6 +25,15 @@ from cardgen.layout.text_atoms import Atom, atoms, ruby_size
 
 Measure = Callable[[str, str, float], float]
 
+
+def measure_key(measure: Measure) -> object:
+    """What stands for ``measure`` in a layout memo's key: the ``width_key()`` of the object it is
+    a method of, when it has one (:meth:`cardgen.fonts.fontset.FontSet.width_key`: two font sets
+    with the same fonts measure alike, so the same text in the same box is laid out once for both
+    editions of a game that keep the default's fonts), else the measure itself."""
+    key = getattr(getattr(measure, "__self__", None), "width_key", None)
+    return key() if key is not None else measure
+
 #: Line-start and line-end prohibition (行頭・行末禁則): the JLREQ classes of :mod:`cardgen.layout.jlreq`
 #: (cl-02 … cl-11, cl-13 and half-width forms may not begin a line; cl-01, cl-12 may not end one).
 #: ``…`` and ``‥`` (cl-08) do not begin one either, so a split ``……`` never starts a line.

@@ -16,6 +16,7 @@ from cardgen.data.template_model import TextElement
 from cardgen.layout.card_text import fit_findings, largest_size, overflow_mark, replay_laid
 from cardgen.layout.face import Face
 from cardgen.layout.ops import VerticalText
+from cardgen.layout.text import measure_key
 from cardgen.layout.text_atoms import ruby_size
 from cardgen.layout.vertical import (ICON, RUBY, TCY, TURNED, UPRIGHT, FittedColumns, fit_columns, placed,
                                      needs_form)
@@ -27,7 +28,8 @@ _CACHE_MAX = 2048  # like card_text's caches: serves text shared between rows
 
 def fit_vertical_cached(text: str, W: float, H: float, el: TextElement, min_size: float, measure) -> FittedColumns:
     """:func:`fit_columns` memoised per (text, box, font, sizes, leading, options, measure); shared: not to be mutated."""
-    key = (text, W, H, el.font, largest_size(el), min_size, el.leading, el.tcy_digits, el.upright_caps, el.phrases, measure)
+    key = (text, W, H, el.font, largest_size(el), min_size, el.leading, el.tcy_digits, el.upright_caps, el.phrases,
+           measure_key(measure))
     hit = _FIT_CACHE.get(key)
     if hit is None:
         if len(_FIT_CACHE) >= _CACHE_MAX:
@@ -46,8 +48,8 @@ def plan_vertical_text(el: TextElement, text: str, X: float, Y: float, W: float,
         return
     frame = face.frame
     key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.max_size, el.leading, el.align, el.valign, el.color,
-           el.tcy_digits, el.upright_caps, el.phrases, face.measure, frame.width, frame.height, frame.safe,
-           tuple(face.icons.items()))
+           el.tcy_digits, el.upright_caps, el.phrases, measure_key(face.measure), frame.width, frame.height, frame.safe,
+           tuple(face.icons.items()), face.at, face.element_at, face.element_text)
     replay_laid(_OPS_CACHE, _CACHE_MAX, key, lambda probe: _lay(el, text, X, Y, W, H, name, probe), face, name)
 
 

@@ -67,3 +67,49 @@ def test_what_the_ops_depend_on_is_part_of_the_key(tmp_path):
     assert {op.color for op in red if hasattr(op, "color")} == {"#ff0000"}
     own = _plan(_template(tmp_path), "a1", icons={"power": IconSpec("/x/power.svg", "P")}).plan.ops
     assert any(isinstance(op, GameIcon) for op in own) and not any(isinstance(op, GameIcon) for op in base)
+
+
+def _own_text_template(folder, before: int):
+    """A template whose text element is its own (no card value) and types an unknown icon name,
+    after ``before`` other elements (so the element sits at another line of another file)."""
+    folder.mkdir(exist_ok=True)
+    (folder / "t.yaml").write_text(
+        "elements:\n"
+        + "".join(f"  - {{kind: rect, name: r{i}, box: [0, 0, 5, 5], fill: '#eeeeee'}}\n" for i in range(before))
+        + "  - {kind: text, name: label, box: [5, 5, 40, 20], text: '毎手番:powr:を得る', size: 9}\n",
+        encoding="utf-8")
+    return load_template(folder, "t")
+
+
+def test_a_finding_about_the_templates_own_text_names_that_templates_line(tmp_path):
+    """The same element (same text, box and settings) in two templates: its finding (an icon name
+    typed in the template) is placed at each template's own file and line, never replayed at the
+    first one's. Fails when the memo's key leaves out where the element is."""
+    first = _own_text_template(tmp_path / "a", 0)
+    second = _own_text_template(tmp_path / "b", 2)
+    found = [[(p.code, p.file, p.line) for p in _plan(t, "x1").findings] for t in (first, second)]
+    assert found[0] == [("unknown-icon", first.source(0)[0], 2)]
+    assert found[1] == [("unknown-icon", second.source(2)[0], 4)]
+    assert first.source(0)[0] != second.source(2)[0]
+
+
+def test_font_sets_with_the_same_fonts_share_the_laid_out_text(tmp_path, monkeypatch):
+    """Two font sets naming the same registered fonts (an edition that keeps the default's fonts)
+    measure alike, so a text box laid out for one is replayed for the other; a font set with
+    another font is laid out afresh (its widths differ)."""
+    from pathlib import Path
+
+    from cardgen.fonts.fontset import FontFace, FontSet
+
+    def fonts(name: str) -> FontSet:
+        return FontSet({"body": FontFace("body", Path(name), 0, name, Path(name))})
+
+    calls = []
+    real = card_text.fit_text
+    monkeypatch.setattr(card_text, "fit_text", lambda *a, **k: calls.append(a[6]) or real(*a, **k))
+    template = _template(tmp_path)
+    ctx = {"card": {"text": "ABC " * 20}}
+    plans = [plan_card(template, ctx, FRAME, fs.width, CardRef("c", "a1")).plan.ops
+             for fs in (fonts("Helvetica"), fonts("Helvetica"), fonts("Courier"))]
+    assert [m.__self__.faces["body"].name for m in calls] == ["Helvetica", "Courier"]  # the 2nd Helvetica: replayed
+    assert plans[0] == plans[1]

@@ -1,0 +1,82 @@
+"""Issue 27's validate target as a ratio (not a timed test): a cold `cardgen validate
+card_data/tenjanpai` against `benchmarks/library_floor.py`, whole processes started in turn.
+
+    .venv/bin/python benchmarks/validate_floor.py                 # 9 rounds, cold
+    .venv/bin/python benchmarks/validate_floor.py --warm          # font caches filled
+    .venv/bin/python benchmarks/validate_floor.py --tree /tmp/old # also another checkout, in turn
+
+Each round runs, one after the other: `python -P -m cardgen validate card_data/tenjanpai` for this
+checkout (and for each ``--tree``, a folder holding another version's ``cardgen/`` package, put on
+``PYTHONPATH``), then the floor. Cold: each validate gets an emptied cache folder
+(``XDG_CACHE_HOME``: no parsed fonts, no font-name index). CPU is the process's user + system time
+with its budgeted child (os.wait4); the ratio is taken round by round (median, min–max), so a
+run and its yardstick see the same background load. ``python -m compileall cardgen`` first when
+the environment sets PYTHONDONTWRITEBYTECODE. Prints only; benchmarks/README.md keeps the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def _run(args: list[str], env: dict) -> tuple[float, float]:
+    """(wall s, CPU s) of one whole process, its children included."""
+    t = time.perf_counter()
+    p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise SystemExit(f"{' '.join(args)} failed: status {status}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--warm", action="store_true", help="font caches filled (one untimed run first)")
+    ap.add_argument("--tree", type=Path, action="append", default=[], help="another checkout to time in turn")
+    a = ap.parse_args(argv)
+    trees = {"this": ROOT, **{str(t): t.resolve() for t in a.tree}}
+    command = [sys.executable, "-P", "-m", "cardgen", "validate", "card_data/tenjanpai"]
+    floor = [sys.executable, "-P", str(HERE / "library_floor.py")]
+    load0 = os.getloadavg()[0]
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in [*trees, "floor"]}
+    with tempfile.TemporaryDirectory() as tmp:
+        def env(name: str, tree: Path) -> dict:
+            cache = Path(tmp) / f"cache-{list(trees).index(name) if name in trees else 'floor'}"
+            e = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(tree)}
+            e.pop("CARDGEN_NO_CACHE", None)
+            return e
+
+        if a.warm:
+            for name, tree in trees.items():
+                _run(command, env(name, tree))
+        for _ in range(a.rounds):
+            for name, tree in trees.items():
+                if not a.warm:
+                    shutil.rmtree(env(name, tree)["XDG_CACHE_HOME"], ignore_errors=True)
+                runs[name].append(_run(command, env(name, tree)))
+            runs["floor"].append(_run(floor, env("floor", ROOT)))
+    med = statistics.median
+    print(f"{'warm' if a.warm else 'cold'}, {a.rounds} rounds; load average {load0:.1f} → {os.getloadavg()[0]:.1f}")
+    for name, rs in runs.items():
+        print(f"  {name}: CPU {med(c for _w, c in rs):.3f} s (min {min(c for _w, c in rs):.3f}), "
+              f"wall {med(w for w, _c in rs):.3f} s")
+    for name in trees:
+        ratio = [r[1] / f[1] for r, f in zip(runs[name], runs["floor"])]
+        print(f"  {name} / floor: ×{med(ratio):.2f} CPU (×{min(ratio):.2f}–{max(ratio):.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
