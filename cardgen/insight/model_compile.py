@@ -22,7 +22,7 @@ from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
 from cardgen.insight.model_expr import (CALL_HEADS, MELDS, NEAR, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS,
                                         USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN, USES_TAKE, WINS, ExprError, Names,
                                         Programs, compile_expr, constant)
-from cardgen.insight.variant import Variant, apply_variant
+from cardgen.insight.variant import Variant, apply_variant, variant_problems
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
 MAX_NUMBER_KINDS = 64
@@ -88,7 +88,10 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         problems.append(Problem(src.file, line, " → ".join(map(str, where)), message, hint, code="insight-model"))
 
     decks = _model_decks(game, model, at) if model.deck else dealt_decks(game)
-    decks = apply_variant(decks, variant) if variant else decks
+    if variant:
+        read = [model.kind, model.value, *model.columns, *([model.melds.suit, model.melds.number] if model.melds else [])]
+        problems.extend(variant_problems(variant, decks, m.design, [c for c in read if c]))
+        decks = apply_variant(decks, variant)
     options = dict(model.options)
     for k, v in (flags or {}).items():
         if k not in options:
@@ -132,7 +135,8 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         try:
             program = compile_expr(text, names.where(heads))
         except ExprError as exc:
-            at(*path, message=str(exc), hint="see docs/insight-model.md for the vocabulary")
+            for message in exc.messages:  # every problem of the expression, each its own finding
+                at(*path, message=message, hint="see docs/insight-model.md for the vocabulary")
             return -1
         ops = {op for op, _ in program}
         if TAKE_GAIN in ops and path[0] not in chooses:
@@ -206,6 +210,11 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
             at("turns", message=str(exc))
             continue
         turns = constant(turns_prog, d.players)
+        if turns < 0:
+            at("turns", message=f"{model.turns!r} is {turns} at {d.players} players: a player takes 0 turns (until "
+                                "the wall runs dry) or more", hint="e.g. `turns: \"8\"`, or `\"0\"` to play until the "
+                                                                    "wall runs dry")
+            continue
         try:
             need = constant(compile_expr(model.wins_per_round, Names({}, {}, options, design)), d.players)
         except ExprError as exc:
