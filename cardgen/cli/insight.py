@@ -88,6 +88,8 @@ def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple
         if run.other is not None:
             print_model_simulation(run.other)
             print_comparison(run.result, run.other, run.comparison)
+    for note in run.notes:  # a way to win that never happened: said plainly, on stderr
+        echo(note.format(), err=True)
     for f in run.files:
         echo(f"wrote {f}", err=fmt == "json")  # --format json: stdout holds the JSON alone
 

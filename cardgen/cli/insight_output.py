@@ -28,8 +28,9 @@ def print_odds(results, title: str, console: Console | None = None) -> None:
             t.add_row(markup(f"expected {key.replace('_', ' ')}"), *[f"{c.expected[key]:,.1f}" for c in counts])
         if r.kind == "pairs":
             by_value = [{v["value"]: v for v in c.per_value} for c in counts]
-            for value in dict.fromkeys(v for c in counts for v in (x["value"] for x in c.per_value)):
-                t.add_row(markup(f"{r.by} {value}: ≥1 / ≥2"),
+            labels = {x["value"]: x.get("label", f"{r.by} {x['value']}") for c in counts for x in c.per_value}
+            for value in labels:
+                t.add_row(markup(f"{labels[value]}: ≥1 / ≥2"),
                           *[(f"{pct(b[value]['p_one'])} / {pct(b[value]['p_two'])}" if value in b else "—")
                             for b in by_value])
         console.print(t)

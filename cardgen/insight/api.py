@@ -59,6 +59,8 @@ class SimulationRun:
     other: object | None = None  #: the compared game or variant, same rounds
     comparison: list | None = None  #: :func:`cardgen.insight.estimates.compare` rows
     files: list[Path] | None = None
+    #: warnings about the run (a way to win that can never happen, or never happened), for stderr
+    notes: list = dataclasses.field(default_factory=list)
 
 
 def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: int = 100_000, seed: int = 1,
@@ -207,7 +209,34 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
         draw = lambda path: write_model_pdf(path, result, compute_odds(game), font_path=_body_font(game),  # noqa: E731
                                             other=other_result, comparison=comparison)
     return SimulationRun(cm.game_id, result, other_result, comparison,
-                         files=_write_outputs(Path(out) / cm.game_id, data, draw))
+                         files=_write_outputs(Path(out) / cm.game_id, data, draw),
+                         notes=cm.notes + _never_won(game, cm, result))
+
+
+def _never_won(game, cm, result) -> list:
+    """A warning for each declared way to win (``tsumo``, each call) that no simulated round
+    ended in, at its game.yaml line, naming the player counts (a condition that cannot hold
+    is already among ``cm.notes``)."""
+    from cardgen.core.errors import Problem  # lazy: +8 ms of imports here (measured)
+
+    model = cm.model
+    said = {p.path for p in cm.notes}
+    ways = ([("end.own", ("tsumo", "when"), model.tsumo.name)] if model.tsumo else []) + [
+        (f"end.call.{i}", ("calls", i, "when"), c.name) for i, c in enumerate(model.calls)]
+    out = []
+    for key, path, name in ways:
+        where = ("insight", "model", *path)
+        shown = " → ".join(map(str, where))
+        never = [c["players"] for c in result.counts if c["estimates"].get(key, {}).get("value", 1) == 0]
+        if not never or shown in said:
+            continue
+        first = "" if model.wins_per_round == "1" else " as a round's first win"
+        out.append(Problem(game.source.file, game.source.line(where), shown,
+                           f"{name} never happened{first} in {result.rounds:,} rounds at "
+                           f"{' and '.join(map(str, never))} players",
+                           "check its condition (and the policy: --policy random tries other plays)",
+                           severity="warning", code="insight-model-never"))
+    return out
 
 
 def _model_flags(texts: list[str], where: str) -> dict[str, int]:

@@ -19,8 +19,9 @@ from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_layout as R
 from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
-from cardgen.insight.model_expr import (CALL_HEADS, MELDS, NEAR, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS,
-                                        USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN, USES_TAKE, WINS, ExprError, Names,
+from cardgen.insight.model_bounds import DeckBounds, never_holds
+from cardgen.insight.model_expr import (CALL_HEADS, CARD, DISC, HELD, MELDS, NEAR, NOT_IN_RIVER, PLAY_HEADS, PPOINTS,
+                                        TAKE_GAIN, TAKE_HEADS, USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN, USES_TAKE, WINS, ExprError, Names,
                                         Programs, compile_expr, constant)
 from cardgen.insight.variant import Variant, apply_variant, variant_problems
 
@@ -54,6 +55,9 @@ class CompiledModel:
     takes: np.ndarray
     prio: np.ndarray
     counts: list[CompiledCount] = field(default_factory=list)
+    #: warnings that do not stop a run: a way to win whose condition can never hold (model_bounds)
+    notes: list[Problem] = field(default_factory=list)
+    terms: dict[str, str] = field(default_factory=dict)  #: the manifest's words (reports use them)
 
     def arrays(self, k: int) -> tuple:
         """The model tuple ``M`` of :mod:`cardgen.insight.model_round` for player count ``k``."""
@@ -246,7 +250,34 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     uses = np.array([_uses(code[a:a + n, 0]) for a, n in spans] or [0], dtype=np.int64)
     return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
                          np.array(calls, dtype=np.int64).reshape(-1, 4), np.array(takes, dtype=np.int64).reshape(-1, 3),
-                         prio, counts)
+                         prio, counts, _impossible_wins(game, model, progs, counts, t_when, calls), dict(m.terms))
+
+
+def _impossible_wins(game: Game, model: GameModel, progs: Programs, counts: list[CompiledCount], t_when: int,
+                     calls: list[tuple]) -> list[Problem]:
+    """A warning for each way to win (``tsumo.when``, a call's ``when``) that no card, hand or
+    round of the deck can make true (:func:`cardgen.insight.model_bounds.never_holds`)."""
+    names = [model.kind, model.value or "value", *model.columns]
+    bounds = DeckBounds.of([c.attr for c in counts], [c.deck.hand for c in counts], [c.deck.players for c in counts])
+    ways = ([(("tsumo", "when"), model.tsumo.name, model.tsumo.when, t_when)] if model.tsumo else []) + [
+        (("calls", i, "when"), c.name, c.when, calls[i][1]) for i, c in enumerate(model.calls)]
+    out = []
+    for path, name, text, index in ways:
+        if index < 0:
+            continue
+        start, n = progs.spans[index]
+        program = progs.code[start:start + n]
+        if never_holds(program, bounds):
+            where = ("insight", "model", *path)
+            read = sorted({a for op, a in program if op in (CARD, HELD, DISC) and a > 0})
+            ranges = "".join(f", {names[a]} from {bounds.low[a]:g} to {bounds.high[a]:g}" for a in read)
+            out.append(Problem(game.source.file, game.source.line(where), " → ".join(map(str, where)),
+                               f"{name} can never happen: {' '.join(str(text).split())!r} is false for every card and "
+                               f"hand the deck allows (at most {max(bounds.copies, default=0)} copies of a kind, "
+                               f"{bounds.hand} cards in a hand with the drawn card or the discard{ranges})",
+                               "check the numbers in the condition against the card table", severity="warning",
+                               code="insight-model-never"))
+    return out
 
 
 def _uses(ops: np.ndarray) -> int:
