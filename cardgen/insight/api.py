@@ -115,6 +115,14 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
                                "scoring; see docs/insight-model.md)", code="insight-no-model"))
 
 
+def interpreter_compiled() -> bool:
+    """Whether the simulator's interpreter is compiled already (the first ``simulate`` after an
+    install or upgrade compiles it first; :func:`cardgen.insight.model_run.interpreter_compiled`)."""
+    from cardgen.insight.model_run import interpreter_compiled as compiled  # lazy: +547 ms of imports here (measured: numba)
+
+    return compiled()
+
+
 def _refuse_model_problems(game) -> None:
     """The schema problems of ``insight.model`` (warnings for a build, :attr:`cardgen.data.game.Game.model_problems`)
     as the errors they are for ``cardgen simulate``.

@@ -34,6 +34,16 @@ def policy_codes(policy: str, players: int, table: dict[str, int] | None = None)
     return np.array([table[names[0] if len(names) == 1 else names[s]] for s in range(players)], dtype=np.int64)
 
 
+def interpreter_compiled() -> bool:
+    """Whether numba's cache (``cardgen/insight/__pycache__``) holds the interpreter compiled from
+    this source (else the first round compiles it: tens of seconds). Read from numba's cache index
+    (its own check of the source's stamp); True when that cannot be read, so nothing is claimed."""
+    try:
+        return bool(R.play_many._cache._cache_file._load_index())
+    except Exception:  # numba's internals changed: say nothing rather than something untrue
+        return True
+
+
 #: rounds per call into the compiled code (progress is reported between chunks)
 CHUNK = 200_000
 
