@@ -108,3 +108,18 @@ def test_odds_rows_use_the_kinds_word_and_the_name_its_cards_share(tmp_path):
     run = odds_game(game_dir, tmp_path / "out")
     labels = [v["label"] for v in run.results[0].counts[0].per_value]
     assert labels == ["数 1", "数 2", "数 3", "数 4（風）"]
+
+
+def test_the_rulebooks_per_value_table_uses_the_same_words(tmp_path):
+    """`{{ odds_table('pair', per_value=true) }}`: the head is the game's word for the column and a
+    value with one shared name shows it, as the terminal does."""
+    from cardgen.rulebook.odds_tables import odds_markdown
+
+    game_dir = write_game(tmp_path, manifest={"terms": {"number": "数"},
+                                              "insight": {"odds": [{"id": "pair", "kind": "pairs", "by": "number"}]}})
+    rows = [f"n{n}{c},{n},{colour}の{n},1" for n in (1, 2, 3) for c, colour in enumerate(("赤", "青", "緑"))]
+    (game_dir / "cards.csv").write_text("id,number,name,count\n" + "\n".join(rows) + "\nw,4,風,3\n", encoding="utf-8")
+    table = odds_markdown(odds_game(game_dir, tmp_path / "out").results[0], per_value=True)
+    lines = table.splitlines()
+    assert lines[0].startswith("| 数 |")
+    assert any(line.startswith("| 4（風） |") for line in lines) and any(line.startswith("| 1 |") for line in lines)
