@@ -193,6 +193,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     if problems:
         raise CardgenError(problems)
     counts = []
+    negative: dict[int, int] = {}  #: player count → turns below 0 (one message for them all)
     for d in decks:
         dealt = d.players * d.hand + d.dead_wall
         if dealt > d.size or d.hand + 1 > R.MAX_HAND:
@@ -215,9 +216,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
             continue
         turns = constant(turns_prog, d.players)
         if turns < 0:
-            at("turns", message=f"{model.turns!r} is {turns} at {d.players} players: a player takes 0 turns (until "
-                                "the wall runs dry) or more", hint="e.g. `turns: \"8\"`, or `\"0\"` to play until the "
-                                                                    "wall runs dry")
+            negative[d.players] = turns
             continue
         try:
             need = constant(compile_expr(model.wins_per_round, Names({}, {}, options, design)), d.players)
@@ -243,6 +242,12 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         prm[R.P_NTAKES], prm[R.P_CHOOSE_FACE], prm[R.P_GREEDY_DOWN] = len(takes), int(model.choose_face), greedy_down
         prm[R.P_TSUMO_ANY] = int(bool(model.tsumo and model.tsumo.any_card))
         counts.append(CompiledCount(d, attr, prm))
+    if negative:
+        values = set(negative.values())
+        said = (f"{values.pop()} at " + " and ".join(map(str, negative)) + " players" if len(values) == 1
+                else ", ".join(f"{t} at {n} players" for n, t in negative.items()))
+        at("turns", message=f"{model.turns!r} is {said}: a player takes 0 turns (until the wall runs dry) or more",
+           hint="e.g. `turns: \"8\"`, or `\"0\"` to play until the wall runs dry")
     if problems:
         raise CardgenError(problems)
     code, spans = progs.arrays()

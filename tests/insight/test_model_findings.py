@@ -123,3 +123,18 @@ def test_the_rulebooks_per_value_table_uses_the_same_words(tmp_path):
     lines = table.splitlines()
     assert lines[0].startswith("| 数 |")
     assert any(line.startswith("| 4（風） |") for line in lines) and any(line.startswith("| 1 |") for line in lines)
+
+
+def test_turns_below_zero_are_one_message_for_every_player_count(tmp_path):
+    """`turns: "players - 5"` is −2 at 3 players and −1 at 4 (the header said "-1 turns each"
+    and the round ran until the wall was empty): refused once, at its line."""
+    import pytest
+
+    from cardgen.core.errors import CardgenError
+
+    game = load_game(_game(tmp_path, {"turns": "players - 5"}))
+    with pytest.raises(CardgenError) as caught:
+        compile_model(game)
+    assert [p.message for p in caught.value.problems] == [
+        "'players - 5' is -2 at 3 players, -1 at 4 players: a player takes 0 turns (until the wall runs dry) or more"]
+    assert caught.value.problems[0].line == game.source.line(("insight", "model", "turns"))
