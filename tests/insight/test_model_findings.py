@@ -5,6 +5,9 @@ simulator's and the odds' labels, and the card names of a kind."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
+
+from cardgen.core.errors import CardgenError
 
 from cardgen.data.game import load_game
 from cardgen.insight import model_layout as L
@@ -128,10 +131,6 @@ def test_the_rulebooks_per_value_table_uses_the_same_words(tmp_path):
 def test_turns_below_zero_are_one_message_for_every_player_count(tmp_path):
     """`turns: "players - 5"` is −2 at 3 players and −1 at 4 (the header said "-1 turns each"
     and the round ran until the wall was empty): refused once, at its line."""
-    import pytest
-
-    from cardgen.core.errors import CardgenError
-
     game = load_game(_game(tmp_path, {"turns": "players - 5"}))
     with pytest.raises(CardgenError) as caught:
         compile_model(game)
