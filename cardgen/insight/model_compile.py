@@ -94,7 +94,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     decks = _model_decks(game, model, at) if model.deck else dealt_decks(game)
     if variant:
         read = [model.kind, model.value, *model.columns, *([model.melds.suit, model.melds.number] if model.melds else [])]
-        problems.extend(variant_problems(variant, decks, m.design, [c for c in read if c]))
+        problems.extend(variant_problems(variant, decks, m.design, [c for c in read if c], model.options))
         decks = apply_variant(decks, variant)
     options = dict(model.options)
     for k, v in (flags or {}).items():

@@ -98,11 +98,13 @@ def load_variant(path: Path, game_dir: Path | None = None) -> Variant:
                    dict(data.get("options") or {}), str(path), src)
 
 
-def variant_problems(variant: Variant, decks: list[DealtDeck], design: dict[str, Any], read: list[str]) -> list[Problem]:
+def variant_problems(variant: Variant, decks: list[DealtDeck], design: dict[str, Any], read: list[str],
+                     options: dict[str, int] | None = None) -> list[Problem]:
     """What in ``variant`` would change nothing, each at its line of the variant file: a design
     constant the game does not have (``design``: the manifest's) or that is not a whole number, a
     ``where`` or ``set`` column the deck lacks, a ``where`` that matches no row of the deck at any
-    player count, a ``set`` column the model does not read (``read``: its kind, value, columns…).
+    player count, a ``set`` column the model does not read (``read``: its kind, value, columns…),
+    an option the model does not have (``options``: the model's).
     A variant built in code (no file) has none."""
     if variant.lines is None:
         return []
@@ -119,6 +121,10 @@ def variant_problems(variant: Variant, decks: list[DealtDeck], design: dict[str,
                 "design constants: " + (", ".join(numbers) or "none (game.yaml has no `design:`)"))
         elif isinstance(value, bool) or not isinstance(value, int):
             bad(("design", key), f"{key} = {value!r}: the model reads whole numbers", f"e.g. `{key}: {design[key]}`")
+    for key in variant.options if options is not None else ():
+        if key not in options:
+            bad(("options", key), f"the model has no option {key!r}" + did_you_mean(str(key), options),
+                "options: " + (", ".join(options) or "none (add `options:` to insight.model)"))
     rows = [k.values for d in decks for k in d.kinds]
     columns = sorted({c for r in rows for c in r})
     for i, (where, new) in enumerate(variant.cards):
@@ -139,4 +145,4 @@ def variant_problems(variant: Variant, decks: list[DealtDeck], design: dict[str,
                 bad(("cards", i, "set", key), f"the model does not read the column {key!r}, so setting it changes "
                     "nothing", "the model reads: " + ", ".join(dict.fromkeys(read)) + " (add a column to "
                     "insight.model's `columns:` to read it)")
-    return problems
+    return sorted(problems, key=lambda p: p.line)  # in the file's order
