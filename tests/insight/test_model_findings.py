@@ -4,10 +4,17 @@ listing only what occurred with a true wall-ran-dry share, the game's own words 
 simulator's and the odds' labels, and the card names of a kind."""
 from __future__ import annotations
 
+import re
+from itertools import combinations as _combinations
+
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from cardgen.core.errors import CardgenError
+from cardgen.insight.model_bounds import DeckBounds, never_holds
+from cardgen.insight.model_expr import Names, compile_expr
 
 from cardgen.data.game import load_game
 from cardgen.insight import model_layout as L
@@ -137,3 +144,40 @@ def test_turns_below_zero_are_one_message_for_every_player_count(tmp_path):
     assert [p.message for p in caught.value.problems] == [
         "'players - 5' is -2 at 3 players, -1 at 4 players: a player takes 0 turns (until the wall runs dry) or more"]
     assert caught.value.problems[0].line == game.source.line(("insight", "model", "turns"))
+
+
+# --- the bounds never call a possible win impossible (hypothesis against every hand) -----------
+
+_DECK = [n for n in range(1, 5) for _ in range(3)]  # the minigame: numbers 1–4, three of each
+_NAMES = Names({"kind": 0, "number": 1}, {str(n): n for n in range(5)})
+_atom = st.one_of(
+    st.builds(lambda k, op, c: f"in_hand({k}) {op} {c}", st.integers(0, 4), st.sampled_from(["<", "<=", ">", ">=", "==", "!="]),
+              st.integers(-1, 6)),
+    st.builds(lambda op, c: f"card.number {op} {c}", st.sampled_from(["<", ">=", "=="]), st.integers(-1, 6)),
+    st.builds(lambda c: f"in_hand(card.kind) + in_hand(1) >= {c}", st.integers(0, 9)),
+    st.builds(lambda a, b: f"min(in_hand({a}), in_hand({b})) >= 2", st.integers(1, 4), st.integers(1, 4)))
+_expr = st.recursive(_atom, lambda inner: st.one_of(
+    st.builds(lambda a, b: f"({a}) and ({b})", inner, inner), st.builds(lambda a, b: f"({a}) or ({b})", inner, inner),
+    st.builds(lambda a: f"not ({a})", inner)), max_leaves=4)
+
+
+def _holds_somewhere(text: str) -> bool:
+    """Whether ``text`` is true for some 4-card hand of the minigame and some card of it (Python)."""
+    for hand in {tuple(sorted(_DECK[i] for i in ids)) for ids in _combinations(range(12), 4)}:
+        for card in set(hand):
+            py = re.sub(r"in_hand\(card\.kind\)", str(hand.count(card)), text)
+            py = re.sub(r"in_hand\((\d+)\)", lambda m: str(hand.count(int(m.group(1)))), py)
+            if eval(py.replace("card.number", str(card)), {"min": min}):  # the test's own text, not a game's
+                return True
+    return False
+
+
+@settings(max_examples=100, deadline=None)
+@given(_expr)
+@example("in_hand(1) >= 4 or card.number >= 5")  # impossible: 3 copies of each number, none above 4
+def test_a_condition_called_impossible_is_false_for_every_hand(text):
+    """The bounds are sound: a condition they call impossible holds for no 4-card hand of the
+    minigame (all 495 hands tried in Python; ~3 s for 100 random conditions: the hands, not cardgen)."""
+    bounds = DeckBounds.of([np.array([[n, n] for n in _DECK])], [3], [3])
+    if never_holds(compile_expr(text, _NAMES), bounds):
+        assert not _holds_somewhere(text), text
