@@ -1,8 +1,9 @@
 """Whether a compiled condition of ``insight.model`` can ever hold: the program of
 :mod:`cardgen.insight.model_expr` evaluated over ranges of whole numbers (interval arithmetic)
 instead of values — each card column between the deck's lowest and highest value, ``in_hand(k)``
-at most the copies of ``k`` the deck has (and never more than the cards a hand holds), every
-other name between what it can be. A condition whose range is exactly 0 is false in every
+at most the copies of ``k`` the deck has (and never more than the cards a hand holds),
+``wins()`` false without base yaku and ``melds()`` without ``melds:``, every other name between
+what it can be. A condition whose range is exactly 0 is false in every
 round (``tsumo.when: "in_hand(card.kind) >= 9"`` with 6 copies of each kind), which
 ``cardgen validate`` reports; anything it cannot decide counts as possible.
 """
@@ -34,6 +35,8 @@ class DeckBounds:
     hand: int
     players: tuple[int, int]
     deck: int
+    patterns: bool = True  #: the model has base yaku to form (else `wins()` is always false)
+    melds: bool = True  #: the model declares `melds:` (else `melds()` is always false)
 
     @classmethod
     def of(cls, attrs: list[np.ndarray], hands: list[int], players: list[int]) -> "DeckBounds":
@@ -117,7 +120,7 @@ def value_range(program: list[tuple[int, int]], b: DeckBounds) -> Range:
             stack.pop()
             stack.append(_BOOL)
         elif op in (WINS, MELDS):
-            stack.append(_BOOL)
+            stack.append(_BOOL if (b.patterns if op == WINS else b.melds) else (0, 0))
         elif op in (NOT_IN_RIVER, NEAR):
             stack.append((0, b.hand))
         elif op == NEG:

@@ -255,15 +255,17 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     uses = np.array([_uses(code[a:a + n, 0]) for a, n in spans] or [0], dtype=np.int64)
     return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
                          np.array(calls, dtype=np.int64).reshape(-1, 4), np.array(takes, dtype=np.int64).reshape(-1, 3),
-                         prio, counts, _impossible_wins(game, model, progs, counts, t_when, calls), dict(m.terms))
+                         prio, counts, _impossible_wins(game, model, progs, counts, t_when, calls, len(targets) > 0),
+                         dict(m.terms))
 
 
 def _impossible_wins(game: Game, model: GameModel, progs: Programs, counts: list[CompiledCount], t_when: int,
-                     calls: list[tuple]) -> list[Problem]:
+                     calls: list[tuple], patterns: bool) -> list[Problem]:
     """A warning for each way to win (``tsumo.when``, a call's ``when``) that no card, hand or
     round of the deck can make true (:func:`cardgen.insight.model_bounds.never_holds`)."""
     names = [model.kind, model.value or "value", *model.columns]
     bounds = DeckBounds.of([c.attr for c in counts], [c.deck.hand for c in counts], [c.deck.players for c in counts])
+    bounds.patterns, bounds.melds = patterns, model.melds is not None
     ways = ([(("tsumo", "when"), model.tsumo.name, model.tsumo.when, t_when)] if model.tsumo else []) + [
         (("calls", i, "when"), c.name, c.when, calls[i][1]) for i, c in enumerate(model.calls)]
     out = []
@@ -276,6 +278,9 @@ def _impossible_wins(game: Game, model: GameModel, progs: Programs, counts: list
             where = ("insight", "model", *path)
             read = sorted({a for op, a in program if op in (CARD, HELD, DISC) and a > 0})
             ranges = "".join(f", {names[a]} from {bounds.low[a]:g} to {bounds.high[a]:g}" for a in read)
+            ops = {op for op, _ in program}
+            ranges += "; wins() is false without a yaku table to form (`patterns:`)" if WINS in ops and not patterns else ""
+            ranges += "; melds() is false without `melds:`" if MELDS in ops and not bounds.melds else ""
             out.append(Problem(game.source.file, game.source.line(where), " → ".join(map(str, where)),
                                f"{name} can never happen: {' '.join(str(text).split())!r} is false for every card and "
                                f"hand the deck allows (at most {max(bounds.copies, default=0)} copies of a kind, "

@@ -52,6 +52,11 @@ def test_a_win_no_hand_can_make_is_a_warning_at_its_line(tmp_path):
     assert "at most 3 copies of a kind" in notes[0].message
     possible = load_game(_game(tmp_path / "ok", {"tsumo": {"name": "ツモ", "when": "in_hand(card.kind) >= 3"}}))
     assert compile_model(possible).notes == []
+    # wins() without a yaku table and melds() without `melds:` are never true
+    neither = load_game(_game(tmp_path / "no-table", {"tsumo": {"name": "ツモ", "when": "wins()"},
+                                                      "calls": [{"name": "ロン", "when": "melds()"}]}))
+    assert [n.path for n in compile_model(neither).notes] == ["insight → model → tsumo → when",
+                                                              "insight → model → calls → 0 → when"]
 
 
 def test_simulate_says_which_way_to_win_never_happened(tmp_path):
