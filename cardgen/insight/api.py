@@ -194,7 +194,8 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
             variant = load_variant(path, game.root)
             known = game.manifest.insight.model.options  # an unknown one is the variant's problem, at its line
             other_cm = compiled(game, {**flags, **_model_flags(
-                [f"{k}={v}" for k, v in variant.options.items() if k in known], variant.source)}, variant.source, variant)
+                [f"{k}={v}" for k, v in variant.options.items() if k in known and isinstance(v, int)], variant.source)},
+                variant.source, variant)
             label = variant.label
     elif compare_options:
         other_cm = compiled(game, {**flags, **_model_flags(compare_options, "--compare-option")}, "--compare-option",

@@ -121,10 +121,13 @@ def variant_problems(variant: Variant, decks: list[DealtDeck], design: dict[str,
                 "design constants: " + (", ".join(numbers) or "none (game.yaml has no `design:`)"))
         elif isinstance(value, bool) or not isinstance(value, int):
             bad(("design", key), f"{key} = {value!r}: the model reads whole numbers", f"e.g. `{key}: {design[key]}`")
-    for key in variant.options if options is not None else ():
+    for key, value in variant.options.items() if options is not None else ():
         if key not in options:
             bad(("options", key), f"the model has no option {key!r}" + did_you_mean(str(key), options),
                 "options: " + (", ".join(options) or "none (add `options:` to insight.model)"))
+        elif not isinstance(value, int):  # true/false are ints too
+            bad(("options", key), f"{key} = {value!r}: an option is a whole number or true/false",
+                f"e.g. `{key}: {options[key]}`")
     rows = [k.values for d in decks for k in d.kinds]
     columns = sorted({c for r in rows for c in r})
     for i, (where, new) in enumerate(variant.cards):
