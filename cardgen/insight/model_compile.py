@@ -194,6 +194,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         raise CardgenError(problems)
     counts = []
     negative: dict[int, int] = {}  #: player count → turns below 0 (one message for them all)
+    no_win: dict[int, int] = {}  #: player count → wins_per_round below 1
     for d in decks:
         dealt = d.players * d.hand + d.dead_wall
         if dealt > d.size or d.hand + 1 > R.MAX_HAND:
@@ -224,8 +225,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
             at("wins_per_round", message=str(exc), hint="e.g. `players - 1`")
             continue
         if need < 1:
-            at("wins_per_round", message=f"{model.wins_per_round!r} is {need} at {d.players} players: a round ends "
-                                         "after at least 1 win", hint="e.g. `players - 1`")
+            no_win[d.players] = need
             continue
         nk = max(len(kinds), 1)
         prm = np.full(R.N_PARAMS + 2 * nk, -1, dtype=np.int64)
@@ -243,11 +243,11 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         prm[R.P_TSUMO_ANY] = int(bool(model.tsumo and model.tsumo.any_card))
         counts.append(CompiledCount(d, attr, prm))
     if negative:
-        values = set(negative.values())
-        said = (f"{values.pop()} at " + " and ".join(map(str, negative)) + " players" if len(values) == 1
-                else ", ".join(f"{t} at {n} players" for n, t in negative.items()))
-        at("turns", message=f"{model.turns!r} is {said}: a player takes 0 turns (until the wall runs dry) or more",
-           hint="e.g. `turns: \"8\"`, or `\"0\"` to play until the wall runs dry")
+        at("turns", message=f"{model.turns!r} is {_per_count(negative)}: a player takes 0 turns (until the wall runs "
+                            "dry) or more", hint="e.g. `turns: \"8\"`, or `\"0\"` to play until the wall runs dry")
+    if no_win:
+        at("wins_per_round", message=f"{model.wins_per_round!r} is {_per_count(no_win)}: a round ends after at least "
+                                     "1 win", hint="e.g. `players - 1`")
     if problems:
         raise CardgenError(problems)
     code, spans = progs.arrays()
@@ -288,6 +288,13 @@ def _impossible_wins(game: Game, model: GameModel, progs: Programs, counts: list
                                "check the numbers in the condition against the card table", severity="warning",
                                code="insight-model-never"))
     return out
+
+
+def _per_count(values: dict[int, int]) -> str:
+    """``-1 at 3 and 4 players`` / ``-2 at 3 players, -1 at 4 players``: a value per player count."""
+    if len(set(values.values())) == 1:
+        return f"{next(iter(values.values()))} at " + " and ".join(map(str, values)) + " players"
+    return ", ".join(f"{v} at {n} players" for n, v in values.items())
 
 
 def _uses(ops: np.ndarray) -> int:

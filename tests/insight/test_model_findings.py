@@ -186,3 +186,11 @@ def test_a_condition_called_impossible_is_false_for_every_hand(text):
     bounds = DeckBounds.of([np.array([[n, n] for n in _DECK])], [3], [3])
     if never_holds(compile_expr(text, _NAMES), bounds):
         assert not _holds_somewhere(text), text
+
+
+def test_wins_per_round_below_one_is_one_message_for_every_player_count(tmp_path):
+    game = load_game(_game(tmp_path, {"wins_per_round": "players - 4"}))
+    with pytest.raises(CardgenError) as caught:
+        compile_model(game)
+    assert [p.message for p in caught.value.problems] == [
+        "'players - 4' is -1 at 3 players, 0 at 4 players: a round ends after at least 1 win"]
