@@ -54,6 +54,8 @@ _CALLS = {"in_river": (IN_RIVER, 1), "discarded": (DISCARDED, 1), "in_hand": (IN
 #: the functions as the messages list them
 FUNCTIONS = ", ".join(f"{f}({'k' if n == 1 and f not in ('min', 'max') else 'a, b' if n == 2 else ''})"
                       for f, (_, n) in _CALLS.items())
+#: the functions of a game expression (``game:``)
+GAME_FUNCTIONS = "ready(), min(a, b), max(a, b)"
 #: the cards an expression may read, by where it stands (Names.heads): head → opcode
 PLAY_HEADS = {"card": CARD}
 CALL_HEADS = {"discard": DISC, "held": HELD}
@@ -206,7 +208,7 @@ def _emit_node(node: ast.AST, names: Names, out: list, errors: list[str]) -> Non
         out.append((GVAR, names.game[f"{node.func.id}()"]))  # ready(): worked out at the round's end
     elif (names.game is not None and isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
           and node.func.id not in ("min", "max")):
-        raise ExprError(f"{node.func.id}() is not read in a game expression; these are: ready(), min(a, b), max(a, b)")
+        raise ExprError(f"{node.func.id}() is not read in a game expression; these are: {GAME_FUNCTIONS}")
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CALLS and not node.keywords:
         op, n = _CALLS[node.func.id]
         if len(node.args) != n:
@@ -232,7 +234,7 @@ def _unknown(name: str, names: Names) -> str:
              + [f"design.{d}" for d in names.design])
     close = difflib.get_close_matches(name, known, 1, 0.6)
     return f"unknown name {name!r}" + (f" (did you mean {close[0]!r}?)" if close else "") + \
-        "; names: " + ", ".join(known) + "; functions: " + FUNCTIONS
+        "; names: " + ", ".join(known) + "; functions: " + (GAME_FUNCTIONS if names.game is not None else FUNCTIONS)
 
 
 @dataclass
