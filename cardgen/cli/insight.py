@@ -92,12 +92,20 @@ def simulate(game_dir: Path, rounds: int, games: int | None, seed: int, policy: 
         if run.other is not None:
             print_model_simulation(run.other)
             print_comparison(run.result, run.other, run.comparison)
+    for note in run.notes:  # a way to win that never happened: said plainly, on stderr
+        echo(note.format(), err=True)
     for f in run.files:
         echo(f"wrote {f}", err=fmt == "json")  # --format json: stdout holds the JSON alone
 
 
 def _progress(total: int):
-    """A tick function that advances a rich progress bar on stderr (none when stderr is not a terminal)."""
+    """A tick function that advances a rich progress bar on stderr (none when stderr is not a
+    terminal); first, when the interpreter is not compiled yet, one line saying so (piped too:
+    the wait is long)."""
+    from cardgen.insight.api import interpreter_compiled  # lazy: +21 ms of imports here (measured; simulate imported it already)
+
+    if not interpreter_compiled():
+        echo("compiling the simulator (first run only; a minute or two)…", err=True)
     if not sys.stderr.isatty():
         return None
     from rich.progress import Progress  # lazy: +60 ms of imports here (measured)

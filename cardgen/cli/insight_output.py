@@ -28,8 +28,9 @@ def print_odds(results, title: str, console: Console | None = None) -> None:
             t.add_row(markup(f"expected {key.replace('_', ' ')}"), *[f"{c.expected[key]:,.1f}" for c in counts])
         if r.kind == "pairs":
             by_value = [{v["value"]: v for v in c.per_value} for c in counts]
-            for value in dict.fromkeys(v for c in counts for v in (x["value"] for x in c.per_value)):
-                t.add_row(markup(f"{r.by} {value}: ≥1 / ≥2"),
+            labels = {x["value"]: x.get("label", f"{r.by} {x['value']}") for c in counts for x in c.per_value}
+            for value in labels:
+                t.add_row(markup(f"{labels[value]}: ≥1 / ≥2"),
                           *[(f"{pct(b[value]['p_one'])} / {pct(b[value]['p_two'])}" if value in b else "—")
                             for b in by_value])
         console.print(t)
@@ -49,8 +50,11 @@ def print_model_simulation(result, console: Console | None = None) -> None:
     """A game's own model (``insight.model``): per player count, its estimates (± 1 SE), with the
     model's name and what it leaves out."""
     console = console or Console()
-    console.print(markup(f"model: {result.model} ({result.label}, options: "
-                         + (", ".join(f"{k}={v}" for k, v in result.options.items()) or "none") + ")"
+    options = ", ".join(f"{k}={v}" for k, v in result.options.items()) or "none"
+    # a --compare-option side is labelled by the options it changed: they are said once, in the list
+    named = set(result.label.split(", ")) <= set(options.split(", "))
+    side = f"options: {options}" if named else f"{result.label}, options: {options}"
+    console.print(markup(f"model: {result.model} ({side})"
                          + (f" — leaves out: {result.description}" if result.description else "")))
     for c in result.counts:
         t = Table(title=markup(f"{result.title}: {c['players']} players, {c['rounds']:,} rounds, policy {result.policy}, "
@@ -81,28 +85,34 @@ def _print_games(result, c, console: Console) -> None:
     console.print(t)
 
 
+def _share(value: float, percent: bool, n: int | None = None) -> str:
+    """One side's figure in the comparison (its standard error is in that side's own table)."""
+    if value != value:
+        return "—"
+    if n is not None and n < MIN_EVENTS:
+        return f"(n = {n})"
+    return f"{value * 100:.2f}%" if percent else f"{value:.3f}"
+
+
 def print_comparison(a, b, rows, console: Console | None = None) -> None:
-    """The differences b − a with 95 % confidence intervals; a row whose interval excludes 0 is
-    bold. Percentages differ in percentage points (pt)."""
+    """The differences b − a with 95 % confidence intervals, one table per player count (so the
+    label has the width: Japanese labels stay on one or two lines at 80 columns); a row whose
+    interval excludes 0 is bold. Percentages differ in percentage points."""
     console = console or Console()
-    t = Table(title=markup(f"B − A: A = {a.label}, B = {b.label} (same rounds, seed {a.seed}, policy {a.policy}; "
-                           "± 1 SE, difference with its 95% CI)"), title_justify="left")
-    for head in ("pl.", "estimate", "A", "B", "B − A [95% CI]"):
-        if head == "estimate":  # the label wraps on a narrow terminal; a figure never splits
-            t.add_column(head, justify="left", overflow="fold")
-        else:
+    console.print(markup(f"B − A: A = {a.label}, B = {b.label} (same rounds, seed {a.seed}, policy {a.policy}; "
+                         "the difference with its 95% confidence interval, shares in percentage points)"))
+    for players in dict.fromkeys(r["players"] for r in rows):
+        t = Table(title=markup(f"{players} players"), title_justify="left")
+        t.add_column("estimate", justify="left", overflow="fold")  # the label wraps; a figure never splits
+        for head in ("A", "B", "B − A [95% CI]"):
             t.add_column(head, justify="right", no_wrap=True)
-    for r in rows:
-        scale = 100 if r["percent"] else 1
-        lo, hi = r["ci95"]
-        sure = lo > 0 or hi < 0
-        few = r["percent"] and min(r["a_n"], r["b_n"]) < MIN_EVENTS
-        if few:
-            sure = False
-        t.add_row(str(r["players"]), markup(r["label"]),
-                  _fmt(r["a"], r["a_se"], r["percent"], r["a_n"] if r["percent"] else None),
-                  _fmt(r["b"], r["b_se"], r["percent"], r["b_n"] if r["percent"] else None),
-                  "too few events" if few else
-                  f"{r['diff'] * scale:+.2f}{' pt' if r['percent'] else ''} [{lo * scale:+.2f}, {hi * scale:+.2f}]",
-                  style="bold" if sure else None)
-    console.print(t)
+        for r in (r for r in rows if r["players"] == players):
+            scale = 100 if r["percent"] else 1
+            lo, hi = r["ci95"]
+            few = r["percent"] and min(r["a_n"], r["b_n"]) < MIN_EVENTS
+            sure = (lo > 0 or hi < 0) and not few
+            t.add_row(markup(r["label"]), _share(r["a"], r["percent"], r["a_n"] if r["percent"] else None),
+                      _share(r["b"], r["percent"], r["b_n"] if r["percent"] else None),
+                      "too few events" if few else f"{r['diff'] * scale:+.2f} [{lo * scale:+.2f}, {hi * scale:+.2f}]",
+                      style="bold" if sure else None)
+        console.print(t)

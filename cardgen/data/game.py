@@ -23,6 +23,7 @@ from cardgen.data.card_tables import load_table
 from cardgen.data.editions import apply_edition
 from cardgen.data.paths import safe_path  # noqa: F401 (re-exported: many modules import it from here)
 from cardgen.data.manifest import Component, Manifest
+from cardgen.data.sim_model import GameModel
 from cardgen.data.model_problems import validation_problems
 from cardgen.data.spreadsheet import SPREADSHEET_SUFFIXES, split_sheet
 
@@ -49,6 +50,8 @@ class Game:
     tables: dict[str, list[CardRow]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     edition: Any = None  #: :class:`cardgen.data.editions.EditionInfo` or None
+    #: the schema problems of ``insight.model`` (warnings; the model is then left out of ``manifest``)
+    model_problems: list[Problem] = field(default_factory=list)
 
     @property
     def rules_dir(self) -> Path:
@@ -173,18 +176,45 @@ def load_game(game_dir: Path | str) -> Game:
     if not isinstance(loaded.data, dict):
         raise CardgenError(Problem(loaded.source.file, 1, "", "the manifest must be a mapping of keys (game:, components:, …)",
                                    code="manifest-type"))
+    data, model_problems = _without_broken_model(loaded)
     try:
-        manifest = Manifest.model_validate(loaded.data)
+        manifest = Manifest.model_validate(data)
     except ValidationError as exc:
-        raise CardgenError(validation_problems(exc, Manifest, loaded.source, loaded.data))
+        raise CardgenError(validation_problems(exc, Manifest, loaded.source, data) + model_problems)
     problems = ProblemList()
+    for p in model_problems:
+        problems.add(p)
     src = loaded.source
     _check_references(manifest, src, problems)
     tables = {}
     for i, comp in enumerate(manifest.components):
         tables[comp.id] = _load_table(root, comp, i, src, problems)
     problems.raise_if_errors()
-    return apply_edition(Game(root, manifest, src, tables, problems.items), None)  # the default edition
+    game = Game(root, manifest, src, tables, problems.items, model_problems=model_problems)
+    return apply_edition(game, None)  # the default edition
+
+
+def _without_broken_model(loaded: Loaded) -> tuple[Any, list[Problem]]:
+    """The manifest's data, and the schema problems of its ``insight.model`` (a misspelt key…) as
+    warnings — printing does not depend on the model, so they do not stop a build; ``cardgen
+    simulate`` refuses them (:attr:`Game.model_problems`). With such problems the model is left
+    out of the data, so that the rest of the manifest is read as usual."""
+    data = loaded.data
+    insight = data.get("insight") if isinstance(data, dict) else None
+    if not isinstance(insight, dict) or insight.get("model") is None:
+        return data, []
+    try:
+        GameModel.model_validate(insight["model"])
+        return data, []
+    except ValidationError:
+        pass
+    try:
+        Manifest.model_validate(data)
+        return data, []
+    except ValidationError as exc:
+        found = validation_problems(exc, Manifest, loaded.source, data)
+    mine = [replace(p, severity="warning") for p in found if p.path.startswith("insight → model")]
+    return {**data, "insight": {k: v for k, v in insight.items() if k != "model"}}, mine
 
 
 def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:

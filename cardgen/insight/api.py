@@ -59,6 +59,8 @@ class SimulationRun:
     other: object | None = None  #: the compared game or variant, same rounds
     comparison: list | None = None  #: :func:`cardgen.insight.estimates.compare` rows
     files: list[Path] | None = None
+    #: warnings about the run (a way to win that can never happen, or never happened), for stderr
+    notes: list = dataclasses.field(default_factory=list)
 
 
 def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: int = 100_000, games: int | None = None,
@@ -108,6 +110,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
                                    f"{game.manifest.game.title} has no setup for {', '.join(map(str, unknown))} players",
                                    f"give a declared player count: {', '.join(map(str, declared))} "
                                    "(setup → player_counts in game.yaml)", code="insight-players"))
+    _refuse_model_problems(game)
     if game.manifest.insight.model is not None:
         return _simulate_model(game, out, rounds=rounds, games=games, seed=seed, policy=policy, options=options or [],
                                players=players, compare_with=compare_with, compare_options=compare_options or [],
@@ -117,6 +120,27 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
                                "the rules a game's own manifest describes",
                                "add `insight: model:` to game.yaml (players' turns, the win test, calls, "
                                "scoring; see docs/insight-model.md)", code="insight-no-model"))
+
+
+def interpreter_compiled() -> bool:
+    """Whether the simulator's interpreter is compiled already (the first ``simulate`` after an
+    install or upgrade compiles it first; :func:`cardgen.insight.model_run.interpreter_compiled`)."""
+    from cardgen.insight.model_run import interpreter_compiled as compiled  # lazy: +547 ms of imports here (measured: numba)
+
+    return compiled()
+
+
+def _refuse_model_problems(game) -> None:
+    """The schema problems of ``insight.model`` (warnings for a build, :attr:`cardgen.data.game.Game.model_problems`)
+    as the errors they are for ``cardgen simulate``.
+
+    Raises:
+        CardgenError: when the model has any.
+    """
+    from cardgen.core.errors import CardgenError  # lazy: +8 ms of imports here (measured)
+
+    if game.model_problems:
+        raise CardgenError([dataclasses.replace(p, severity="error") for p in game.model_problems])
 
 
 def _write_outputs(out_dir: Path, data: dict, draw_pdf) -> list[Path]:
@@ -166,6 +190,7 @@ def _simulate_model(game, out, *, rounds: int, games: int, seed: int, policy: st
         path = Path(compare_with)
         if path.is_dir():
             other = load_game(path)
+            _refuse_model_problems(other)
             if other.manifest.insight.model is None:
                 raise CardgenError(Problem(other.source.file, None, "insight → model", f"{path} describes no round "
                                            "to simulate, so it cannot be compared", "add `insight: model:` to its "
@@ -174,8 +199,10 @@ def _simulate_model(game, out, *, rounds: int, games: int, seed: int, policy: st
             label = str(path) if path.resolve() != game.root.resolve() else "as built (again)"
         else:
             variant = load_variant(path, game.root)
+            known = game.manifest.insight.model.options  # an unknown one is the variant's problem, at its line
             other_cm = compiled(game, {**flags, **_model_flags(
-                [f"{k}={v}" for k, v in variant.options.items()], variant.source)}, variant.source, variant)
+                [f"{k}={v}" for k, v in variant.options.items() if k in known and isinstance(v, int)], variant.source)},
+                variant.source, variant)
             label = variant.label
     elif compare_options:
         other_cm = compiled(game, {**flags, **_model_flags(compare_options, "--compare-option")}, "--compare-option",
@@ -201,7 +228,34 @@ def _simulate_model(game, out, *, rounds: int, games: int, seed: int, policy: st
         draw = lambda path: write_model_pdf(path, result, compute_odds(game), font_path=_body_font(game),  # noqa: E731
                                             other=other_result, comparison=comparison)
     return SimulationRun(cm.game_id, result, other_result, comparison,
-                         files=_write_outputs(Path(out) / cm.game_id, data, draw))
+                         files=_write_outputs(Path(out) / cm.game_id, data, draw),
+                         notes=cm.notes + _never_won(game, cm, result))
+
+
+def _never_won(game, cm, result) -> list:
+    """A warning for each declared way to win (``tsumo``, each call) that no simulated round
+    ended in, at its game.yaml line, naming the player counts (a condition that cannot hold
+    is already among ``cm.notes``)."""
+    from cardgen.core.errors import Problem  # lazy: +8 ms of imports here (measured)
+
+    model = cm.model
+    said = {p.path for p in cm.notes}
+    ways = ([("end.own", ("tsumo", "when"), model.tsumo.name)] if model.tsumo else []) + [
+        (f"end.call.{i}", ("calls", i, "when"), c.name) for i, c in enumerate(model.calls)]
+    out = []
+    for key, path, name in ways:
+        where = ("insight", "model", *path)
+        shown = " → ".join(map(str, where))
+        never = [c["players"] for c in result.counts if c["estimates"].get(key, {}).get("value", 1) == 0]
+        if not never or shown in said:
+            continue
+        first = "" if model.wins_per_round == "1" else " as a round's first win"
+        out.append(Problem(game.source.file, game.source.line(where), shown,
+                           f"{name} never happened{first} in {result.rounds:,} rounds at "
+                           f"{' and '.join(map(str, never))} players",
+                           "check its condition (and the policy: --policy random tries other plays)",
+                           severity="warning", code="insight-model-never"))
+    return out
 
 
 def _model_flags(texts: list[str], where: str) -> dict[str, int]:

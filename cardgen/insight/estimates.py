@@ -23,6 +23,9 @@ class Metric:
     x: np.ndarray
     y: np.ndarray
     percent: bool = False
+    #: a share of rounds listed only when some round had it (e.g. "2 wins, then the wall ran dry"):
+    #: where the other side of a comparison lacks it, it is 0 there
+    absent_is_zero: bool = False
 
     def value(self) -> tuple[float, float, int]:
         """(estimate, standard error, denominator total)."""
@@ -58,6 +61,11 @@ def paired(a: Metric, b: Metric) -> tuple[float, float]:
 #: keeps the same number)
 MIN_EVENTS = 30
 
+def _zero(m: Metric) -> Metric:
+    """``m``'s share on a side where no round had it: 0 in every round."""
+    return Metric(m.key, m.label, np.zeros_like(m.x), m.y, m.percent, m.absent_is_zero)
+
+
 def compare(a, b) -> list[dict[str, Any]]:
     """Two runs played on the same rounds, compared (``a``, ``b``: their player counts, each with
     ``players``, ``metrics`` and ``metric(key)``): per player count both have, every metric both
@@ -67,11 +75,11 @@ def compare(a, b) -> list[dict[str, Any]]:
         cb = next((c for c in b if c.players == ca.players), None)
         if cb is None:
             continue
-        keys = {m.key for m in cb.metrics}
-        for ma in ca.metrics:
-            if ma.key not in keys:
-                continue
-            mb = cb.metric(ma.key)
+        keys, mine = {m.key for m in cb.metrics}, {m.key for m in ca.metrics}
+        pairs = [(ma, cb.metric(ma.key) if ma.key in keys else _zero(ma)) for ma in ca.metrics
+                 if ma.key in keys or ma.absent_is_zero]
+        pairs += [(_zero(mb), mb) for mb in cb.metrics if mb.key not in mine and mb.absent_is_zero]
+        for ma, mb in pairs:
             va, sa, na = ma.value()
             vb, sb, nb = mb.value()
             d, se = paired(ma, mb)

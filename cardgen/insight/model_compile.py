@@ -19,10 +19,12 @@ from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_layout as R
 from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
-from cardgen.insight.model_expr import (CALL_HEADS, GAME_VARS, GVAR, MELDS, MELDS_PAIR, NEAR, NOT_IN_RIVER, PLAY_HEADS,
-                                        PPOINTS, TAKE_GAIN, TAKE_HEADS, USES_FRESH, USES_MELDS, USES_MPAIR, USES_NEAR,
-                                        USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs, compile_expr, constant)
-from cardgen.insight.variant import Variant, apply_variant
+from cardgen.insight.model_bounds import DeckBounds, never_holds
+from cardgen.insight.model_expr import (CALL_HEADS, CARD, DISC, GAME_VARS, GVAR, HELD, MELDS, MELDS_PAIR, NEAR,
+                                        NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS, USES_FRESH, USES_MELDS,
+                                        USES_MPAIR, USES_NEAR, USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs,
+                                        compile_expr, constant)
+from cardgen.insight.variant import Variant, apply_variant, variant_problems
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
 MAX_NUMBER_KINDS = 64
@@ -55,6 +57,9 @@ class CompiledModel:
     takes: np.ndarray
     prio: np.ndarray
     counts: list[CompiledCount] = field(default_factory=list)
+    #: warnings that do not stop a run: a way to win whose condition can never hold (model_bounds)
+    notes: list[Problem] = field(default_factory=list)
+    terms: dict[str, str] = field(default_factory=dict)  #: the manifest's words (reports use them)
 
     def arrays(self, k: int) -> tuple:
         """The model tuple ``M`` of :mod:`cardgen.insight.model_round` for player count ``k``."""
@@ -89,7 +94,10 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         problems.append(Problem(src.file, line, " → ".join(map(str, where)), message, hint, code="insight-model"))
 
     decks = _model_decks(game, model, at) if model.deck else dealt_decks(game)
-    decks = apply_variant(decks, variant) if variant else decks
+    if variant:
+        read = [model.kind, model.value, *model.columns, *([model.melds.suit, model.melds.number] if model.melds else [])]
+        problems.extend(variant_problems(variant, decks, m.design, [c for c in read if c], model.options))
+        decks = apply_variant(decks, variant)
     options = dict(model.options)
     for k, v in (flags or {}).items():
         if k not in options:
@@ -133,7 +141,8 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         try:
             program = compile_expr(text, names.where(heads))
         except ExprError as exc:
-            at(*path, message=str(exc), hint="see docs/insight-model.md for the vocabulary")
+            for message in exc.messages:  # every problem of the expression, each its own finding
+                at(*path, message=message, hint="see docs/insight-model.md for the vocabulary")
             return -1
         ops = {op for op, _ in program}
         if TAKE_GAIN in ops and path[0] not in chooses:
@@ -188,6 +197,8 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     if problems:
         raise CardgenError(problems)
     counts = []
+    negative: dict[int, int] = {}  #: player count → turns below 0 (one message for them all)
+    no_win: dict[int, int] = {}  #: player count → wins_per_round below 1
     for d in decks:
         dealt = d.players * d.hand + d.dead_wall
         if dealt > d.size or d.hand + 1 > R.MAX_HAND:
@@ -209,14 +220,16 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
             at("turns", message=str(exc))
             continue
         turns = constant(turns_prog, d.players)
+        if turns < 0:
+            negative[d.players] = turns
+            continue
         try:
             need = constant(compile_expr(model.wins_per_round, Names({}, {}, options, design)), d.players)
         except ExprError as exc:
             at("wins_per_round", message=str(exc), hint="e.g. `players - 1`")
             continue
         if need < 1:
-            at("wins_per_round", message=f"{model.wins_per_round!r} is {need} at {d.players} players: a round ends "
-                                         "after at least 1 win", hint="e.g. `players - 1`")
+            no_win[d.players] = need
             continue
         nk = max(len(kinds), 1)
         prm = np.full(R.N_PARAMS + 2 * nk, -1, dtype=np.int64)
@@ -242,6 +255,12 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
                     at("game", "counters", j, "start", message=str(exc), hint="e.g. `30000` or `0`")
             gp = game_params(model.game, game_progs, starts)
         counts.append(CompiledCount(d, attr, prm, gp))
+    if negative:
+        at("turns", message=f"{model.turns!r} is {_per_count(negative)}: a player takes 0 turns (until the wall runs "
+                            "dry) or more", hint="e.g. `turns: \"8\"`, or `\"0\"` to play until the wall runs dry")
+    if no_win:
+        at("wins_per_round", message=f"{model.wins_per_round!r} is {_per_count(no_win)}: a round ends after at least "
+                                     "1 win", hint="e.g. `players - 1`")
     if problems:
         raise CardgenError(problems)
     code, spans = progs.arrays()
@@ -249,7 +268,46 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     uses = np.array([_uses(code[a:a + n, 0]) for a, n in spans] or [0], dtype=np.int64)
     return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
                          np.array(calls, dtype=np.int64).reshape(-1, 5), np.array(takes, dtype=np.int64).reshape(-1, 3),
-                         prio, counts)
+                         prio, counts, _impossible_wins(game, model, progs, counts, t_when, calls, len(targets) > 0),
+                         dict(m.terms))
+
+
+def _impossible_wins(game: Game, model: GameModel, progs: Programs, counts: list[CompiledCount], t_when: int,
+                     calls: list[tuple], patterns: bool) -> list[Problem]:
+    """A warning for each way to win (``tsumo.when``, a call's ``when``) that no card, hand or
+    round of the deck can make true (:func:`cardgen.insight.model_bounds.never_holds`)."""
+    names = [model.kind, model.value or "value", *model.columns]
+    bounds = DeckBounds.of([c.attr for c in counts], [c.deck.hand for c in counts], [c.deck.players for c in counts])
+    bounds.patterns, bounds.melds = patterns, model.melds is not None
+    ways = ([(("tsumo", "when"), model.tsumo.name, model.tsumo.when, t_when)] if model.tsumo else []) + [
+        (("calls", i, "when"), c.name, c.when, calls[i][1]) for i, c in enumerate(model.calls)]
+    out = []
+    for path, name, text, index in ways:
+        if index < 0:
+            continue
+        start, n = progs.spans[index]
+        program = progs.code[start:start + n]
+        if never_holds(program, bounds):
+            where = ("insight", "model", *path)
+            read = sorted({a for op, a in program if op in (CARD, HELD, DISC) and a > 0})
+            ranges = "".join(f", {names[a]} from {bounds.low[a]:g} to {bounds.high[a]:g}" for a in read)
+            ops = {op for op, _ in program}
+            ranges += "; wins() is false without a yaku table to form (`patterns:`)" if WINS in ops and not patterns else ""
+            ranges += "; melds() is false without `melds:`" if MELDS in ops and not bounds.melds else ""
+            out.append(Problem(game.source.file, game.source.line(where), " → ".join(map(str, where)),
+                               f"{name} can never happen: {' '.join(str(text).split())!r} is false for every card and "
+                               f"hand the deck allows (at most {max(bounds.copies, default=0)} copies of a kind, "
+                               f"{bounds.hand} cards in a hand with the drawn card or the discard{ranges})",
+                               "check the numbers in the condition against the card table", severity="warning",
+                               code="insight-model-never"))
+    return out
+
+
+def _per_count(values: dict[int, int]) -> str:
+    """``-1 at 3 and 4 players`` / ``-2 at 3 players, -1 at 4 players``: a value per player count."""
+    if len(set(values.values())) == 1:
+        return f"{next(iter(values.values()))} at " + " and ".join(map(str, values)) + " players"
+    return ", ".join(f"{v} at {n} players" for n, v in values.items())
 
 
 def _uses(ops: np.ndarray) -> int:

@@ -51,6 +51,11 @@ _CMP = {ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE, ast.Eq: EQ, ast.NotEq:
 _CALLS = {"in_river": (IN_RIVER, 1), "discarded": (DISCARDED, 1), "in_hand": (IN_HAND, 1), "wins": (WINS, 0), "pattern_points": (PPOINTS, 0),
           "min": (MIN, 2), "max": (MAX, 2), "take_gain": (TAKE_GAIN, 0), "not_in_river": (NOT_IN_RIVER, 0),
           "melds": (MELDS, 0), "neighbours": (NEAR, 0), "melds_pair": (MELDS_PAIR, 0)}
+#: the functions as the messages list them
+FUNCTIONS = ", ".join(f"{f}({'k' if n == 1 and f not in ('min', 'max') else 'a, b' if n == 2 else ''})"
+                      for f, (_, n) in _CALLS.items())
+#: the functions of a game expression (``game:``)
+GAME_FUNCTIONS = "ready(), min(a, b), max(a, b)"
 #: the cards an expression may read, by where it stands (Names.heads): head → opcode
 PLAY_HEADS = {"card": CARD}
 CALL_HEADS = {"discard": DISC, "held": HELD}
@@ -60,7 +65,12 @@ MAX_TEXT, MAX_OPS = 500, 200  # a program's stack never holds more than MAX_OPS 
 
 
 class ExprError(ValueError):
-    """An expression that is not in the vocabulary (the message says what and what is allowed)."""
+    """An expression that is not in the vocabulary (the message says what and what is allowed);
+    ``messages``: every problem of the expression, one a part (``str()`` joins them)."""
+
+    def __init__(self, message: "str | list[str]") -> None:
+        self.messages = list(dict.fromkeys([message] if isinstance(message, str) else message))
+        super().__init__("; ".join(self.messages))
 
 
 @dataclass
@@ -100,7 +110,10 @@ def compile_expr(text: str, names: Names) -> list[tuple[int, int]]:
     except SyntaxError as exc:
         raise ExprError(f"cannot read {text!r}: {exc.msg}") from None
     out: list[tuple[int, int]] = []
-    _emit(tree.body, names, out)
+    errors: list[str] = []
+    _emit(tree.body, names, out, errors)
+    if errors:  # every problem of the expression at once
+        raise ExprError(errors)
     if len(out) > MAX_OPS:
         raise ExprError(f"the expression has more than {MAX_OPS} operations")
     return out
@@ -115,7 +128,17 @@ def _dotted(node: ast.AST) -> str | None:
     return None
 
 
-def _emit(node: ast.AST, names: Names, out: list) -> None:
+def _emit(node: ast.AST, names: Names, out: list, errors: list[str]) -> None:
+    """Append ``node``'s program to ``out``; a part outside the vocabulary is added to ``errors``
+    (and read as 0), so that one pass finds every problem of the expression."""
+    try:
+        _emit_node(node, names, out, errors)
+    except ExprError as exc:
+        errors.extend(exc.messages)
+        out.append((CONST, 0))
+
+
+def _emit_node(node: ast.AST, names: Names, out: list, errors: list[str]) -> None:
     if isinstance(node, ast.Constant):
         v = node.value
         if isinstance(v, bool) or isinstance(v, int):
@@ -153,39 +176,39 @@ def _emit(node: ast.AST, names: Names, out: list) -> None:
         else:
             raise ExprError(_unknown(name, names))
     elif isinstance(node, ast.BinOp) and type(node.op) in _BIN:
-        _emit(node.left, names, out)
-        _emit(node.right, names, out)
+        _emit(node.left, names, out, errors)
+        _emit(node.right, names, out, errors)
         out.append((_BIN[type(node.op)], 0))
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not)):
-        _emit(node.operand, names, out)
+        _emit(node.operand, names, out, errors)
         out.append((NEG if isinstance(node.op, ast.USub) else NOT, 0))
     elif isinstance(node, ast.BoolOp):
-        _emit(node.values[0], names, out)
+        _emit(node.values[0], names, out, errors)
         for v in node.values[1:]:
-            _emit(v, names, out)
+            _emit(v, names, out, errors)
             out.append((AND if isinstance(node.op, ast.And) else OR, 0))
     elif isinstance(node, ast.Compare):
         left = node.left
         for k, (op, right) in enumerate(zip(node.ops, node.comparators)):
             if type(op) not in _CMP:
                 raise ExprError("comparisons are < <= > >= == !=")
-            _emit(left, names, out)
-            _emit(right, names, out)
+            _emit(left, names, out, errors)
+            _emit(right, names, out, errors)
             out.append((_CMP[type(op)], 0))
             if k:
                 out.append((AND, 0))
             left = right
     elif isinstance(node, ast.IfExp):
-        _emit(node.test, names, out)
-        _emit(node.body, names, out)
-        _emit(node.orelse, names, out)
+        _emit(node.test, names, out, errors)
+        _emit(node.body, names, out, errors)
+        _emit(node.orelse, names, out, errors)
         out.append((SELECT, 0))
     elif (names.game is not None and isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
           and f"{node.func.id}()" in names.game and not node.args and not node.keywords):
         out.append((GVAR, names.game[f"{node.func.id}()"]))  # ready(): worked out at the round's end
     elif (names.game is not None and isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
           and node.func.id not in ("min", "max")):
-        raise ExprError(f"{node.func.id}() is not read in a game expression; these are: ready(), min(a, b), max(a, b)")
+        raise ExprError(f"{node.func.id}() is not read in a game expression; these are: {GAME_FUNCTIONS}")
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CALLS and not node.keywords:
         op, n = _CALLS[node.func.id]
         if len(node.args) != n:
@@ -194,8 +217,12 @@ def _emit(node: ast.AST, names: Names, out: list) -> None:
             if op in (IN_RIVER, DISCARDED, IN_HAND) and isinstance(a, ast.Constant) and not isinstance(a.value, bool) \
                     and isinstance(a.value, int):
                 a = ast.Constant(str(a.value))  # in_hand(3): the kind written 3 (the kind column's value)
-            _emit(a, names, out)
+            _emit(a, names, out, errors)
         out.append((op, 0))
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in _CALLS:
+        close = difflib.get_close_matches(node.func.id, list(_CALLS), 1, 0.6)
+        raise ExprError(f"unknown function {node.func.id}()" + (f" (did you mean {close[0]}()?)" if close else "")
+                        + "; functions: " + FUNCTIONS)
     else:
         raise ExprError(f"{ast.unparse(node)!r} is not in the model's vocabulary (docs/insight-model.md)")
 
@@ -207,7 +234,7 @@ def _unknown(name: str, names: Names) -> str:
              + [f"design.{d}" for d in names.design])
     close = difflib.get_close_matches(name, known, 1, 0.6)
     return f"unknown name {name!r}" + (f" (did you mean {close[0]!r}?)" if close else "") + \
-        "; names: " + ", ".join(known)
+        "; names: " + ", ".join(known) + "; functions: " + (GAME_FUNCTIONS if names.game is not None else FUNCTIONS)
 
 
 @dataclass

@@ -35,6 +35,16 @@ def policy_codes(policy: str, players: int, table: dict[str, int] | None = None)
     return np.array([table[names[0] if len(names) == 1 else names[s]] for s in range(players)], dtype=np.int64)
 
 
+def interpreter_compiled() -> bool:
+    """Whether numba's cache (``cardgen/insight/__pycache__``) holds the interpreter compiled from
+    this source (else the first round compiles it: tens of seconds). Read from numba's cache index
+    (its own check of the source's stamp); True when that cannot be read, so nothing is claimed."""
+    try:
+        return bool(R.play_many._cache._cache_file._load_index())
+    except Exception:  # numba's internals changed: say nothing rather than something untrue
+        return True
+
+
 #: rounds per call into the compiled code (progress is reported between chunks)
 CHUNK = 200_000
 
@@ -114,38 +124,48 @@ class ModelCount:
 
 
 def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
-    """The estimates of one player count from its result rows, labelled in the game's words:
-    shares (percent) and means per round, each a ratio of round sums (:mod:`cardgen.insight.estimates`)."""
+    """The estimates of one player count from its result rows, labelled in the game's words (the
+    model's names; the manifest's ``terms``: ``win``, ``dealer``, ``non_dealer``,
+    ``exhaustive_draw``): shares (percent) and means per round, each a ratio of round sums
+    (:mod:`cardgen.insight.estimates`)."""
     one = np.ones(len(res), dtype=np.float64)
     end, winner = res[:, L.R_END], res[:, L.R_WINNER]
     points = res[:, L.R_POINTS].astype(np.float64)
     tsumo = cm.model.tsumo.name if cm.model.tsumo else "tsumo"
+    word = {"win": "和了", "dealer": "親", "non_dealer": "子", "exhaustive_draw": "流局", **cm.terms}
+    prm = next(c.prm for c in cm.counts if c.deck.players == players)
+    need = int(prm[L.P_WINS])
+    wins = res[:, L.R_WINS]
+    # how a round ends without its wins: the wall ran dry, or (with `turns`) the turn limit came first
+    ran_out = "山が尽きた" if prm[L.P_TURNS] == 0 else "山切れか手番の上限で終わった"
 
     def share(key: str, label: str, x) -> Metric:
         return Metric(key, label, np.asarray(x, dtype=np.float64), one, True)
 
-    out = [share("end.dry", "山が尽きた（流局）" if cm.model.turns == "0" else "流局（山切れか手番の上限）", end == 0),
-           share("end.own", tsumo, end == 1)]
-    out += [share(f"end.call.{i}", c.name, (end == 2) & (res[:, L.R_CALL] == i)) for i, c in enumerate(cm.model.calls)]
-    out.append(share("first_draw_win", f"親の最初のツモで{tsumo}", res[:, L.R_FIRST] == 1))
+    dry = ((f"山が尽きた（{word['exhaustive_draw']}）" if prm[L.P_TURNS] == 0 else
+            f"{word['exhaustive_draw']}（山切れか手番の上限）") if need == 1 else f"{need}回の{word['win']}の前に{ran_out}局")
+    out = [share("end.dry", dry, wins < need),
+           share("end.own", tsumo if need == 1 else f"局の最初の{word['win']}が{tsumo}", end == 1)]
+    out += [share(f"end.call.{i}", c.name if need == 1 else f"局の最初の{word['win']}が{c.name}",
+                  (end == 2) & (res[:, L.R_CALL] == i)) for i, c in enumerate(cm.model.calls)]
+    out.append(share("first_draw_win", f"{word['dealer']}の最初のツモで{tsumo}", res[:, L.R_FIRST] == 1))
     turn = res[:, L.R_TURN].astype(np.float64)
     out.append(Metric("turns", "局の手番数（全員の通し）", turn, one))
     out.append(Metric("turns_per_player", "1人あたりの手番数", turn / players, one))
-    wins_ = res[:, L.R_WINS].astype(np.float64)
-    out.append(Metric("points", "和了1回の点数", points, wins_))
+    out.append(Metric("points", f"{word['win']}1回の点数", points, wins.astype(np.float64)))
     for s in range(players):
-        seat = f"{s + 1}番目の席（{'親' if s == 0 else '子'}）"
-        first = "" if cm.model.wins_per_round == "1" else "局の最初の"  # several wins a round: the first one
-        out.append(share(f"seat{s + 1}.win", f"{seat}の{first}和了", winner == s))
+        seat = f"{s + 1}番目の席（{word['dealer'] if s == 0 else word['non_dealer']}）"
+        first = "" if need == 1 else "局の最初の"  # several wins a round: the first one
+        out.append(share(f"seat{s + 1}.win", f"{seat}の{first}{word['win']}", winner == s))
         out.append(Metric(f"seat{s + 1}.points", f"{seat}の1局あたりの得点",
                           res[:, L.R_SEAT_POINTS + s].astype(np.float64), one))
-    if cm.model.wins_per_round != "1":
-        wins = res[:, L.R_WINS].astype(np.float64)
-        need = int(cm.counts[next(i for i, c in enumerate(cm.counts) if c.deck.players == players)].prm[L.P_WINS])
-        out.append(Metric("wins", "1局の和了の回数", wins, one))
-        out.append(share("wins.all", f"規定回数（{need}回）の和了で終わった局", wins >= need))
-        for k in range(need):
-            out.append(share(f"wins.{k}", f"和了{k}回で山が尽きた局", wins == k))
+    if need > 1:
+        out.append(Metric("wins", f"1局の{word['win']}の回数", wins.astype(np.float64), one))
+        out.append(share("wins.all", f"規定回数（{need}回）の{word['win']}で終わった局", wins >= need))
+        # only the counts some round ended with (a comparison reads a missing one as 0 %)
+        for k in np.unique(wins[wins < need]).tolist():
+            out.append(Metric(f"wins.{k}", f"{word['win']}{k}回で{ran_out}局", (wins == k).astype(np.float64), one,
+                              True, absent_is_zero=True))
     if cm.model.takes:
         out.append(Metric("takes", "／".join(t.name for t in cm.model.takes) + "（1局あたり）",
                           res[:, L.R_TAKES].astype(np.float64), one))

@@ -108,6 +108,7 @@ class OddsResult:
     label: str
     by: str
     counts: list[CountOdds]
+    word: str = ""  #: the game's word for ``by`` (its ``terms``; ``number``: 数字)
 
     def to_json(self) -> dict[str, Any]:
         """This question's odds for every player count as plain JSON."""
@@ -121,11 +122,16 @@ def _problem(game: Game, i: int, key: str, message: str, hint: str) -> Problem:
                    f"insight → odds → {i + 1} → {key}", message, hint, code="insight-odds")
 
 
-def pair_odds(deck: DealtDeck, by: str, extra: int = 0, terms: dict | None = None) -> CountOdds:
+def pair_odds(deck: DealtDeck, by: str, extra: int = 0, terms: dict | None = None, name: str = "name") -> CountOdds:
     """``pairs`` odds of a ``deck.hand + extra``-card hand (see the module docstring), labelled in
-    the game's words (``terms``: the manifest's; ``by`` names the kind, ``pair`` what a pair is for)."""
+    the game's words (``terms``: the manifest's; ``by`` names the kind, ``pair`` what a pair is for).
+    Each value's ``label`` is the kind's word and the value, with the cards' name (column ``name``)
+    when every card of that value has the same one (種類 7（風）)."""
     terms = terms or {}
-    word = terms.get(by, "数字" if by == "number" else by)
+    word = kind_word(terms, by)
+    names: dict[str, set] = {}
+    for kind in deck.kinds:
+        names.setdefault(str(kind.values.get(by)), set()).add(str(kind.values.get(name) or ""))
     groups = deck.grouped(by)
     values, caps = list(groups), list(groups.values())
     k = deck.hand + extra
@@ -147,9 +153,35 @@ def pair_odds(deck: DealtDeck, by: str, extra: int = 0, terms: dict | None = Non
     out = CountOdds(deck.players, deck.size, k, total,
                     [Line("pair", f"同じ{word}が2枚以上" + (f"（{terms['pair']}）" if terms.get("pair") else ""), pair, total),
                      Line("triple", f"同じ{word}が3枚以上", triple, total)])
-    out.per_value = [{"value": v, "copies": c, "p_one": one[i] / total, "p_two": two[i] / total,
-                      "hands_one": one[i], "hands_two": two[i]} for i, (v, c) in enumerate(zip(values, caps))]
+    out.per_value = [{"value": v, "label": _value_label(word, v, names.get(str(v), set())),
+                      "name": _shared_name(v, names.get(str(v), set())), "copies": c,
+                      "p_one": one[i] / total, "p_two": two[i] / total, "hands_one": one[i], "hands_two": two[i]}
+                     for i, (v, c) in enumerate(zip(values, caps))]
     return out
+
+
+def _name_column(game: Game) -> str:
+    """The setup deck's column of card names (its ``tts: name:``, else ``name``)."""
+    comp = game.component(game.manifest.setup.deck) if game.manifest.setup else None
+    tts = getattr(comp, "tts", None)
+    return tts.name if tts is not None else "name"
+
+
+def kind_word(terms: dict, by: str) -> str:
+    """The game's word for the column ``by`` that makes cards alike (``terms``; ``number``: 数字)."""
+    return terms.get(by, "数字" if by == "number" else by)
+
+
+def _shared_name(value: Any, names: set) -> str:
+    """The one name every card of ``value`` has (``風``), or ``""`` (none, several, or the value itself)."""
+    one = next(iter(names)) if len(names) == 1 else ""
+    return one if one != str(value) else ""
+
+
+def _value_label(word: str, value: Any, names: set) -> str:
+    """``種類 7（風）``: the kind's word and value, and the one name its cards share."""
+    one = _shared_name(value, names)
+    return f"{word} {value}" + (f"（{one}）" if one else "")
 
 
 def _yaku_rows(game: Game, decl: OddsDeclaration, i: int) -> list[tuple[str, str, int, bool, set]]:
@@ -246,7 +278,7 @@ def compute_odds(game: Game) -> list[OddsResult]:
         raise CardgenError(problems)
     out = []
     for i, d in enumerate(decls):
-        counts = [pair_odds(deck, d.by, d.extra, game.manifest.terms) if d.kind == "pairs" else yaku_odds(game, deck, d, i)
-                  for deck in decks]
-        out.append(OddsResult(d.id, d.kind, d.label or d.id, d.by, counts))
+        counts = [pair_odds(deck, d.by, d.extra, game.manifest.terms, _name_column(game)) if d.kind == "pairs"
+                  else yaku_odds(game, deck, d, i) for deck in decks]
+        out.append(OddsResult(d.id, d.kind, d.label or d.id, d.by, counts, kind_word(game.manifest.terms, d.by)))
     return out

@@ -58,7 +58,8 @@ def _odds_cells(r) -> tuple[list[str], list[list[str]]]:
     cells += [[f"期待値 {k}"] + [f"{c.expected[k]:,.1f}" for c in counts] for k in counts[0].expected]
     if r.kind == "pairs":
         for v in dict.fromkeys(x["value"] for c in counts for x in c.per_value):
-            row = [f"{r.by} {v}：1枚以上 / 2枚以上"]
+            row = [next(x.get("label", f"{r.by} {v}") for c in counts for x in c.per_value if x["value"] == v)
+                   + "：1枚以上 / 2枚以上"]
             for c in counts:
                 pv = next((x for x in c.per_value if x["value"] == v), None)
                 row.append(f"{pct(pv['p_one'])} / {pct(pv['p_two'])}" if pv else "—")

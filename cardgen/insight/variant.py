@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.boundary import confine, inside
-from cardgen.core.errors import CardgenError, Problem, rel
+from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.data.yaml_source import load_yaml
 from cardgen.insight.deck import DealtDeck, Kind
 
@@ -23,6 +23,7 @@ class Variant:
     design: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     source: str = ""
+    lines: Any = None  #: the file's :class:`cardgen.data.loaded.Source` (a line per key), or None
 
 
 def _where_matches(values: dict, where: dict) -> bool:
@@ -94,4 +95,57 @@ def load_variant(path: Path, game_dir: Path | None = None) -> Variant:
     if problems:
         raise CardgenError(problems)
     return Variant(str(data.get("label") or Path(path).stem), cards, dict(data.get("design") or {}),
-                   dict(data.get("options") or {}), str(path))
+                   dict(data.get("options") or {}), str(path), src)
+
+
+def variant_problems(variant: Variant, decks: list[DealtDeck], design: dict[str, Any], read: list[str],
+                     options: dict[str, int] | None = None) -> list[Problem]:
+    """What in ``variant`` would change nothing, each at its line of the variant file: a design
+    constant the game does not have (``design``: the manifest's) or that is not a whole number, a
+    ``where`` or ``set`` column the deck lacks, a ``where`` that matches no row of the deck at any
+    player count, a ``set`` column the model does not read (``read``: its kind, value, columns…),
+    an option the model does not have (``options``: the model's).
+    A variant built in code (no file) has none."""
+    if variant.lines is None:
+        return []
+    src = variant.lines
+    problems = []
+
+    def bad(where: tuple, message: str, hint: str) -> None:
+        problems.append(Problem(src.file, src.line(where) or 1, " → ".join(str(w) for w in where), message, hint,
+                                code="insight-variant"))
+    numbers = sorted(k for k, v in design.items() if isinstance(v, int))
+    for key, value in variant.design.items():
+        if key not in design:
+            bad(("design", key), f"the game has no design constant {key!r}" + did_you_mean(str(key), numbers),
+                "design constants: " + (", ".join(numbers) or "none (game.yaml has no `design:`)"))
+        elif isinstance(value, bool) or not isinstance(value, int):
+            bad(("design", key), f"{key} = {value!r}: the model reads whole numbers", f"e.g. `{key}: {design[key]}`")
+    for key, value in variant.options.items() if options is not None else ():
+        if key not in options:
+            bad(("options", key), f"the model has no option {key!r}" + did_you_mean(str(key), options),
+                "options: " + (", ".join(options) or "none (add `options:` to insight.model)"))
+        elif not isinstance(value, int):  # true/false are ints too
+            bad(("options", key), f"{key} = {value!r}: an option is a whole number or true/false",
+                f"e.g. `{key}: {options[key]}`")
+    rows = [k.values for d in decks for k in d.kinds]
+    columns = sorted({c for r in rows for c in r})
+    for i, (where, new) in enumerate(variant.cards):
+        for key in where:
+            if key not in columns:
+                bad(("cards", i, "where", key), f"the deck has no column {key!r}" + did_you_mean(str(key), columns),
+                    "columns: " + ", ".join(columns))
+        if all(k in columns for k in where) and not any(_where_matches(r, where) for r in rows):
+            shown = ", ".join(f"{k}: {v}" for k, v in where.items())
+            seen = sorted({str(r.get(k)) for r in rows for k in list(where)[:1]}, key=lambda x: (len(x), x))
+            bad(("cards", i, "where"), f"`where: {{{shown}}}` matches no card of the deck",
+                f"{next(iter(where))} is one of: " + ", ".join(seen) if where else "name a column and a value")
+        for key in new:
+            if key not in columns:
+                bad(("cards", i, "set", key), f"the deck has no column {key!r}" + did_you_mean(str(key), columns),
+                    "columns: " + ", ".join(columns))
+            elif key not in read:
+                bad(("cards", i, "set", key), f"the model does not read the column {key!r}, so setting it changes "
+                    "nothing", "the model reads: " + ", ".join(dict.fromkeys(read)) + " (add a column to "
+                    "insight.model's `columns:` to read it)")
+    return sorted(problems, key=lambda p: p.line)  # in the file's order

@@ -27,12 +27,13 @@ def odds_markdown(result, per_value: bool = False) -> str:
         return md_table(["人数", "手札", *[x.label for x in counts[0].lines]], rows)
     if result.kind == "pairs":
         values = list(dict.fromkeys(v["value"] for c in counts for v in c.per_value))
-        head = ["数字" if result.by == "number" else result.by]
+        head = [result.word or ("数字" if result.by == "number" else result.by)]
         for c in counts:
             head += [f"{c.players}人・1枚以上", f"{c.players}人・2枚以上"]
         rows = []
+        names = {x["value"]: x.get("name") for c in counts for x in c.per_value}
         for v in values:
-            row = [v]
+            row = [f"{v}（{names[v]}）" if names.get(v) else v]
             for c in counts:
                 pv = next((x for x in c.per_value if x["value"] == v), None)
                 row += [pct(pv["p_one"]), pct(pv["p_two"])] if pv else ["—", "—"]

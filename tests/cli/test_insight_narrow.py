@@ -29,6 +29,34 @@ def test_labels_wrap_whole_on_a_narrow_terminal(tmp_path):
         elif rows:
             rows[-1][0] += label
     sim = json.loads((tmp_path / "nko_mahjong" / "simulation.json").read_text(encoding="utf-8"))["simulation"]
-    labels = [e["label"] for c in sim["player_counts"] for e in c["estimates"].values()]
+    labels = [e["label"] for c in sim["player_counts"]  # each count's rounds, then its whole games (game:)
+              for e in [*c["estimates"].values(), *c.get("game", {}).get("estimates", {}).values()]]
     assert labels and [r[0] for r in rows] == labels
     assert all(re.fullmatch(r"-?\d[\d,.]*%? ± \d[\d.,]*", r[1]) for r in rows)  # every figure whole on its line
+
+
+def test_the_comparison_fits_80_columns_and_names_the_options_once(tmp_path):
+    """`--compare-option` at 80 columns (a tester saw Japanese labels wrapped onto 3–4 lines): one
+    table per player count, each side's figure without its standard error (that is in the side's
+    own table), so no label takes more than two lines; the second side's header says its options
+    once (it read "(twos_down=1, options: twos_down=1)")."""
+    env = {**os.environ, "COLUMNS": "80"}
+    run = subprocess.run([sys.executable, "-m", "cardgen", "simulate", str(ROOT / "card_data" / "tenjanpai"),
+                          "-n", "300", "--no-pdf", "--out", str(tmp_path), "--compare-option", "twos_down=1"],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "(options: " in run.stdout and "twos_down=1, options" not in run.stdout
+    comparison = run.stdout[run.stdout.index("B − A: "):]
+    lines: list[int] = []  # lines per comparison row
+    for line in comparison.splitlines():
+        cells = line.split("│")
+        if len(cells) != 6:
+            continue
+        assert len(line) <= 80
+        if cells[2].strip():
+            lines.append(1)
+        elif lines:
+            lines[-1] += 1
+    data = json.loads((tmp_path / "tenjanpai" / "simulation.json").read_text(encoding="utf-8"))
+    assert len(lines) == len(data["comparison"])
+    assert max(lines) <= 2, lines
