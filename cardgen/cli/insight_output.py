@@ -57,30 +57,25 @@ def print_model_simulation(result, console: Console | None = None) -> None:
     console.print(markup(f"model: {result.model} ({side})"
                          + (f" — leaves out: {result.description}" if result.description else "")))
     for c in result.counts:
-        t = Table(title=markup(f"{result.title}: {c['players']} players, {c['rounds']:,} rounds, policy {result.policy}, "
-                               f"seed {result.seed}" + (f", {c['turn_limit']} turns each" if c["turn_limit"] else "")
-                               + (f" ({c['rounds_per_second']:,.0f} rounds/s)" if c["rounds_per_second"] else "")),
-                  title_justify="left")
-        # a label wraps on a narrow terminal (cut, two rows could read alike); a figure never splits
-        t.add_column("estimate (± 1 standard error)", overflow="fold")
-        t.add_column("value", justify="right", no_wrap=True)
-        for e in c["estimates"].values():
-            t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], e["percent"]))
-        console.print(t)
-        if "game" in c:
-            _print_games(result, c, console)
+        _print_estimates(f"{result.title}: {c['players']} players, {c['rounds']:,} rounds, policy {result.policy}, "
+                         f"seed {result.seed}" + (f", {c['turn_limit']} turns each" if c["turn_limit"] else "")
+                         + (f" ({c['rounds_per_second']:,.0f} rounds/s)" if c["rounds_per_second"] else ""),
+                         c["estimates"], console)
+        if "game" in c:  # whole games (the model's `game:`)
+            g = c["game"]
+            _print_estimates(f"{result.title}: {c['players']} players, {g['games']:,} games ({g['name']}), policy "
+                             f"{result.policy}, seed {result.seed}"
+                             + (f" ({g['games_per_second']:,.0f} games/s)" if g["games_per_second"] else ""),
+                             g["estimates"], console)
 
 
-def _print_games(result, c, console: Console) -> None:
-    """The whole games of one player count (the model's ``game:``), as the rounds' table is printed."""
-    g = c["game"]
-    t = Table(title=markup(f"{result.title}: {c['players']} players, {g['games']:,} games ({g['name']}), policy "
-                           f"{result.policy}, seed {result.seed}"
-                           + (f" ({g['games_per_second']:,.0f} games/s)" if g["games_per_second"] else "")),
-              title_justify="left")
+def _print_estimates(title: str, estimates: dict, console: Console) -> None:
+    """One table of estimates (± 1 SE) under ``title``."""
+    t = Table(title=markup(title), title_justify="left")
+    # a label wraps on a narrow terminal (cut, two rows could read alike); a figure never splits
     t.add_column("estimate (± 1 standard error)", overflow="fold")
     t.add_column("value", justify="right", no_wrap=True)
-    for e in g["estimates"].values():
+    for e in estimates.values():
         t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], e["percent"]))
     console.print(t)
 

@@ -14,7 +14,11 @@ words, docs/insight-model.md):
   this round);
 - ``option.X``, ``design.X`` (whole numbers of the manifest, fixed when compiled);
 - ``in_river(k)``, ``discarded(k)``, ``in_hand(k)`` (how many; ``k`` a kind: ``card.kind``, ``'ん'``, ``3``),
-  ``wins()``, ``pattern_points()``, ``take_gain()``, ``not_in_river()``, ``melds()``, ``neighbours()``, ``min(a, b)``, ``max(a, b)``;
+  ``wins()``, ``pattern_points()``, ``take_gain()``, ``not_in_river()``, ``melds()``, ``melds_pair()``, ``neighbours()``,
+  ``min(a, b)``, ``max(a, b)``;
+- in a game expression (``insight.model.game``, :meth:`Names.of_game`) instead: the round's end for
+  one player (``GAME_VARS``: ``points``, ``winner``, ``dry``, ``top_river``, ``ready()``, ``pot`` …)
+  and the game's counters, read from the game's state by ``GVAR``;
 - ``+ - * // %``, unary ``-``, ``not``, ``and``, ``or``, comparisons (chained), ``a if c else b``.
 """
 from __future__ import annotations

@@ -5,7 +5,7 @@ The model's arrays travel as one tuple ``M`` (all int64): ``attr[card, column]``
 kind index, 1 the river value, then the model's ``columns``), ``T[pattern, kind]`` (the base
 yaku's tile counts, their points in the last column), ``code``/``spans`` (the stack programs of
 :mod:`cardgen.insight.model_expr`), ``uses[program]`` (bits: what to work out before running it),
-``calls[call, 4]`` (held column or −1, condition, points, face-down callable), ``takes[take, 3]``
+``calls[call, 5]`` (held column or −1, condition, points, face-down callable, ``wall_down``), ``takes[take, 3]``
 (condition, cost, sideways card counts for ``in_river``), ``prio[kind]`` (the priority policy's
 rank), ``prm`` (the ``P_*`` parameters). A round's state is the tuple ``W`` (one workspace per
 block of rounds, allocated once, reset each round): hands, ``S[seat]`` (river sum, river count,
@@ -17,7 +17,8 @@ A round's result row: ``R_END`` (0 the wall ran dry or the turn limit, 1 own-tur
 ``R_TURN`` (turns played, all seats), ``R_WINNER``/``R_LOSER`` (seats, −1 none), ``R_POINTS``,
 ``R_FIRST`` (1: the dealer won on the first draw), ``R_CALL`` (index of the call, −1),
 ``R_WALL`` (cards left in the wall), ``R_TAKES`` (cards taken from rivers), ``R_DOWN`` (cards
-played face down). Round ``r`` plays from the random stream ``(seed, r)``
+played face down), then per seat the points it won and the points of the calls won on its
+discards. Round ``r`` plays from the random stream ``(seed, r)``
 (:mod:`cardgen.insight.rng`), so results never depend on the number of threads.
 """
 from __future__ import annotations
@@ -225,7 +226,7 @@ def melds_pair(S, s, extra, prm, stack):
     return _sets_after_pair(S, s, extra, extra, prm, stack)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # inlined into melds_ok's loop over pairs, as it was written before
 def _sets_after_pair(S, s, extra, pk, prm, stack):
     """1 when the hand (plus kind ``extra``) less a pair of kind ``pk`` is all sets (the lowest
     kind left is in a triplet or starts runs: taking the triplet first is never wrong, since

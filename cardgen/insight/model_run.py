@@ -49,19 +49,25 @@ def interpreter_compiled() -> bool:
 CHUNK = 200_000
 
 
+def _chunked(res: np.ndarray, play: Callable[[int, np.ndarray], None],
+             on_chunk: Callable[[int], None] | None) -> np.ndarray:
+    """Fill ``res`` by ``play(first, part)`` in chunks of :data:`CHUNK` rows, reporting each."""
+    for first in range(0, len(res), CHUNK):
+        part = res[first:first + CHUNK]
+        play(first, part)
+        if on_chunk:
+            on_chunk(len(part))
+    return res
+
+
 def play_rows(cm: CompiledModel, k: int, rounds: int, seed: int, policy: str,
               on_chunk: Callable[[int], None] | None = None) -> np.ndarray:
     """``rounds`` result rows (int64, :mod:`cardgen.insight.model_round`) of player count ``k``."""
     c = cm.counts[k]
     pol = policy_codes(policy, c.deck.players, L.POLICIES)
-    res = np.empty((rounds, L.WIDTH), dtype=np.int64)
     M = cm.arrays(k)
-    for first in range(0, rounds, CHUNK):
-        part = res[first:first + CHUNK]
-        R.play_many(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), M, pol)
-        if on_chunk:
-            on_chunk(len(part))
-    return res
+    return _chunked(np.empty((rounds, L.WIDTH), dtype=np.int64), lambda first, part: R.play_many(
+        np.int64(seed), np.int64(first), part, np.int64(c.deck.size), M, pol), on_chunk)
 
 
 def play_game_rows(cm: CompiledModel, k: int, games: int, seed: int, policy: str,
@@ -69,14 +75,9 @@ def play_game_rows(cm: CompiledModel, k: int, games: int, seed: int, policy: str
     """``games`` game result rows (int64, model_layout's ``GR_*``) of player count ``k``."""
     c = cm.counts[k]
     pol = policy_codes(policy, c.deck.players, L.POLICIES)
-    res = np.empty((games, L.GR_WIDTH), dtype=np.int64)
     M = cm.arrays(k)
-    for first in range(0, games, CHUNK):
-        part = res[first:first + CHUNK]
-        G.play_games(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), M, c.gp, pol)
-        if on_chunk:
-            on_chunk(len(part))
-    return res
+    return _chunked(np.empty((games, L.GR_WIDTH), dtype=np.int64), lambda first, part: G.play_games(
+        np.int64(seed), np.int64(first), part, np.int64(c.deck.size), M, c.gp, pol), on_chunk)
 
 
 def game_metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:

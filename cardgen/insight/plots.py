@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +47,9 @@ def _comparison(fig, comparison, a_label, b_label):
 
 #: Height of one odds-table row and of a table's title, as a fraction of the page's axes.
 ODDS_ROW, ODDS_TITLE, ODDS_GAP = 0.045, 0.05, 0.06
+#: The model's description above its estimates: characters a line (9 pt Japanese text across the
+#: axes of an A4 landscape page hold about 72) and a line's height as a fraction of the axes.
+DESCRIPTION_CHARS, DESCRIPTION_LINE = 68, 0.035
 
 
 def _odds_cells(r) -> tuple[list[str], list[list[str]]]:
@@ -143,10 +147,14 @@ def _model_page(fig, result, estimates: dict) -> None:
     cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
               if e["percent"] else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
              for e in estimates.values()]
+    top = 0.9
     if result.description:
-        ax.text(0, 1.0, f"このモデルが扱わないこと：{result.description}", fontsize=9, transform=ax.transAxes, va="top")
+        lines = textwrap.wrap(f"このモデルが扱わないこと：{result.description}", DESCRIPTION_CHARS)
+        ax.text(0, 1.0, "\n".join(lines), fontsize=9, transform=ax.transAxes, va="top", linespacing=1.4)
+        top = 0.97 - DESCRIPTION_LINE * len(lines)
+    row = min(ODDS_ROW, top / (len(cells) + 1))  # a long description or many estimates: rows shrink to fit
     table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
-                     bbox=[0, 0.9 - ODDS_ROW * (len(cells) + 1), 1, ODDS_ROW * (len(cells) + 1)], cellLoc="center")
+                     bbox=[0, top - row * (len(cells) + 1), 1, row * (len(cells) + 1)], cellLoc="center")
     table.auto_set_font_size(False)
     table.set_fontsize(9)
 

@@ -29,8 +29,8 @@ def test_labels_wrap_whole_on_a_narrow_terminal(tmp_path):
         elif rows:
             rows[-1][0] += label
     sim = json.loads((tmp_path / "nko_mahjong" / "simulation.json").read_text(encoding="utf-8"))["simulation"]
-    labels = [e["label"] for c in sim["player_counts"]  # each count's rounds, then its whole games (game:)
-              for e in [*c["estimates"].values(), *c.get("game", {}).get("estimates", {}).values()]]
+    labels = [e["label"] for c in sim["player_counts"]  # each player count's rounds, then its whole games
+              for e in [*c["estimates"].values(), *c["game"]["estimates"].values()]]
     assert labels and [r[0] for r in rows] == labels
     assert all(re.fullmatch(r"-?\d[\d,.]*%? ± \d[\d.,]*", r[1]) for r in rows)  # every figure whole on its line
 
