@@ -144,10 +144,12 @@ def test_every_edition_is_checked_as_validate_checks_it(tmp_path, monkeypatch):
 def test_the_server_holds_the_hyphenation_dictionaries_its_rebuilds_load(tmp_path, monkeypatch):
     # each save's rebuild is a forked child: the English edition's dictionary (pyphen parses it in
     # ≈ 0.1 s) is loaded once in the server, as a watch holds it, so the next child inherits it
-    from cardgen.layout import western
+    from cardgen.layout import card_text, vertical_text, western
 
     game = copy_game(tmp_path)
     monkeypatch.setenv("CARDGEN_PROJECT", str(tmp_path))
+    for memo in (card_text._FIT_CACHE, card_text._OPS_CACHE, vertical_text._FIT_CACHE, vertical_text._OPS_CACHE):
+        memo.clear()  # an earlier test in this process laid the English faces out: the child would replay them
     western._dictionary.cache_clear()
     monkeypatch.setattr(western, "LOADED_LANGUAGES", set())
     Preview(game).refresh_cards()  # run_limited: the forked child lays out the English faces
