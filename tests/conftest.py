@@ -17,6 +17,7 @@ import pickle
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -201,3 +202,59 @@ def mini(tmp_path: Path) -> Path:
     changes calls :func:`tests.minigame.write_game` itself."""
     from tests.minigame import write_game
     return write_game(tmp_path)
+
+
+# --- numba's compile of the simulator, once a run ---------------------------------------------
+
+#: The lock file tests/simulator_warmup.py holds while it compiles (set for the workers of a run).
+SIMULATOR_LOCK = "CARDGEN_TEST_SIMULATOR_LOCK"
+
+
+def pytest_configure(config):
+    """Under pytest-xdist with two or more workers (``make test``), start
+    tests/simulator_warmup.py in the background before the workers start: it compiles the
+    simulator's numba interpreter into numba's cache once (≈ 45 s of CPU on a fresh clone) while
+    the workers run other tests, instead of each worker, and each ``cardgen simulate`` subprocess
+    started before a cache existed, compiling it again. It holds an exclusive lock on a file whose
+    path the workers inherit (:data:`SIMULATOR_LOCK`); :func:`compiled_simulator` waits for it."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or (getattr(config.option, "numprocesses", None) or 0) < 2:
+        return
+    folder = tempfile.mkdtemp(prefix="cardgen-test-simulator-")
+    lock = os.path.join(folder, "compiling.lock")
+    fd = os.open(lock, os.O_WRONLY | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # taken here, so no worker can find the file unlocked before the warm-up runs
+    log = open(os.path.join(folder, "warmup.log"), "wb")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.simulator_warmup"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=subprocess.STDOUT, pass_fds=(fd,))
+    os.close(fd)  # the lock stays with the warm-up's copy of the descriptor: released when it exits
+    os.environ[SIMULATOR_LOCK] = lock
+    config.stash[_WARMUP] = (proc, log, folder)
+
+
+def pytest_unconfigure(config):
+    """The warm-up is stopped if the run ended before it (``-x``, Ctrl-C) and its folder removed."""
+    proc, log, folder = config.stash.get(_WARMUP, (None, None, None))
+    if proc is None:
+        return
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    log.close()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+_WARMUP = pytest.StashKey[tuple]()
+
+
+@pytest.fixture(scope="session")
+def compiled_simulator() -> None:
+    """Waits until tests/simulator_warmup.py, started by :func:`pytest_configure`, has compiled the
+    simulator into numba's cache (nothing to wait for outside ``make test``'s workers: the first
+    model run compiles it, as before). A module whose tests run a model, in-process or in a
+    ``cardgen simulate`` subprocess, asks for it; if the warm-up failed, the test compiles and
+    fails on its own."""
+    lock = os.environ.get(SIMULATOR_LOCK)
+    if lock and os.path.exists(lock):
+        with open(lock) as fh:
+            fcntl.flock(fh, fcntl.LOCK_SH)
