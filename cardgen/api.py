@@ -350,6 +350,12 @@ def check_then_build(game_dir: Path | str, out_root: Path | str, plan_steps: Cal
     in as soon as it is written (``on_written``, see :func:`build_game`): print-sheets.pdf before
     the rulebook. Validation errors skip the build unless ``force``.
 
+    A save that is not built for its errors leaves the output folder's files as they were, but
+    not their verdict: a report.json there (an earlier save's) is replaced by this save's
+    (:func:`record_unbuilt`), so the folder never claims a verdict the last save did not give
+    (a game that could not be read has no id to name its folder by: the watch, which knows it
+    from an earlier save, replaces that one).
+
     Returns ``(report, build result or None, the steps asked)``. Raises what :func:`build_game` raises.
     """
     chk = check_game(game_dir, sheets=options or SheetOptions(),
@@ -360,11 +366,39 @@ def check_then_build(game_dir: Path | str, out_root: Path | str, plan_steps: Cal
     todo = plan_steps(report.game) if report.game and chk.game is not None else ()
     if "rulebook" in todo and not chk.game.rules_dir.is_dir():  # a game without rules has no rulebook to rebuild
         todo = tuple(s for s in todo if s != "rulebook")
+    if report.errors and chk.game is not None and (not force or chk.fatal):  # not built (fatal: build_game refuses it)
+        record_unbuilt(report, edition_out_dir(Path(out_root), chk.game), chk.preflight, chk.game.root)
     if not todo or (report.errors and not force):
         return report, None, todo
     result = build_game(game_dir, out_root, options=options, exports=exports, force=force, steps=todo,
                         checked=chk, on_written=on_written, **build)
     return report, result, todo
+
+
+def record_unbuilt(report: Report, out_dir: Path | str, pf: "Preflight | None" = None,
+                   base: Path | None = None) -> Path | None:
+    """Replace the report.json in ``out_dir`` — an earlier build's, when there is one — by the
+    verdict ``report`` of a save that was not built (``cardgen watch``: its check failed, or did
+    not finish): the report a build writes (``pf``, the check's preflight, when the cards were
+    laid out; else one made of ``report``'s findings), its ``ok`` false, with ``"built": false``
+    and a ``note`` that the folder's other files are from an earlier save. ``base``: the game
+    folder file names are shown relative to. Nothing is written where no report.json is (no
+    earlier build claims a verdict there). → the file replaced, or None."""
+    from cardgen.check.preflight import preflight  # lazy: +16 ms of imports here (measured)
+
+    target = Path(out_dir) / REPORT_JSON
+    if not target.is_file():
+        return None
+    if pf is None:
+        pf = preflight(report.game, report.title, report.version, [], report, missing_chars=lambda *_a: [],
+                       image_size=lambda _p: (0, 0))
+    data = pf.to_json(base)
+    data.update(ok=False, built=False, note="this save was not built (why: the errors listed here); the other files "
+                "in this folder are from an earlier save")
+    tmp = target.with_name(f".{REPORT_JSON}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, target)
+    return target
 
 
 def diff_drafts(old: Path | str, new: Path | str | None = None, rev: str | None = None,

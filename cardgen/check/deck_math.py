@@ -89,7 +89,7 @@ def _removed(game: Game, rows: list[CardRow], pc, base: tuple, problems: Problem
     m = game.manifest
     removed = 0
     for j, rem in enumerate(pc.remove):
-        matching = [r for r in rows if all(_same(r.values.get(k), v) for k, v in rem.where.items())]
+        matching = removal_rows(rows, rem.where)
         have = sum(r.quantity for r in matching)
         unknown = [k for k in rem.where if rows and k not in rows[0].values]
         want = have if rem.count == "all" else rem.count
@@ -196,6 +196,12 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
         out.append(PlayerCountReport(pc.players, deck, removed, pc.hand, pc.dead_wall, draw,
                                      turns if even else None, declared, ok, arith, wins, derived))
     return out
+
+
+def removal_rows(rows: list[CardRow], where: dict) -> list[CardRow]:
+    """The card rows a ``setup.player_counts[].remove`` entry's ``where`` selects (a number in
+    the table matches the same number written as text in the manifest, and back)."""
+    return [r for r in rows if all(_same(r.values.get(k), v) for k, v in where.items())]
 
 
 def _same(a: Any, b: Any) -> bool:

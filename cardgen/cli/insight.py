@@ -46,6 +46,9 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--rounds", "-n", type=click.IntRange(min=2, max=MAX_ROUNDS), default=100_000, show_default=True,
               help="Rounds per player count.")
+@click.option("--games", type=click.IntRange(min=0, max=MAX_ROUNDS), default=None,
+              help="Whole games per player count, when the model describes the game (insight.model.game); 0: none "
+                   "[default: a tenth of --rounds].")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=1, show_default=True,
               help="Random seed; the same seed and rounds give the same results on any number of cores.")
 @click.option("--policy", default="greedy", show_default=True,
@@ -64,12 +67,13 @@ def odds(game_dir: Path, out: Path, fmt: str) -> None:
 @click.option("--no-pdf", is_flag=True, help="Skip insight.pdf.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Terminal output: rich tables or the JSON written to simulation.json.")
-def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple[str, ...], players: tuple[int, ...],
-             compare_with: Path | None, compare_options: tuple[str, ...], jobs: int | None, out: Path, no_pdf: bool,
+def simulate(game_dir: Path, rounds: int, games: int | None, seed: int, policy: str, options: tuple[str, ...],
+             players: tuple[int, ...], compare_with: Path | None, compare_options: tuple[str, ...], jobs: int | None, out: Path, no_pdf: bool,
              fmt: str) -> None:
     """Monte Carlo playtest: whole rounds of the round the game's manifest describes (insight: model:),
-    per player count, with standard errors; --compare / --compare-option play a second game, variant
-    or option value on the same rounds."""
+    per player count, with standard errors, and whole games where the model describes them (game:
+    what carries over, the dealer, the end, the winner); --compare / --compare-option play a second
+    game, variant or option value on the same rounds and games."""
     from cardgen.cli.insight_output import (  # lazy: +230 ms of imports here (measured)
         print_comparison,
         print_model_simulation,
@@ -77,7 +81,7 @@ def simulate(game_dir: Path, rounds: int, seed: int, policy: str, options: tuple
     from cardgen.insight.api import simulate_game  # lazy: +21 ms of imports here (measured)
 
     quiet = click.get_current_context().meta.get("cardgen.quiet", False)
-    run = limited(simulate_game, game_dir, out, rounds=rounds, seed=seed, policy=policy, options=list(options),
+    run = limited(simulate_game, game_dir, out, rounds=rounds, games=games, seed=seed, policy=policy, options=list(options),
                   players=list(players) or None, compare_with=compare_with, compare_options=list(compare_options),
                   jobs=jobs, pdf=not no_pdf,
                   progress=None if quiet else _progress, game=game_dir)

@@ -63,6 +63,22 @@ def print_model_simulation(result, console: Console | None = None) -> None:
         for e in c["estimates"].values():
             t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], e["percent"]))
         console.print(t)
+        if "game" in c:
+            _print_games(result, c, console)
+
+
+def _print_games(result, c, console: Console) -> None:
+    """The whole games of one player count (the model's ``game:``), as the rounds' table is printed."""
+    g = c["game"]
+    t = Table(title=markup(f"{result.title}: {c['players']} players, {g['games']:,} games ({g['name']}), policy "
+                           f"{result.policy}, seed {result.seed}"
+                           + (f" ({g['games_per_second']:,.0f} games/s)" if g["games_per_second"] else "")),
+              title_justify="left")
+    t.add_column("estimate (± 1 standard error)", overflow="fold")
+    t.add_column("value", justify="right", no_wrap=True)
+    for e in g["estimates"].values():
+        t.add_row(markup(e["label"]), _fmt(e["value"], e["se"], e["percent"]))
+    console.print(t)
 
 
 def print_comparison(a, b, rows, console: Console | None = None) -> None:

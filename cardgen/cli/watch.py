@@ -87,7 +87,9 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
     save are in place and others still being drawn (:func:`current_line`), ``("built",
     BuildResult)``, ``("error", CardgenError)``, and after each rebuild ``("summary", str)``
     (:func:`summary`: one line; :func:`failed_line` when a build stopped after some outputs were
-    in place). Runs until ``stop`` is set (or Ctrl-C). Validation errors skip the build (the
+    in place). A save that is not built (its check failed, or did not finish) replaces the output
+    folder's report.json, if there is one, by its own verdict (:func:`cardgen.api.record_unbuilt`):
+    the other files stay those of the last build. Runs until ``stop`` is set (or Ctrl-C). Validation errors skip the build (the
     findings are reported) unless ``force``, which builds anyway (outputs marked DRAFT). No error
     ends the watch: an unexpected one (a bug) is reported as an ``error`` event too.
 
@@ -101,7 +103,8 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
     """
     from watchfiles import watch as fs_watch  # lazy: +46 ms of imports here (measured)
 
-    from cardgen.api import check_then_build  # lazy: +352 ms of imports here (measured)
+    from cardgen.api import check_then_build, record_unbuilt  # lazy: +352 ms of imports here (measured)
+    from cardgen.check.deck_math import Report  # lazy: +0 ms here (measured: cardgen.api imported it)
     from cardgen.core.errors import CardgenError, Problem  # lazy: +14 ms of imports here (measured)
     from cardgen.data.project import Project  # lazy: +11 ms of imports here (measured)
 
@@ -110,6 +113,7 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
     root = Project.for_game(game_dir).root
 
     extra = dict(build_options or {})
+    last_id = [game_dir.name]  # the game's id as the last check that read it said (its output folder)
 
     def run(steps: set[str]) -> None:
         start, report, result, todo = time.perf_counter(), None, None, ()
@@ -123,6 +127,8 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
         def on_report(rep) -> None:
             nonlocal report
             report = rep
+            if rep.version or rep.title:  # the game was read: its id names its output folder
+                last_id[0] = rep.game
             on_event("report", rep)
 
         def on_written(stage: tuple[str, ...], _files, pending: tuple[str, ...]) -> None:
@@ -134,11 +140,15 @@ def watch(game_dir: Path, out_root: Path, on_event: Callable[[str, object], None
         try:
             report, result, todo = save(game_dir, out_root, plan_steps, force=force, on_report=on_report,
                                         on_written=on_written, progress=progress, **extra)
+            if result is None and report.errors and not (report.title or report.version):  # the game could not be read
+                record_unbuilt(report, Path(out_root) / last_id[0])
             if result is not None:
                 on_event("built", result)
             on_event("summary", summary(todo, report, result, time.perf_counter() - start, force))
         except CardgenError as exc:
             on_event("error", exc)
+            if report is None:  # the check did not finish (a budget): report.json must not keep an earlier verdict
+                record_unbuilt(Report(last_id[0], "", "", errors=list(exc.problems)), Path(out_root) / last_id[0])
             if done and later:
                 on_event("summary", failed_line(done, tuple(later)))
         except Exception as exc:  # noqa: BLE001 - a bug must not end the watch: show it, go on

@@ -19,7 +19,7 @@ class FileClock:
     by default) raises :class:`~cardgen.core.sandbox.BudgetExceeded` inside the job, and
     :attr:`stopped_in` names it. CPU time, not time on the clock: a file's layout is stopped for
     its own work, however busy the machine. One interval timer (``ITIMER_PROF``, apart from the
-    wall-clock timer of :func:`cardgen.core.sandbox.time_budget`): only in the main thread of a Unix
+    ``ITIMER_VIRTUAL`` of :func:`cardgen.core.sandbox.time_budget`): only in the main thread of a Unix
     process and when no other such clock runs (elsewhere it counts nothing; the OS budget of the
     whole build still holds)."""
 

@@ -13,11 +13,11 @@ what is left (loops, recursive macros) after :data:`MAX_SECONDS`. Violations rai
 from __future__ import annotations
 
 import math
+import os
 import re
 import signal
 import sys
 import threading
-import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -48,7 +48,7 @@ from cardgen.core.size_guards import (
     too_big,
 )
 
-#: Seconds one evaluation (a card's text, a design rule over a table, one rules file) may take.
+#: CPU seconds one evaluation (a card's text, a design rule over a table, one rules file) may take.
 MAX_SECONDS = 20.0
 
 #: jinja2 globals a card game has no use for (``lipsum(10**5, …)`` builds megabytes of text).
@@ -56,7 +56,7 @@ _DROPPED_GLOBALS = ("lipsum", "cycler", "joiner")
 
 
 class BudgetExceeded(LimitError):
-    """An evaluation ran longer than :data:`MAX_SECONDS`."""
+    """An evaluation used more than :data:`MAX_SECONDS` of CPU time."""
 
 
 #: A run of digits Python will not turn into an int (sys.get_int_max_str_digits(): 4,300 by default).
@@ -195,32 +195,36 @@ class _CheckedFormatter(SandboxedFormatter):
 
 @contextmanager
 def time_budget(what: str, seconds: float | None = None) -> Iterator[None]:
-    """Raise :class:`BudgetExceeded` inside the block when it runs longer than ``seconds``
-    (:data:`MAX_SECONDS`). Uses ``SIGALRM``: only in the main thread of a Unix process (elsewhere
-    the block simply runs); an enclosing budget keeps counting (the inner one is nested in it)."""
+    """Raise :class:`BudgetExceeded` inside the block when it has used more than ``seconds``
+    (:data:`MAX_SECONDS`) of the process's CPU time — its own work, however busy the machine (a
+    build beside a compile or a test run is not stopped early). Uses ``ITIMER_VIRTUAL`` /
+    ``SIGVTALRM`` (apart from :class:`cardgen.core.file_clock.FileClock`'s ``ITIMER_PROF``): only
+    in the main thread of a Unix process (elsewhere the block simply runs; the operating-system
+    budget of the whole build still holds); an enclosing budget keeps counting (the inner one is
+    nested in it)."""
     seconds = MAX_SECONDS if seconds is None else seconds
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
-    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+    outer_left, _ = signal.getitimer(signal.ITIMER_VIRTUAL)
     if outer_left and outer_left <= seconds:  # an enclosing budget ends first: let it fire
         yield
         return
 
     def expired(_signum, _frame):
-        raise BudgetExceeded(f"{what} took longer than {seconds:g} seconds and was stopped "
+        raise BudgetExceeded(f"{what} used more than {seconds:g} seconds of CPU time and was stopped "
                              "(a loop or a recursive macro that does not end?)")
 
-    start = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    start = os.times().user
+    previous = signal.signal(signal.SIGVTALRM, expired)
+    signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        if outer_left:  # the enclosing budget goes on, less the time spent here
-            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - start), 0.001))
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
+        if outer_left:  # the enclosing budget goes on, less the CPU time spent here
+            signal.setitimer(signal.ITIMER_VIRTUAL, max(outer_left - (os.times().user - start), 0.001))
 
 
 @contextmanager

@@ -35,6 +35,7 @@ class ModelCall(_Strict):
     when: str = Field(description="Condition; `discard` is the discarded card, `river`/`chips` the caller's, e.g. `wins() and not discarded(discard.kind)` (the hand plus the discard forms a pattern; not a kind the caller discarded before) or `chips - held.chip_cost >= 1 and discard.number > held.number`.")
     points: str = Field("1", description="Points of the win, e.g. `pattern_points()` or `chips - held.chip_cost`.")
     face_down: bool = Field(False, description="A face-down discard can be called too.")
+    wall_down: str = Field("false", description="With `wins_per_round` above 1: when this holds after the call's win (read as `when` is), the discard stays in the discarder's river and the winner lays the top card of the wall face down in their own river, their hand unchanged (馬将's 栄和 that completes the 将, `melds_pair()`); otherwise the winner takes the discard into their hand and plays a card face down.")
 
 
 class ModelTake(_Strict):
@@ -55,6 +56,37 @@ class ModelMelds(_Strict):
     suit: str = Field("suit", description="Column of the suit (0: honours, which form no runs).")
     number: str = Field("number", description="Column of the number within the suit.")
     sets: int = Field(4, ge=0, le=8, description="Sets besides the pair, e.g. 4 (a 14-tile hand).")
+
+
+class ModelCounter(_Strict):
+    """A number each player keeps from round to round (points, 脱衣…)."""
+
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", description="Its name in the game's expressions, e.g. `score`, `undress`.")
+    label: str = Field("", description="What the game calls it, e.g. `脱衣`; reports use it.")
+    start: str = Field("0", description="Its value when the game starts (an expression of `players`, `option.X`, `design.X`), e.g. `30000`.")
+    after: str = Field(description="Its value after each round, per player (the round's names, docs/insight-model.md), e.g. `score + points` or `undress + (1 if (tsumo and not winner) or (call and loser) else 0)`; every counter is worked out from the values before the round.")
+
+
+class ModelEnd(_Strict):
+    """A way the game ends: after a round, when `when` holds for any player."""
+
+    name: str = Field(description="What the reports call it, e.g. `3回目の脱衣`.")
+    when: str = Field(description="Condition, per player, after the counters are updated, e.g. `undress >= 3`, `round >= 4`, `moves >= 2 * players`.")
+
+
+class ModelGame(_Strict):
+    """The whole game: rounds played one after another, what a player keeps between them, how the
+    dealer moves, when the game ends and who wins (docs/insight-model.md, "The game")."""
+
+    name: str = Field("game", description="What the game calls a whole game, printed in the reports.")
+    counters: list[ModelCounter] = Field(default_factory=list, max_length=8, description="Numbers each player keeps between rounds, updated after every round.")
+    carry: str = Field("0", description="Chips a player starts the next round with (per player, at the round's end), e.g. `chips if dry and top_river else 0` (流局: the highest 聴牌速度 keeps this round's power). Without it every round starts at 0.")
+    pot: str = Field("0", description="What a player pays into the pot at the round's end (per player), e.g. `1000 if dry and not ready() else 0` (ノーテン罰符). The round's first winner takes the pot as it stood before the round (`pot_won`); a round without a win keeps it for the next.")
+    dealer_stays: str = Field("false", description="When the dealer stays dealer for the next round (read for the dealer), e.g. `winner` (連荘); otherwise the dealer moves one seat in turn order and `moves` counts one more.")
+    ends: list[ModelEnd] = Field(min_length=1, max_length=8, description="How the game ends, tested in order after every round.")
+    out: str = Field("false", description="A player who loses whatever the ranking says (per player, at the game's end), e.g. `undress >= 3`.")
+    rank: list[str] = Field(min_length=1, max_length=4, description="Who wins: the player (not `out`) with the highest value of the first expression, ties broken by the next (e.g. `[score, -undress]`); still tied: a draw.")
+    max_rounds: int = Field(100, ge=1, le=1000, description="A game still going after this many rounds is stopped and reported as such (the simulator's limit, not a rule).")
 
 
 class GameModel(_Strict):
@@ -84,4 +116,5 @@ class GameModel(_Strict):
     takes: list[ModelTake] = Field(default_factory=list, description="Cards taken from other rivers after a play (ポン／チー), in priority order; one a play at most.")
     greedy: str | None = Field(None, description="The greedy policy's choice of play: the hand card with the highest value of this expression (ties: the first). Default: with `patterns`, the card whose loss keeps the hand closest to a pattern; else the highest `value`.")
     priority: list[Union[str, int]] = Field(default_factory=list, description="The `priority` policy: kinds to play first, in this order (kinds not listed come after, as `greedy` chooses).")
+    game: ModelGame | None = Field(None, description="The whole game of several rounds: what carries over, the dealer, the end and the winner (docs/insight-model.md). Without it only single rounds are played.")
     options: dict[str, int] = Field(default_factory=dict, description="The model's open questions as whole numbers (true/false as 1/0) with this build's answer; expressions read `option.X`; `cardgen simulate --option X=N` switches one for a run.")

@@ -62,6 +62,9 @@ def check_values(template: Template, src) -> None:
             if el.min_size is not None and not 1 <= el.min_size <= el.size:
                 bad(i, "min_size", f"min_size {el.min_size:g} pt must be from 1 pt up to the size ({el.size:g} pt)",
                     "text below about 5 pt is hard to read; e.g. min_size: 6")
+            if el.max_size is not None and not el.size <= el.max_size <= 500:
+                bad(i, "max_size", f"max_size {el.max_size:g} pt must be from the size ({el.size:g} pt) up to 500 pt",
+                    f"the text grows from size up to max_size where it has room; e.g. max_size: {el.size + 2:g}")
             if not 0 < el.leading <= 10:
                 bad(i, "leading", f"leading {el.leading:g} is out of range (more than 0, at most 10)", "e.g. 1.35")
         for key in ("stroke_width", "radius", "gap"):  # stroke_width: pt as written; radius, gap: pt, shown in mm

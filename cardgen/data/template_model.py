@@ -71,6 +71,7 @@ class TextElement(_Element):
     font: str = Field("body", description="Font role (fonts/fonts.yaml).")
     size: float = Field(9.0, description="Preferred font size, pt.")
     min_size: float | None = Field(None, description="Smallest size the text may shrink to, pt (default: size — no shrinking).")
+    max_size: float | None = Field(None, description="Largest size the text may grow to where the box has room, pt (default: size — no growing); the text is set at the largest size from `max_size` down that fits, and only going below `size` is reported.")
     leading: float = Field(1.35, description="Line height as a multiple of the size.")
     align: Literal["left", "center", "right"] = Field("left", description="Horizontal alignment.")
     valign: Literal["top", "middle", "bottom"] = Field("top", description="Vertical alignment.")

@@ -54,6 +54,14 @@ class CachedFace(TTFontFace):
         raise AttributeError(name)
 
 
+def read_all(face: TTFontFace) -> None:
+    """Read what a face restored from the cache reads on first use (the file's bytes, the
+    :data:`_LAZY` tables) now; a no-op for a face parsed in full."""
+    if isinstance(face, CachedFace):
+        for name in ("_ttf_data",) + _LAZY:
+            getattr(face, name, None)
+
+
 def _key(path: str, index: int) -> bytes | None:
     try:
         st = os.stat(path)

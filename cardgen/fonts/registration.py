@@ -21,7 +21,7 @@ from cardgen.fonts.convert import cff_to_truetype
 from cardgen.fonts.index import collection_size
 from cardgen.fonts.library_log import reading
 from cardgen.core.regular_file import open_regular
-from cardgen.fonts.parsed_cache import load_ttfont
+from cardgen.fonts.parsed_cache import load_ttfont, read_all
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,9 @@ def registered_stamp(path: Path | str) -> tuple[int, int, int, int] | None:
 
 def preload(source: Path | str, index: int = 0) -> None:
     """Register the face ``index`` of font file ``source`` with reportlab now (a no-op when it
-    already is), so processes forked later find it parsed. Raises ValueError for a file that is
-    not a TrueType/OpenType font, OSError when it cannot be read."""
-    register(Path(source), index)
+    already is), with the file's bytes and the tables a subset is embedded from read too
+    (:func:`cardgen.fonts.parsed_cache.read_all`), so processes forked later find it parsed and
+    ready to embed. Raises ValueError for a file that is not a TrueType/OpenType font, OSError
+    when it cannot be read."""
+    name, _embedded = register(Path(source), index)
+    read_all(pdfmetrics.getFont(name).face)

@@ -61,7 +61,8 @@ class SimulationRun:
     files: list[Path] | None = None
 
 
-def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: int = 100_000, seed: int = 1,
+def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: int = 100_000, games: int | None = None,
+                  seed: int = 1,
                   policy: str = "greedy", options: list[str] | None = None, players: list[int] | None = None,
                   compare_with: Path | str | None = None, compare_options: list[str] | None = None,
                   jobs: int | None = None, pdf: bool = True, progress=None) -> SimulationRun:
@@ -71,6 +72,8 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     ``compare_with``: another game folder, or a variant file (YAML: ``label``, ``cards``,
     ``design``, ``options``; see docs/insight.md) applied to this game; ``compare_options``:
     ``NAME=N`` answers of the model's options for the second side; both play the same rounds.
+    ``games``: whole games per player count when the model has ``game:`` (0: none; default a
+    tenth of ``rounds``, at least 2).
     ``jobs``: threads (default: all cores); the results never depend on it.
 
     Raises:
@@ -85,6 +88,10 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
     if rounds > MAX_ROUNDS:
         raise CardgenError(Problem("--rounds", None, "rounds", f"{rounds} rounds: at most {MAX_ROUNDS:,} per player "
                                    "count are played", "e.g. --rounds 1000000", code="insight-rounds"))
+    games = max(rounds // 10, 2) if games is None else games
+    if not 0 <= games <= MAX_ROUNDS:
+        raise CardgenError(Problem("--games", None, "games", f"{games} games: from 0 to {MAX_ROUNDS:,} per player "
+                                   "count are played", "e.g. --games 10000", code="insight-rounds"))
     if not 0 <= seed <= MAX_SEED:
         raise CardgenError(Problem("--seed", None, "seed", f"the seed {seed} is not a whole number from 0 to "
                                    f"{MAX_SEED}", "e.g. --seed 1", code="insight-seed"))
@@ -102,7 +109,7 @@ def simulate_game(game_dir: Path | str, out: Path | str = "output", *, rounds: i
                                    f"give a declared player count: {', '.join(map(str, declared))} "
                                    "(setup → player_counts in game.yaml)", code="insight-players"))
     if game.manifest.insight.model is not None:
-        return _simulate_model(game, out, rounds=rounds, seed=seed, policy=policy, options=options or [],
+        return _simulate_model(game, out, rounds=rounds, games=games, seed=seed, policy=policy, options=options or [],
                                players=players, compare_with=compare_with, compare_options=compare_options or [],
                                pdf=pdf, progress=progress)
     raise CardgenError(Problem(game.source.file, None, "insight → model",
@@ -124,7 +131,7 @@ def _write_outputs(out_dir: Path, data: dict, draw_pdf) -> list[Path]:
     return [out_dir / n for n in names]
 
 
-def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: list[str], players, compare_with,
+def _simulate_model(game, out, *, rounds: int, games: int, seed: int, policy: str, options: list[str], players, compare_with,
                     compare_options: list[str], pdf: bool, progress) -> SimulationRun:
     """``cardgen simulate`` of a game with ``insight.model``: simulation.json (and insight.pdf
     with the exact odds and the model's estimates); with ``compare_with`` (another game folder
@@ -175,10 +182,12 @@ def _simulate_model(game, out, *, rounds: int, seed: int, policy: str, options: 
                             Variant(" ".join(compare_options)))
         label = ", ".join(compare_options)
     sides = 2 if other_cm is not None else 1
-    total = rounds * len([c for c in cm.counts if not players or c.deck.players in players]) * sides
+    played = len([c for c in cm.counts if not players or c.deck.players in players])
+    total = (rounds + (games if cm.model.game else 0)) * played * sides  # progress ticks: rounds and games
     tick = progress(total) if progress else None
-    result = simulate_model(cm, rounds, seed, policy, tick, players)
-    other_result = simulate_model(other_cm, rounds, seed, policy, tick, players, label) if other_cm else None
+    result = simulate_model(cm, rounds, seed, policy, tick, players, games=games)
+    other_result = simulate_model(other_cm, rounds, seed, policy, tick, players, label, games=games) \
+        if other_cm else None
     comparison = compare(result.parts, other_result.parts) if other_result else None
     data = {"simulation": result.to_json()}
     if other_result is not None:

@@ -19,9 +19,9 @@ from cardgen.data.game import Game
 from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_layout as R
 from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
-from cardgen.insight.model_expr import (CALL_HEADS, MELDS, NEAR, NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS,
-                                        USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN, USES_TAKE, WINS, ExprError, Names,
-                                        Programs, compile_expr, constant)
+from cardgen.insight.model_expr import (CALL_HEADS, GAME_VARS, GVAR, MELDS, MELDS_PAIR, NEAR, NOT_IN_RIVER, PLAY_HEADS,
+                                        PPOINTS, TAKE_GAIN, TAKE_HEADS, USES_FRESH, USES_MELDS, USES_MPAIR, USES_NEAR,
+                                        USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs, compile_expr, constant)
 from cardgen.insight.variant import Variant, apply_variant
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
@@ -35,6 +35,7 @@ class CompiledCount:
     deck: DealtDeck
     attr: np.ndarray
     prm: np.ndarray
+    gp: np.ndarray | None = None  #: the game's parameters (model_game's GP_*), None: single rounds only
 
 
 @dataclass
@@ -166,7 +167,8 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
             else:
                 held = by_name[c.holding]
         calls.append((held, prog(c.when, "calls", i, "when", heads=CALL_HEADS),
-                      prog(c.points, "calls", i, "points", heads=CALL_HEADS), int(c.face_down)))
+                      prog(c.points, "calls", i, "points", heads=CALL_HEADS), int(c.face_down),
+                      prog(c.wall_down, "calls", i, "wall_down", heads=CALL_HEADS)))
     takes = []
     for i, tk in enumerate(model.takes):
         try:
@@ -182,6 +184,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
             at("priority", message=f"{k!r} is not a kind of card", hint="kinds: " + ", ".join(kinds))
         else:
             prio[kinds.index(str(k))] = min(prio[kinds.index(str(k))], r)
+    game_progs = _game_programs(model, names, progs, at) if model.game else None
     if problems:
         raise CardgenError(problems)
     counts = []
@@ -229,14 +232,23 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         prm[R.P_NCALLS], prm[R.P_NKINDS] = len(calls), max(len(kinds), 1)
         prm[R.P_NTAKES], prm[R.P_CHOOSE_FACE], prm[R.P_GREEDY_DOWN] = len(takes), int(model.choose_face), greedy_down
         prm[R.P_TSUMO_ANY] = int(bool(model.tsumo and model.tsumo.any_card))
-        counts.append(CompiledCount(d, attr, prm))
+        gp = None
+        if game_progs is not None:
+            starts = []
+            for j, counter in enumerate(model.game.counters):
+                try:
+                    starts.append(constant(compile_expr(counter.start, Names({}, {}, options, design)), d.players))
+                except ExprError as exc:
+                    at("game", "counters", j, "start", message=str(exc), hint="e.g. `30000` or `0`")
+            gp = game_params(model.game, game_progs, starts)
+        counts.append(CompiledCount(d, attr, prm, gp))
     if problems:
         raise CardgenError(problems)
     code, spans = progs.arrays()
     T = np.concatenate([targets, tpoints.reshape(-1, 1)], axis=1)
     uses = np.array([_uses(code[a:a + n, 0]) for a, n in spans] or [0], dtype=np.int64)
     return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
-                         np.array(calls, dtype=np.int64).reshape(-1, 4), np.array(takes, dtype=np.int64).reshape(-1, 3),
+                         np.array(calls, dtype=np.int64).reshape(-1, 5), np.array(takes, dtype=np.int64).reshape(-1, 3),
                          prio, counts)
 
 
@@ -245,7 +257,60 @@ def _uses(ops: np.ndarray) -> int:
     have = set(ops.tolist())
     return ((USES_PATTERN if have & {WINS, PPOINTS} else 0) | (USES_TAKE if TAKE_GAIN in have else 0)
             | (USES_FRESH if NOT_IN_RIVER in have else 0) | (USES_MELDS if MELDS in have else 0)
-            | (USES_NEAR if NEAR in have else 0))
+            | (USES_NEAR if NEAR in have else 0) | (USES_MPAIR if MELDS_PAIR in have else 0))
+
+
+def game_params(game, progs: dict[str, Any], starts: list[int]) -> np.ndarray:
+    """The game's parameter vector (model_layout's ``GP_*``) of one player count."""
+    gp = np.full(R.GP_WIDTH, -1, dtype=np.int64)
+    gp[R.GP_NC], gp[R.GP_NENDS], gp[R.GP_NRANK] = len(game.counters), len(game.ends), len(game.rank)
+    gp[R.GP_CARRY], gp[R.GP_POT], gp[R.GP_STAYS], gp[R.GP_OUT] = progs["carry"], progs["pot"], progs["stays"], progs["out"]
+    gp[R.GP_MAXR], gp[R.GP_READY] = game.max_rounds, int(progs["ready"])
+    gp[R.GP_START:R.GP_START + 8] = 0
+    gp[R.GP_START:R.GP_START + len(starts)] = starts
+    gp[R.GP_AFTER:R.GP_AFTER + len(progs["after"])] = progs["after"]
+    gp[R.GP_ENDS:R.GP_ENDS + len(progs["ends"])] = progs["ends"]
+    gp[R.GP_RANK:R.GP_RANK + len(progs["rank"])] = progs["rank"]
+    return gp
+
+
+def _game_programs(model: GameModel, names: Names, progs: Programs, at) -> dict[str, Any]:
+    """The game's expressions (``insight.model.game``) compiled with the game's names; every
+    problem at its line. → program indexes by role, and whether one reads ``ready()``."""
+    game = model.game
+    counters = [c.name for c in game.counters]
+    gnames = names.of_game(counters)
+    seen: set[str] = set()
+    for j, c in enumerate(game.counters):
+        if c.name in GAME_VARS or c.name in seen:
+            at("game", "counters", j, "name", message=f"{c.name!r} is " + ("already a counter" if c.name in seen else
+                                                                          "a name of the round's end"),
+               hint="give the counter a name of its own, e.g. `score`")
+        seen.add(c.name)
+    ready = False
+
+    def gprog(text: str, *path) -> int:
+        nonlocal ready
+        try:
+            program = compile_expr(text, gnames)
+        except ExprError as exc:
+            at("game", *path, message=str(exc), hint="see docs/insight-model.md (the game) for the names")
+            return -1
+        ready |= (GVAR, GAME_VARS["ready()"]) in program
+        return progs.add(program)
+
+    if "ready()" in "".join([game.carry, game.pot, game.dealer_stays, game.out, *game.rank,
+                             *(c.after for c in game.counters), *(e.when for e in game.ends)]) \
+            and not model.patterns and not model.melds:
+        at("game", message="ready() needs the win test of `patterns` or `melds`",
+           hint="add `patterns:` or `melds:` to insight.model, or remove ready()")
+    out = {"after": [gprog(c.after, "counters", j, "after") for j, c in enumerate(game.counters)],
+           "carry": gprog(game.carry, "carry"), "pot": gprog(game.pot, "pot"),
+           "stays": gprog(game.dealer_stays, "dealer_stays"), "out": gprog(game.out, "out"),
+           "ends": [gprog(e.when, "ends", i, "when") for i, e in enumerate(game.ends)],
+           "rank": [gprog(r, "rank", i) for i, r in enumerate(game.rank)]}
+    out["ready"] = ready
+    return out
 
 
 #: most kinds a `[a, b]` range of the model's own deck may make

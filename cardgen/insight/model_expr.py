@@ -29,9 +29,19 @@ import numpy as np
 CONST, CARD, HELD, DISC, VAR, IN_RIVER, DISCARDED, WINS, PPOINTS, IN_HAND = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 ADD, SUB, MUL, FDIV, MOD, NEG, NOT, AND, OR = 10, 11, 12, 13, 14, 15, 16, 17, 18
 LT, LE, GT, GE, EQ, NE, SELECT, MIN, MAX = 19, 20, 21, 22, 23, 24, 25, 26, 27
-TAKE_GAIN, NOT_IN_RIVER, MELDS, NEAR = 28, 29, 30, 31
+TAKE_GAIN, NOT_IN_RIVER, MELDS, NEAR, GVAR, MELDS_PAIR = 28, 29, 30, 31, 32, 33
 #: bits of a program's ``uses``: what the interpreter works out before running it
-USES_PATTERN, USES_TAKE, USES_FRESH, USES_MELDS, USES_NEAR = 1, 2, 4, 8, 16
+USES_PATTERN, USES_TAKE, USES_FRESH, USES_MELDS, USES_NEAR, USES_MPAIR = 1, 2, 4, 8, 16, 32
+
+#: The names of a game expression (``insight.model.game``), read at a round's end for one
+#: player → column of the game's per-player state (model_round's ``G``); counters follow.
+GAME_VARS = {"points": 0, "lost": 1, "round_points": 2, "won": 3, "winner": 4, "loser": 5, "tsumo": 6, "call": 7,
+             "dry": 8, "dealer": 9, "seat": 10, "winner_seat": 11, "loser_seat": 12, "river.sum": 13, "chips": 14,
+             "top_river": 15, "top_rivers": 16, "ready()": 17, "pot": 18, "pay": 19, "pot_won": 20, "round": 21,
+             "moves": 22, "players": 23}
+#: first column of the counters in G (at most 8), then their new values, then rank keys
+G_COUNTERS = 24
+G_WIDTH = G_COUNTERS + 8 + 8 + 4
 
 #: ``river.X`` and plain names → VAR argument
 VARS = {"river.sum": 0, "river.count": 1, "river.last": 2, "chips": 3, "turn": 4, "players": 5, "wall": 6, "seat": 7,
@@ -40,7 +50,7 @@ _BIN = {ast.Add: ADD, ast.Sub: SUB, ast.Mult: MUL, ast.FloorDiv: FDIV, ast.Mod: 
 _CMP = {ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE, ast.Eq: EQ, ast.NotEq: NE}
 _CALLS = {"in_river": (IN_RIVER, 1), "discarded": (DISCARDED, 1), "in_hand": (IN_HAND, 1), "wins": (WINS, 0), "pattern_points": (PPOINTS, 0),
           "min": (MIN, 2), "max": (MAX, 2), "take_gain": (TAKE_GAIN, 0), "not_in_river": (NOT_IN_RIVER, 0),
-          "melds": (MELDS, 0), "neighbours": (NEAR, 0)}
+          "melds": (MELDS, 0), "neighbours": (NEAR, 0), "melds_pair": (MELDS_PAIR, 0)}
 #: the cards an expression may read, by where it stands (Names.heads): head → opcode
 PLAY_HEADS = {"card": CARD}
 CALL_HEADS = {"discard": DISC, "held": HELD}
@@ -64,10 +74,16 @@ class Names:
     design: dict[str, int] = field(default_factory=dict)
     maxes: dict[str, int] = field(default_factory=dict)  #: ``max.X``: the deck's highest value of column X
     heads: dict[str, int] = field(default_factory=lambda: dict(PLAY_HEADS))  #: the cards named here
+    game: dict[str, int] | None = None  #: a game expression: its names (GAME_VARS and counters) → G column
 
     def where(self, heads: dict[str, int]) -> "Names":
         """The same names for an expression that reads the cards ``heads``."""
         return Names(self.columns, self.kinds, self.options, self.design, self.maxes, dict(heads))
+
+    def of_game(self, counters: list[str]) -> "Names":
+        """The names of a game expression: the round's end for one player (GAME_VARS) and ``counters``."""
+        return Names({}, self.kinds, self.options, self.design, {}, {},
+                     {**GAME_VARS, **{c: G_COUNTERS + i for i, c in enumerate(counters)}})
 
 
 def compile_expr(text: str, names: Names) -> list[tuple[int, int]]:
@@ -115,7 +131,11 @@ def _emit(node: ast.AST, names: Names, out: list) -> None:
         if name is None:
             raise ExprError("only names such as card.number, river.sum, chips are allowed")
         head, _, rest = name.partition(".")
-        if name in VARS:
+        if names.game is not None and name in names.game and not name.endswith("()"):
+            out.append((GVAR, names.game[name]))
+        elif names.game is not None and name in VARS:
+            raise ExprError(_unknown(name, names))
+        elif name in VARS:
             out.append((VAR, VARS[name]))
         elif head in names.heads and rest in names.columns:
             out.append((names.heads[head], names.columns[rest]))
@@ -160,6 +180,12 @@ def _emit(node: ast.AST, names: Names, out: list) -> None:
         _emit(node.body, names, out)
         _emit(node.orelse, names, out)
         out.append((SELECT, 0))
+    elif (names.game is not None and isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+          and f"{node.func.id}()" in names.game and not node.args and not node.keywords):
+        out.append((GVAR, names.game[f"{node.func.id}()"]))  # ready(): worked out at the round's end
+    elif (names.game is not None and isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+          and node.func.id not in ("min", "max")):
+        raise ExprError(f"{node.func.id}() is not read in a game expression; these are: ready(), min(a, b), max(a, b)")
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CALLS and not node.keywords:
         op, n = _CALLS[node.func.id]
         if len(node.args) != n:
@@ -175,7 +201,8 @@ def _emit(node: ast.AST, names: Names, out: list) -> None:
 
 
 def _unknown(name: str, names: Names) -> str:
-    known = (list(VARS) + [f"{h}.{c}" for h in names.heads for c in names.columns]
+    known = ([n for n in names.game if not n.endswith("()")] if names.game is not None else list(VARS))
+    known = (known + [f"{h}.{c}" for h in names.heads for c in names.columns]
              + [f"max.{c}" for c in names.maxes] + [f"option.{o}" for o in names.options]
              + [f"design.{d}" for d in names.design])
     close = difflib.get_close_matches(name, known, 1, 0.6)

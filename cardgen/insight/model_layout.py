@@ -14,7 +14,8 @@ N_PARAMS = 19
 R_END, R_TURN, R_WINNER, R_LOSER, R_POINTS, R_FIRST, R_CALL, R_WALL, R_TAKES, R_DOWN, R_WINS = range(11)
 MAX_SEATS = 8
 R_SEAT_POINTS = 11  #: per seat (up to MAX_SEATS): points won this round
-WIDTH = R_SEAT_POINTS + MAX_SEATS
+R_SEAT_LOST = R_SEAT_POINTS + MAX_SEATS  #: per seat: points of the calls won on its discards
+WIDTH = R_SEAT_LOST + MAX_SEATS
 POL_RANDOM, POL_GREEDY, POL_PRIORITY = 0, 1, 2
 POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "priority": POL_PRIORITY}
 MAX_HAND = 64
@@ -24,3 +25,17 @@ UP, DOWN, SIDEWAYS, TAKEN = 0, 1, 2, 3  #: a river card's state
 #: rounds are played in this many blocks (each with its own workspace); a fixed number, so the
 #: blocks — and the results — are the same on any number of threads
 BLOCKS = 256
+
+#: the game's parameters: counters, programs (−1: none), ends, rank keys, the round limit, ready() used
+GP_NC, GP_CARRY, GP_POT, GP_STAYS, GP_OUT, GP_NENDS, GP_NRANK, GP_MAXR, GP_READY = range(9)
+GP_START = 9  #: 8 counters' start values, then their `after` programs, then 8 ends, then 4 rank keys
+GP_AFTER, GP_ENDS, GP_RANK = GP_START + 8, GP_START + 16, GP_START + 24
+GP_WIDTH = GP_START + 28
+#: a game's result row: rounds, the end (index of `ends`, −1 the round limit), the winner's game
+#: seat (−1 a draw), rounds without a win, then per game seat 1 when the player is `out`, then
+#: per game seat the first counter's final value
+GR_ROUNDS, GR_END, GR_WINNER, GR_DRY, GR_OUT = 0, 1, 2, 3, 4
+GR_FIRST = GR_OUT + MAX_SEATS
+GR_WIDTH = GR_FIRST + MAX_SEATS
+#: game g draws from the stream (seed, GAME_STREAM + g): apart from every round stream (r < 2**40)
+GAME_STREAM = 1 << 40

@@ -26,13 +26,13 @@ import numpy as np
 from numba import njit, prange
 
 from cardgen.insight.model_expr import (ADD, AND, CARD, CONST, DISC, DISCARDED, EQ, FDIV, GE, GT, HELD, IN_HAND, IN_RIVER, LE,
-                                        LT, MAX, MELDS, MIN, MOD, MUL, NE, NEAR, NEG, NOT, NOT_IN_RIVER, OR, PPOINTS,
-                                        SELECT, SUB, TAKE_GAIN, USES_FRESH, USES_MELDS, USES_NEAR, USES_PATTERN,
-                                        USES_TAKE, VAR, WINS)
+                                        LT, MAX, MELDS, MELDS_PAIR, MIN, MOD, MUL, NE, NEAR, NEG, NOT, NOT_IN_RIVER,
+                                        OR, PPOINTS, SELECT, SUB, TAKE_GAIN, USES_FRESH, USES_MELDS, USES_MPAIR,
+                                        USES_NEAR, USES_PATTERN, USES_TAKE, VAR, WINS, GVAR)
 from cardgen.insight.rng import below, round_state, seed_state, shuffle
 
 from cardgen.insight.model_layout import (BLOCKS, DOWN, HC, MAX_HAND, N_PARAMS, P_CHOOSE_FACE, P_DEAD, P_FACEDOWN,
-                                          P_MELD_SETS, P_MELDS, P_WINS, R_SEAT_POINTS, R_WINS, SCRATCH,
+                                          MAX_SEATS, P_MELD_SETS, P_MELDS, P_WINS, R_SEAT_LOST, R_SEAT_POINTS, R_WINS, SCRATCH,
                                           P_GAIN, P_GREEDY, P_GREEDY_DOWN, P_HAND, P_NCALLS, P_NKINDS, P_NTAKES,
                                           P_PLAYERS, P_TSUMO_AFTER, P_TSUMO_ANY, P_TSUMO_POINTS, P_TSUMO_WHEN, P_TURNS,
                                           POL_PRIORITY, POL_RANDOM, R_CALL, R_DOWN, R_END, R_FIRST, R_LOSER,
@@ -103,8 +103,12 @@ def run(p, code, spans, attr, seat, card, held, disc, ctx, S, pts, stack):
         elif op == WINS or op == PPOINTS:
             stack[sp] = (1 if pts >= 0 else 0) if op == WINS else max(pts, 0)
             sp += 1
-        elif op == TAKE_GAIN or op == NOT_IN_RIVER or op == MELDS or op == NEAR:
-            stack[sp] = ctx[4] if op == TAKE_GAIN else (ctx[5] if op == NOT_IN_RIVER else (ctx[6] if op == MELDS else ctx[7]))
+        elif op == TAKE_GAIN or op == NOT_IN_RIVER or op == MELDS or op == NEAR or op == MELDS_PAIR:
+            stack[sp] = ctx[4] if op == TAKE_GAIN else (ctx[5] if op == NOT_IN_RIVER else (
+                ctx[6] if op == MELDS else (ctx[7] if op == NEAR else ctx[8])))
+            sp += 1
+        elif op == GVAR:  # a game expression: S is the game's per-player state G
+            stack[sp] = S[seat, a]
             sp += 1
         elif op == NEG:
             stack[sp - 1] = -stack[sp - 1]
@@ -203,27 +207,47 @@ def melds_ok(S, s, extra, prm, stack):
         if c == 1 and near(S, s, k, prm) == 0 and (extra < 0 or not _beside(k, extra, prm)):
             return 0
     for pk in range(nk):
-        if S[s, HC + pk] + (1 if pk == extra else 0) < 2:
-            continue
-        for k in range(nk):
-            stack[SCRATCH + k] = S[s, HC + k] + (1 if k == extra else 0) - (2 if k == pk else 0)
-        ok = True
-        for k in range(nk):
-            c = stack[SCRATCH + k]
-            if c >= 3:
-                c -= 3
-            if c > 0:
-                j = prm[N_PARAMS + k]
-                m = prm[N_PARAMS + j] if j >= 0 else -1
-                if m < 0 or stack[SCRATCH + j] < c or stack[SCRATCH + m] < c:
-                    ok = False
-                    break
-                stack[SCRATCH + j] -= c
-                stack[SCRATCH + m] -= c
-            stack[SCRATCH + k] = 0
-        if ok:
+        if S[s, HC + pk] + (1 if pk == extra else 0) >= 2 and _sets_after_pair(S, s, extra, pk, prm, stack) != 0:
             return 1
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def melds_pair(S, s, extra, prm, stack):
+    """1 when seat ``s``'s hand plus kind ``extra`` splits into sets and a pair of ``extra``'s
+    kind (the added card completes the pair, 馬将's 将), else 0."""
+    nk = prm[P_NKINDS]
+    total = 0
+    for k in range(nk):
+        total += S[s, HC + k] + (1 if k == extra else 0)
+    if extra < 0 or total != 3 * prm[P_MELD_SETS] + 2:
+        return 0
+    return _sets_after_pair(S, s, extra, extra, prm, stack)
+
+
+@njit(cache=True, _nrt=False)
+def _sets_after_pair(S, s, extra, pk, prm, stack):
+    """1 when the hand (plus kind ``extra``) less a pair of kind ``pk`` is all sets (the lowest
+    kind left is in a triplet or starts runs: taking the triplet first is never wrong, since
+    three equal runs are three triplets, so one pass decides), else 0."""
+    nk = prm[P_NKINDS]
+    if S[s, HC + pk] + (1 if pk == extra else 0) < 2:
+        return 0
+    for k in range(nk):
+        stack[SCRATCH + k] = S[s, HC + k] + (1 if k == extra else 0) - (2 if k == pk else 0)
+    for k in range(nk):
+        c = stack[SCRATCH + k]
+        if c >= 3:
+            c -= 3
+        if c > 0:
+            j = prm[N_PARAMS + k]
+            m = prm[N_PARAMS + j] if j >= 0 else -1
+            if m < 0 or stack[SCRATCH + j] < c or stack[SCRATCH + m] < c:
+                return 0
+            stack[SCRATCH + j] -= c
+            stack[SCRATCH + m] -= c
+        stack[SCRATCH + k] = 0
+    return 1
 
 
 @njit(cache=True, _nrt=False)
@@ -265,10 +289,12 @@ def ev(p, s, card, held, disc, extra, attr, T, code, spans, uses, prm, S, ctx, s
             if S[s, HC + nk + k] == 0:
                 f += S[s, HC + k]
         ctx[5] = f
-    if u & USES_MELDS:
-        ctx[6] = melds_ok(S, s, extra, prm, stack)
+    if u & USES_MPAIR:
+        ctx[8] = melds_pair(S, s, extra, prm, stack)
     if u & USES_NEAR:
         ctx[7] = near(S, s, attr[card, 0], prm) if card >= 0 else 0
+    if u & USES_MELDS:
+        ctx[6] = melds_ok(S, s, extra, prm, stack)
     return run(p, code, spans, attr, s, card, held, disc, ctx, S, pts, stack)
 
 
@@ -374,8 +400,10 @@ def _win(row, S, s, loser, kind, call, first, points):
         row[R_END], row[R_WINNER], row[R_LOSER], row[R_CALL], row[R_FIRST] = kind, s, loser, call, first
     row[R_WINS] += 1
     row[R_POINTS] += points
-    if s < row.shape[0] - R_SEAT_POINTS:
+    if s < MAX_SEATS:
         row[R_SEAT_POINTS + s] += points
+    if 0 <= loser < MAX_SEATS:
+        row[R_SEAT_LOST + loser] += points
     S[s, 4] += 1
 
 
@@ -405,8 +433,9 @@ def _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand
 
 
 @njit(cache=True, _nrt=False)
-def play_round(order, M, W, pol, state, row):
-    """Play one round with the deck in ``order`` (top first) in workspace ``W``; fills ``row``."""
+def play_round(order, M, W, pol, state, row, chips0):
+    """Play one round with the deck in ``order`` (top first) in workspace ``W``; fills ``row``.
+    ``chips0[seat]``: the chips each seat starts with (what a game carried over; 0 otherwise)."""
     attr, T, code, spans, uses, calls, takes, prio, prm = M
     hand, hsize, S, rc, rs, rn, ctx, stack = W
     players, n = prm[P_PLAYERS], order.shape[0]
@@ -417,6 +446,8 @@ def play_round(order, M, W, pol, state, row):
     S[:, :] = 0
     ctx[:] = 0
     ctx[2] = players
+    for s in range(players):
+        S[s, 3] = chips0[s]
     pos = 0
     for s in range(players):
         for _ in range(prm[P_HAND]):
@@ -499,7 +530,7 @@ def play_round(order, M, W, pol, state, row):
         else:
             row[R_DOWN] += 1
         S[s, DK + attr[p, 0]] += 1
-        won = -1
+        won, wci = -1, -1
         for ci in range(prm[P_NCALLS]):
             if down != 0 and calls[ci, 3] == 0:
                 continue
@@ -513,18 +544,30 @@ def play_round(order, M, W, pol, state, row):
                                                             S, ctx, stack) != 0:
                             _win(row, S, o, s, 2, ci, 0,
                                  ev(pay, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack))
-                            won = o
+                            won, wci = o, ci
                             break
                 elif ev(when, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
                     _win(row, S, o, s, 2, ci, 0, ev(pay, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx,
                                                     stack))
-                    won = o
+                    won, wci = o, ci
                 if won >= 0:
                     break
             if won >= 0:
                 break
         if won >= 0:
-            if row[R_WINS] < prm[P_WINS]:  # the winner takes the discard and plays on
+            if row[R_WINS] < prm[P_WINS] and pos < n and ev(calls[wci, 4], won, p, -1, p, attr[p, 0], attr, T, code, spans,
+                                                            uses, prm, S, ctx, stack) != 0:
+                c = order[pos]  # wall_down: the discard stays; the wall's top card goes face down to the winner's river
+                pos += 1
+                rc[won, rn[won]] = c
+                rs[won, rn[won]] = DOWN
+                rn[won] += 1
+                S[won, 1] += 1
+                S[won, 2] = 0
+                S[won, DK + attr[c, 0]] += 1
+                row[R_DOWN] += 1
+                cur = (won + 1) % players
+            elif row[R_WINS] < prm[P_WINS]:  # the winner takes the discard and plays on
                 rn[s] -= 1
                 S[s, 0] -= v
                 S[s, 1] -= 1
@@ -575,7 +618,7 @@ def workspace(players, size, nk):
     return (np.full((players, MAX_HAND), -1, dtype=np.int64), np.zeros(players, dtype=np.int64),
             np.zeros((players, HC + 3 * nk), dtype=np.int64), np.zeros((players, size + 1), dtype=np.int64),
             np.zeros((players, size + 1), dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(8, dtype=np.int64), np.empty(SCRATCH + 64, dtype=np.int64))
+            np.zeros(10, dtype=np.int64), np.empty(SCRATCH + 64, dtype=np.int64))
 
 
 @njit(cache=True, parallel=True)
@@ -588,10 +631,11 @@ def play_many(seed, first, res, size, M, pol):
     for b in prange(BLOCKS):
         W = workspace(prm[P_PLAYERS], size, prm[P_NKINDS])
         order = np.empty(size, dtype=np.int64)
+        chips0 = np.zeros(prm[P_PLAYERS], dtype=np.int64)
         state = round_state(seed, 0)
         for i in range(b * per, min(rounds, (b + 1) * per)):
             seed_state(state, seed, first + i)
             for k in range(size):
                 order[k] = k
             shuffle(order, state)
-            play_round(order, M, W, pol, state, res[i])
+            play_round(order, M, W, pol, state, res[i], chips0)

@@ -13,6 +13,7 @@ import numpy as np
 
 from cardgen.core.errors import Problem, UsageError, did_you_mean
 from cardgen.insight import model_layout as L
+from cardgen.insight import model_game as G
 from cardgen.insight import model_round as R
 from cardgen.insight.estimates import Metric
 from cardgen.insight.model_compile import CompiledModel
@@ -51,6 +52,53 @@ def play_rows(cm: CompiledModel, k: int, rounds: int, seed: int, policy: str,
         if on_chunk:
             on_chunk(len(part))
     return res
+
+
+def play_game_rows(cm: CompiledModel, k: int, games: int, seed: int, policy: str,
+                   on_chunk: Callable[[int], None] | None = None) -> np.ndarray:
+    """``games`` game result rows (int64, model_layout's ``GR_*``) of player count ``k``."""
+    c = cm.counts[k]
+    pol = policy_codes(policy, c.deck.players, L.POLICIES)
+    res = np.empty((games, L.GR_WIDTH), dtype=np.int64)
+    M = cm.arrays(k)
+    for first in range(0, games, CHUNK):
+        part = res[first:first + CHUNK]
+        G.play_games(np.int64(seed), np.int64(first), part, np.int64(c.deck.size), M, c.gp, pol)
+        if on_chunk:
+            on_chunk(len(part))
+    return res
+
+
+def game_metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
+    """The estimates of whole games (keys ``game.*``): rounds per game, rounds without a win, who
+    wins by seat (seat 1 the first dealer), draws, each way the game ends, and who is ``out``."""
+    game = cm.model.game
+    one = np.ones(len(res), dtype=np.float64)
+
+    def share(key: str, label: str, x) -> Metric:
+        return Metric(key, label, np.asarray(x, dtype=np.float64), one, True)
+
+    rounds = res[:, L.GR_ROUNDS].astype(np.float64)
+    out = [Metric("game.rounds", f"{game.name}1回あたりの局数", rounds, one),
+           Metric("game.dry", f"{game.name}1回あたりの流局（和了のない局）の数", res[:, L.GR_DRY].astype(np.float64), one)]
+    winner = res[:, L.GR_WINNER]
+    for s in range(players):
+        out.append(share(f"game.seat{s + 1}.win", f"{game.name}の勝者：{s + 1}番目の席{'（起家）' if s == 0 else ''}",
+                         winner == s))
+    out.append(share("game.draw", f"{game.name}が引き分け", winner == -1))
+    for i, e in enumerate(game.ends):
+        out.append(share(f"game.end.{i}", f"{game.name}の終わり方：{e.name}", res[:, L.GR_END] == i))
+    out.append(share("game.end.limit", f"{game.name}の終わり方：{game.max_rounds}局の上限で打ち切り",
+                     res[:, L.GR_END] == -1))
+    if game.counters:
+        c0 = game.counters[0]
+        for s in range(players):
+            out.append(Metric(f"game.seat{s + 1}.{c0.name}", f"{game.name}の終わりの{c0.label or c0.name}：{s + 1}番目の席",
+                              res[:, L.GR_FIRST + s].astype(np.float64), one))
+    if game.out != "false":
+        for s in range(players):
+            out.append(share(f"game.seat{s + 1}.out", f"{game.name}で敗退：{s + 1}番目の席", res[:, L.GR_OUT + s] == 1))
+    return out
 
 
 @dataclass
@@ -129,19 +177,21 @@ class ModelResult:
     options: dict[str, int]
     counts: list[dict[str, Any]]
     label: str = "as built"
+    games: int = 0  #: whole games per player count (0: none, or the model has no `game:`)
     parts: list[ModelCount] = field(default_factory=list)  #: per player count, for a comparison
 
     def to_json(self) -> dict[str, Any]:
         """The run as plain JSON (what simulation.json holds)."""
         return {"game": self.game_id, "title": self.title, "variant": self.label, "model": self.model,
                 "model_leaves_out": self.description, "policy": self.policy, "seed": self.seed,
-                "rounds": self.rounds, "options": self.options, "player_counts": self.counts}
+                "rounds": self.rounds, "games": self.games, "options": self.options, "player_counts": self.counts}
 
 
 def simulate_model(cm: CompiledModel, rounds: int, seed: int, policy: str,
                    progress: Callable[[int], None] | None = None, players: list[int] | None = None,
-                   label: str = "as built") -> ModelResult:
-    """Play ``rounds`` rounds of every player count (or ``players``) and estimate."""
+                   label: str = "as built", games: int = 0) -> ModelResult:
+    """Play ``rounds`` rounds of every player count (or ``players``) and estimate; with a
+    ``game:`` in the model, also ``games`` whole games (their estimates under ``game``)."""
     out, parts = [], []
     for k, c in enumerate(cm.counts):
         if players and c.deck.players not in players:
@@ -154,5 +204,16 @@ def simulate_model(cm: CompiledModel, rounds: int, seed: int, policy: str,
                     "rounds_per_second": rounds / dt if dt else None, "turn_limit": int(c.prm[L.P_TURNS]),
                     "estimates": summarize(parts[-1].metrics),
                     "turn_histogram": np.bincount(res[:, L.R_TURN], minlength=1).tolist()})
+        if c.gp is not None and games > 0:
+            t0 = time.perf_counter()
+            gres = play_game_rows(cm, k, games, seed, policy, progress)
+            dt = time.perf_counter() - t0
+            gm = game_metrics(cm, c.deck.players, gres)
+            parts[-1].metrics.extend(gm)
+            played = int(gres[:, L.GR_ROUNDS].sum())
+            out[-1]["game"] = {"name": cm.model.game.name, "games": games, "seconds": dt,
+                               "games_per_second": games / dt if dt else None,
+                               "rounds_per_second": played / dt if dt else None, "estimates": summarize(gm),
+                               "rounds_histogram": np.bincount(gres[:, L.GR_ROUNDS], minlength=1).tolist()}
     return ModelResult(cm.game_id, cm.title, cm.model.name, cm.model.description, policy, seed, rounds,
-                       dict(cm.options), out, label, parts)
+                       dict(cm.options), out, label, games if cm.model.game else 0, parts)

@@ -1,7 +1,7 @@
 """``output/<game>/insight.pdf``: the simulation's distributions and the exact odds, as matplotlib pages.
 
 Pages (A4 landscape, one figure each): the model's estimates per player count (± 1.96 standard
-errors) for each side; the comparison's differences with their 95 % intervals (when
+errors) for each side, and its whole games' (a model with ``game:``) on a page of their own; the comparison's differences with their 95 % intervals (when
 ``--compare`` or ``--compare-option`` was given); the exact odds tables. Text uses
 the game's body font (Japanese), registered with matplotlib from the font file cardgen uses.
 """
@@ -135,12 +135,13 @@ def _odds_entries(title: str, odds) -> list:
             for part in odds_pages(odds or [])]
 
 
-def _model_page(fig, result, c) -> None:
+def _model_page(fig, result, estimates: dict) -> None:
+    """One table of estimates (a player count's rounds, or its whole games) with what the model leaves out."""
     ax = fig.subplots(1, 1)
     ax.axis("off")
     cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
               if e["percent"] else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
-             for e in c["estimates"].values()]
+             for e in estimates.values()]
     if result.description:
         ax.text(0, 1.0, f"このモデルが扱わないこと：{result.description}", fontsize=9, transform=ax.transAxes, va="top")
     table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
@@ -154,9 +155,16 @@ def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None
     """insight.pdf of a game with ``insight.model``: one page of the model's estimates per player
     count (± 1.96 standard errors) of each side, the paired differences of a comparison, then the
     exact odds tables."""
-    pages = [(False, f"{r.title} — {r.model}（{r.label}）: {c['players']}人, {c['rounds']:,} rounds, policy "
-              f"{r.policy}, seed {r.seed}", lambda fig, r=r, c=c: _model_page(fig, r, c))
-             for r in [result] + ([other] if other is not None else []) for c in r.counts]
+    pages = []
+    for r in [result] + ([other] if other is not None else []):
+        for c in r.counts:
+            pages.append((False, f"{r.title} — {r.model}（{r.label}）: {c['players']}人, {c['rounds']:,} rounds, policy "
+                          f"{r.policy}, seed {r.seed}", lambda fig, r=r, c=c: _model_page(fig, r, c["estimates"])))
+            if "game" in c:  # whole games (insight.model.game): their own page
+                g = c["game"]
+                pages.append((False, f"{r.title} — {g['name']}（{r.label}）: {c['players']}人, {g['games']:,} games, "
+                              f"policy {r.policy}, seed {r.seed}",
+                              lambda fig, r=r, g=g: _model_page(fig, r, g["estimates"])))
     if comparison:
         pages.append((True, f"{result.title} — {result.model}", lambda fig: _comparison(
             fig, comparison, result.label, other.label)))

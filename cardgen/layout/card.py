@@ -27,6 +27,7 @@ from cardgen.layout.card_text import ASCENT
 from cardgen.layout.face import Face, Frame
 from cardgen.layout.icon_names import IconSpec
 from cardgen.layout.ops import CardPlan, Rect
+from cardgen.layout.overlap import ink_boxes, overlap_message, overlaps
 from cardgen.layout.planners import PLANNERS
 from cardgen.layout.print_checks import cut_tolerance_message
 from cardgen.layout.text import Measure
@@ -119,6 +120,7 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         card = CardRef("", card)
     ops: list = []
     findings: list[Problem] = []
+    inks: list[tuple[str, int, list]] = []  # (element name, index, the ink of its text): overlaps are warned of
     face = Face(ctx, frame, measure, card, ascent, resolve_file, exists, missing_chars, ops, findings, prepare,
                  dict(icons or {}), without_vertical_form=without_vertical_form)
     if template.background:
@@ -152,7 +154,10 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                                                          "template-expr", *template.source(index)))
                         continue
                 box = _box(el, frame)
+                first = len(ops)
                 PLANNERS[el.kind](el, box, name, face)
+                if el.kind == "text":
+                    inks.append((name, index, ink_boxes(ops[first:], measure, ascent)))
                 if el.kind in ("rect", "circle", "text") and (el.kind == "text" or getattr(el, "stroke", None)):
                     stroke = getattr(el, "stroke_width", 0.0) if el.kind != "text" else 0.0
                     msg = cut_tolerance_message(box, frame.width, frame.height, stroke, frame.cut_tolerance)
@@ -172,6 +177,10 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             msg = expression_error(exc, ctx, repr(el))
             findings.append(card_problem("error", card, name, f"template expression failed: {msg}", "template-expr",
                                         *template.source(index)))
+    for name_a, name_b, where in overlaps([(n, boxes) for n, _i, boxes in inks]):
+        index = next(i for n, i, _b in inks if n == name_a)
+        findings.append(card_problem("warning", card, name_a, overlap_message(name_a, name_b, where, frame.height),
+                                     "text-overlap", *template.source(index)))
     key = face_key(template, frame, ctx.get("card"))
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
 

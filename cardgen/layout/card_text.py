@@ -64,7 +64,7 @@ def plan_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     if not text.strip():
         return
     frame = face.frame
-    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color, el.rotate, el.mirror,
+    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.max_size, el.leading, el.align, el.valign, el.color, el.rotate, el.mirror,
            el.hang, el.phrases, el.label_indent, face.measure, face.ascent, frame.width, frame.height, frame.safe, frame.language,
            tuple(face.icons.items()))
     replay_laid(_OPS_CACHE, _OPS_CACHE_MAX, key, lambda probe: _lay_text(el, text, X, Y, W, H, name, probe),
@@ -105,6 +105,11 @@ def _overflow(fitted, W: float, H: float) -> str:
 
 
 
+def largest_size(el: TextElement) -> float:
+    """The size a text box is first tried at: ``max_size`` when the template lets it grow, else ``size``."""
+    return el.max_size if el.max_size is not None else el.size
+
+
 def fit_findings(el: TextElement, fitted, text: str, W: float, H: float, min_size: float, card, name: str,
                  overflow: str, unit: str, short_fix: str) -> list:
     """The findings of a fitted text box, horizontal or vertical (the same words, codes and
@@ -116,7 +121,7 @@ def fit_findings(el: TextElement, fitted, text: str, W: float, H: float, min_siz
             "error", card, name,
             f"the text does not fit its box ({W / MM:.1f} × {H / MM:.1f} mm) even at {min_size:g} pt"
             f"{overflow}: {text[:40]!r}", "text-overflow"))
-    elif fitted.shrunk:
+    elif fitted.size < el.size - 1e-9:  # below the preferred size (a max_size text may be above it)
         found.append(card_problem("warning", card, name,
                                   f"the text was shrunk from {el.size:g} pt to {fitted.size:g} pt to fit", "text-shrunk"))
     if fitted.fits and fitted.short:
@@ -133,7 +138,7 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
     """:func:`plan_text` for one face, worked out (not from the cache)."""
     frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
     min_size = el.min_size if el.min_size is not None else el.size
-    fitted = fit_cached(text, W, H, el.font, el.size, min_size, measure, el.leading, el.hang, el.phrases,
+    fitted = fit_cached(text, W, H, el.font, largest_size(el), min_size, measure, el.leading, el.hang, el.phrases,
                         frame.language, el.label_indent)
     findings += fit_findings(el, fitted, text, W, H, min_size, card, name, _overflow(fitted, W, H),
                              "a line", "that neither tighter setting nor other line breaks avoid; reword the text "

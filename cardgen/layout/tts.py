@@ -69,6 +69,11 @@ def tts_sheets(count: int, card_w: float, card_h: float) -> list[TtsSheet]:
 
 #: Tabletop Simulator's card shape for a custom deck (0: rectangle with rounded corners).
 CARD_TYPE = 0
+#: The shape of a deck of tokens (1: a rectangle with square corners, as a token is cut).
+TOKEN_TYPE = 1
+#: The width (mm) of a card at scale 1 in Tabletop Simulator (a poker card): a token's scale is
+#: its width over this, so 16 mm tokens lie on the table at about a quarter of a card's width.
+TTS_CARD_MM = 63.5
 SPACING = 3.0  #: table units between two decks laid side by side
 
 
@@ -77,29 +82,37 @@ def card_id(deck_id: int, slot: int) -> int:
     return deck_id * 100 + slot
 
 
-def transform(x: float = 0.0, face_down: bool = True) -> dict:
-    """An object's ``Transform``: at ``x`` on the table, face down (rotZ 180) like a deck in play."""
+def transform(x: float = 0.0, face_down: bool = True, scale: float = 1.0) -> dict:
+    """An object's ``Transform``: at ``x`` on the table, face down (rotZ 180) like a deck in play,
+    ``scale`` times a card's size across the table (its thickness kept)."""
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+            "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
 
 
-def custom_deck(face_url: str, back_url: str, sheet: TtsSheet, unique_back: bool) -> dict:
+def token_scale(width_mm: float) -> float:
+    """The ``Transform`` scale of a token ``width_mm`` wide (:data:`TTS_CARD_MM`), to 3 decimals."""
+    return round(width_mm / TTS_CARD_MM, 3)
+
+
+def custom_deck(face_url: str, back_url: str, sheet: TtsSheet, unique_back: bool, card_type: int = CARD_TYPE) -> dict:
     """One ``CustomDeck`` entry: a face sheet, its back (a sheet of the same grid when
-    ``unique_back``), the grid, the back shown for hidden cards."""
+    ``unique_back``), the grid, the back shown for hidden cards, the shape (``card_type``:
+    :data:`CARD_TYPE` or :data:`TOKEN_TYPE`)."""
     return {"FaceURL": face_url, "BackURL": back_url, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
-            "BackIsHidden": True, "UniqueBack": unique_back, "Type": CARD_TYPE}
+            "BackIsHidden": True, "UniqueBack": unique_back, "Type": card_type}
 
 
-def deck_object(name: str, cards: list[tuple[int, dict, str, str]], decks: dict[int, dict], x: float) -> dict:
+def deck_object(name: str, cards: list[tuple[int, dict, str, str]], decks: dict[int, dict], x: float,
+                scale: float = 1.0) -> dict:
     """A ``DeckCustom`` object (``CardCustom`` for a single card): ``cards`` are ``(CardID, its
     CustomDeck entry's key → entry, Nickname, Description)`` in deck order; ``decks`` every
-    ``CustomDeck`` entry the cards use, by id."""
-    contained = [{"Name": "Card", "Transform": transform(x), "Nickname": nick, "Description": desc,
+    ``CustomDeck`` entry the cards use, by id; ``scale`` (:func:`transform`) for tokens."""
+    contained = [{"Name": "Card", "Transform": transform(x, scale=scale), "Nickname": nick, "Description": desc,
                   "CardID": cid, "CustomDeck": deck, "Tooltip": True}
                  for cid, deck, nick, desc in cards]
     if len(contained) == 1:
         return {**contained[0], "Name": "CardCustom"}
-    return {"Name": "DeckCustom", "Transform": transform(x), "Nickname": name, "Description": "",
+    return {"Name": "DeckCustom", "Transform": transform(x, scale=scale), "Nickname": name, "Description": "",
             "DeckIDs": [c["CardID"] for c in contained], "CustomDeck": {str(k): v for k, v in decks.items()},
             "ContainedObjects": contained}
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from cardgen.core.errors import card_problem
 from cardgen.core.units import EPS, MM
 from cardgen.data.template_model import TextElement
-from cardgen.layout.card_text import fit_findings, overflow_mark, replay_laid
+from cardgen.layout.card_text import fit_findings, largest_size, overflow_mark, replay_laid
 from cardgen.layout.face import Face
 from cardgen.layout.ops import VerticalText
 from cardgen.layout.text_atoms import ruby_size
@@ -27,12 +27,12 @@ _CACHE_MAX = 2048  # like card_text's caches: serves text shared between rows
 
 def fit_vertical_cached(text: str, W: float, H: float, el: TextElement, min_size: float, measure) -> FittedColumns:
     """:func:`fit_columns` memoised per (text, box, font, sizes, leading, options, measure); shared: not to be mutated."""
-    key = (text, W, H, el.font, el.size, min_size, el.leading, el.tcy_digits, el.upright_caps, el.phrases, measure)
+    key = (text, W, H, el.font, largest_size(el), min_size, el.leading, el.tcy_digits, el.upright_caps, el.phrases, measure)
     hit = _FIT_CACHE.get(key)
     if hit is None:
         if len(_FIT_CACHE) >= _CACHE_MAX:
             _FIT_CACHE.clear()
-        hit = _FIT_CACHE[key] = fit_columns(text, W, H, el.font, el.size, min_size, measure, el.leading,
+        hit = _FIT_CACHE[key] = fit_columns(text, W, H, el.font, largest_size(el), min_size, measure, el.leading,
                                             el.tcy_digits, el.upright_caps, el.phrases)
     return hit
 
@@ -45,7 +45,7 @@ def plan_vertical_text(el: TextElement, text: str, X: float, Y: float, W: float,
     if not text.strip():
         return
     frame = face.frame
-    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.leading, el.align, el.valign, el.color,
+    key = (text, X, Y, W, H, el.font, el.size, el.min_size, el.max_size, el.leading, el.align, el.valign, el.color,
            el.tcy_digits, el.upright_caps, el.phrases, face.measure, frame.width, frame.height, frame.safe,
            tuple(face.icons.items()))
     replay_laid(_OPS_CACHE, _CACHE_MAX, key, lambda probe: _lay(el, text, X, Y, W, H, name, probe), face, name)

@@ -89,6 +89,7 @@ class FaceCache:
     _tables: str = ""
     _templates: dict[int, tuple[object, str, bool]] = field(default_factory=dict)
     _font_keys: dict[int, tuple[object, str]] = field(default_factory=dict)  #: id(FontSet) → (it, font_key), this rebuild
+    _kept: set[str] = field(default_factory=set)  #: ``added`` carried over the next :meth:`start` (:meth:`keep_added`)
 
     def start(self, game, fonts) -> None:
         """Begin a rebuild of ``game`` (a loaded :class:`cardgen.data.game.Game`) with ``fonts``."""
@@ -99,7 +100,14 @@ class FaceCache:
         self._tables = _sha({cid: [dict(r.values) for r in rows] for cid, rows in game.tables.items()})
         self._templates = {}
         self._font_keys = {id(fonts): (fonts, self._fonts)}
-        self.added, self.used, self.by_ref, self.hits, self.misses = set(), set(), {}, 0, 0
+        self.added, self.used, self.by_ref, self.hits, self.misses = self._kept, set(), {}, 0, 0
+        self._kept = set()
+
+    def keep_added(self) -> None:
+        """Count what this rebuild laid out so far as laid out by the next :meth:`start` too: the
+        live preview lays out the faces shown first, then checks the game, which starts again
+        (:func:`cardgen.preview.snapshot.shown_faces`)."""
+        self._kept = set(self.added)
 
     def _template(self, template) -> tuple[str, bool]:
         got = self._templates.get(id(template))

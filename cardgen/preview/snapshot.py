@@ -3,7 +3,10 @@
 :func:`card_snapshot` checks the game (:func:`cardgen.steps.game_check.check_game`, the same checks
 as ``cardgen validate`` short of the rulebook) with the faces laid out through a
 :class:`cardgen.preview.faces.FaceCache`, and rasterises only the faces whose raster key the
-parent does not hold yet. :func:`page_snapshot` builds the print sheets and the rulebook into a
+parent does not hold yet. Given ``early``, it first lays out and rasterises the faces of the
+edition shown (:func:`shown_faces`) and hands them to ``early`` before the check starts, so the
+page shows a changed card while the check of every edition still runs; the check then finds
+those faces in the cache. :func:`page_snapshot` builds the print sheets and the rulebook into a
 private temporary folder with :func:`cardgen.api.build_game` and rasterises their pages.
 
 Both return plain data (JSON-ready dicts and PNG bytes by key) that travel back to the parent
@@ -14,16 +17,25 @@ from __future__ import annotations
 
 import hashlib
 import io
+import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from cardgen.check.print_setup import find_template
 from cardgen.core.errors import CardgenError, Problem
+from cardgen.data.editions import apply_edition
+from cardgen.data.expand import printable_components
 from cardgen.data.fields import as_mm
+from cardgen.data.game import load_game
 from cardgen.data.project import Project
+from cardgen.fonts.fontset import fonts_for
 from cardgen.layout import western
 from cardgen.preview.faces import FaceCache
+from cardgen.render.images import ImageCache
+from cardgen.steps.component_plans import plan_component
+from cardgen.steps.game_check import check_game
 
 #: Screen resolution of card images, dots per inch (the large view shows them at this size).
 CARD_DPI = 150
@@ -116,54 +128,81 @@ def rasterise_faces(plans: list, fonts, images, dpi: float) -> list[bytes]:
 
 
 def card_snapshot(game_dir: Path, cache: FaceCache, known: set[str], dpi: float = CARD_DPI,
-                  templates: dict | None = None) -> dict[str, Any]:
+                  templates: dict | None = None, early: Callable[[dict], None] | None = None) -> dict[str, Any]:
     """Check ``game_dir`` and lay out its faces through ``cache``; rasterise the faces whose raster
     key is not in ``known``. ``templates``: loaded templates kept between rebuilds
     (:func:`cardgen.data.template.remember_templates`); the ones loaded now are returned in
-    ``templates`` for the parent to keep.
+    ``templates`` for the parent to keep. ``early``: called with the faces of the edition shown
+    (``{"components", "images"}``, as below) before the game is checked (:func:`shown_faces`);
+    its images are in ``images`` again (a caller whose ``early`` reached nobody still has them).
 
     Returns a dict: ``state`` (``game, title, game_version, ok, deck_math, problems, components``: per
     component ``id, name, size_mm, bleed_mm, boxes`` (front/back element boxes, mm) and ``cards``
     (``id, count, front, back`` raster keys, ``marks``: element → finding code per face)),
     ``images`` (raster key → JPEG bytes, new ones only), ``entries`` (the cache's new entries),
-    ``used`` (every input key this rebuild used) and ``fonts`` (``(file, face index)`` of each
-    font role, for the parent to load once: :func:`cardgen.fonts.fontset.preload`). ``state["components"]`` is None when the game
-    could not be read (the page keeps showing the last good faces).
+    ``used`` (every input key this rebuild used), ``fonts`` (``(file, face index)`` of each
+    font role, for the parent to load once: :func:`cardgen.fonts.fontset.preload`), ``languages``
+    (hyphenation dictionaries loaded) and ``modules`` (the modules this rebuild imported, for the
+    parent to import once). ``state["components"]`` is None when the game could not be read (the
+    page keeps showing the last good faces).
     """
     from cardgen.data.template import remember_templates  # lazy: +27 ms of imports here (measured)
 
     start = time.perf_counter()
+    modules = set(sys.modules)
     memo = templates if templates is not None else {}
     had = set(memo)
     before = remember_templates(memo)
     try:
-        got = _cards(game_dir, cache, known, dpi)
+        sent = shown_faces(game_dir, cache, known, dpi, early) if early is not None else {}
+        got = _cards(game_dir, cache, known | set(sent), dpi)
     finally:
         remember_templates(before)
+    got["images"] = {**sent, **got["images"]}
     got["templates"] = {k: v for k, v in memo.items() if k not in had}
-    got.setdefault("stats", {})["child_s"] = round(time.perf_counter() - start, 4)
+    got["modules"] = sorted(set(sys.modules) - modules)
+    stats = got.setdefault("stats", {})
+    stats["child_s"] = round(time.perf_counter() - start, 4)
+    stats["rasterised"] = len(got["images"])
     return got
 
 
-def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dict[str, Any]:
-    from cardgen.check.print_setup import find_template  # lazy: +60 ms of imports here (measured)
-    from cardgen.render.images import ImageCache  # lazy: +24 ms of imports here (measured)
-    from cardgen.steps.game_check import check_game  # lazy: +67 ms of imports here (measured)
+def shown_faces(game_dir: Path, cache: FaceCache, known: set[str], dpi: float,
+                early: Callable[[dict], None]) -> dict[str, bytes]:
+    """Lay out (through ``cache``) and rasterise the faces of the edition shown, as the check
+    will (the same loading, edition, fonts and layout calls), and hand them to ``early``
+    (``{"components": [...], "images": {key: JPEG}}``, the components as in :func:`card_snapshot`'s
+    state; a component that cannot be laid out is left out, the check says why). → the images
+    sent. A game that cannot be read or whose fonts do not load sends nothing: the check reports it.
 
-    chk = check_game(game_dir, rulebook=False, plan=cache, on_fonts=cache.start)
-    report, game = chk.report, chk.game
-    face_findings = [f for cp in chk.plans for f in cp.findings]
-    state: dict[str, Any] = {
-        "game": report.game, "title": report.title, "game_version": report.version, "ok": not chk.errors,
-        "deck_math": _deck_math(report),
-        "problems": problems_json(chk.errors + chk.warnings, face_findings), "components": None}
-    images: dict[str, bytes] = {}
-    if game is None or chk.fonts is None:
-        return {"state": state, "images": images, "entries": {}, "used": set()}
+    The cache's record of this rebuild (what was laid out, :meth:`FaceCache.start`) is kept for
+    the check that follows, which finds these faces in it."""
+    try:
+        game = apply_edition(load_game(game_dir), None)
+        fonts = fonts_for(game)
+    except (CardgenError, OSError):
+        return {}
+    cache.start(game, fonts)
+    plans = []
+    for cid in printable_components(game):
+        try:
+            plans.append(plan_component(game, cid, fonts, plan=cache))
+        except (CardgenError, OSError):  # the check reports it (its component keeps its last good faces)
+            continue
+    components, images = _components(game, plans, cache, known, dpi, fonts)
+    cache.keep_added()
+    early({"components": components, "images": images})
+    return images
+
+
+def _components(game, plans: list, cache: FaceCache, known: set[str], dpi: float,
+                fonts) -> tuple[list[dict[str, Any]], dict[str, bytes]]:
+    """The page's components of ``plans`` (the shown edition's faces, looked up in ``cache``) and
+    the JPEG images of the faces whose raster key is not in ``known``."""
     project, drawn = Project.for_game(game.root), ImageCache()
     edition = game.edition.id if game.edition is not None else ""  # the faces shown: the default edition's
-    components = []
-    for cp in chk.plans:
+    components, images = [], {}
+    for cp in plans:
         idx = next(i for i, c in enumerate(game.manifest.components) if c.id == cp.component)
         comp = game.manifest.components[idx]
         boxes = {"front": _boxes(find_template(project, game, comp.template, ("components", idx, "template")))}
@@ -186,17 +225,32 @@ def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dic
                 if e.raster not in known:
                     todo.setdefault(e.raster, e.result.plan)
                 entry[face] = e.raster
-                entry["marks"][face] = {f.field: f.code for f in e.result.findings if f.field}
+                # one mark a box: an error's (text-overflow) over a warning's (text-overlap, text-shrunk)
+                entry["marks"][face] = {f.field: f.code for f in sorted(e.result.findings, key=lambda f: f.severity == "error")
+                                        if f.field}
             cards.append(entry)
-        images.update(zip(todo, rasterise_faces(list(todo.values()), chk.fonts, drawn, dpi)))
+        images.update(zip(todo, rasterise_faces(list(todo.values()), fonts, drawn, dpi)))
         components.append({"id": cp.component, "name": cp.name, "size_mm": list(cp.size_mm),
                            "bleed_mm": cp.fronts[0].bleed / 72 * 25.4 if len(cp.cards) else 0.0,
                            "boxes": boxes, "cards": cards})
-    state["components"] = components
+    return components, images
+
+
+def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dict[str, Any]:
+    chk = check_game(game_dir, rulebook=False, plan=cache, on_fonts=cache.start)
+    report, game = chk.report, chk.game
+    face_findings = [f for cp in chk.plans for f in cp.findings]
+    state: dict[str, Any] = {
+        "game": report.game, "title": report.title, "game_version": report.version, "ok": not chk.errors,
+        "deck_math": _deck_math(report),
+        "problems": problems_json(chk.errors + chk.warnings, face_findings), "components": None}
+    if game is None or chk.fonts is None:
+        return {"state": state, "images": {}, "entries": {}, "used": set()}
+    state["components"], images = _components(game, chk.plans, cache, known, dpi, chk.fonts)
     fonts = sorted({(str(f.source), f.index) for f in chk.fonts.faces.values()})
     return {"state": state, "images": images, "entries": cache.new_entries(), "used": set(cache.used), "fonts": fonts,
             "languages": sorted(western.LOADED_LANGUAGES),
-            "stats": {"laid_out": cache.misses, "reused": cache.hits, "rasterised": len(images)}}
+            "stats": {"laid_out": len(cache.added), "reused": len(cache.used - cache.added), "rasterised": len(images)}}
 
 
 def _pages(pdf: Path, dpi: float) -> list[bytes]:

@@ -54,6 +54,14 @@ component is drawn from the same template with its own row of the card table.
   0.5 pt steps down to `min_size` (a `text-shrunk` warning); if it still does not fit, that is an
   error. Without `min_size` the text never shrinks. Give a large preferred size and a smaller
   `min_size` so short texts use the space and long ones still fit.
+- `max_size` lets a text grow where its box has room: it is set at the largest size from
+  `max_size` down (0.5 pt steps) that fits, and only a size below `size` is reported. A skill
+  box with `size: 9, max_size: 12, min_size: 7` sets a one-line skill in 12 pt, a usual one in
+  9–12 pt and warns only when a long one needs less than 9 pt.
+- Text printed on top of another text element's text (a mirrored corner index landing on a long
+  line of the card text, a skill box drawn over the name) is a `text-overlap` warning naming both
+  elements and the place, in mm from the trim's top-left corner. Boxes may overlap: only the text
+  they print is compared.
 - `leading` is the distance between baselines as a multiple of the size; `align` (left, center,
   right) and `valign` (top, middle, bottom) place the lines in the box.
 - Lines break by the Japanese rules (no line starts with `、。）」ー` or small kana, none ends

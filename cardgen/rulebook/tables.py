@@ -6,6 +6,7 @@ with ``@table("name")`` (see :mod:`cardgen.rulebook.table_registry`).
 """
 from __future__ import annotations
 
+from cardgen.check.deck_math import removal_rows
 from cardgen.core.numfmt import num
 from cardgen.render.icons import ICONS
 from cardgen.rulebook.table_registry import UNITS, RulebookData, md_table, missing, table
@@ -97,13 +98,31 @@ def _removal_text(data: RulebookData, players: int, words: dict[str, str]) -> st
         return words["removed_none"]
     parts = []
     for r in pc.remove:
-        where = "・".join(str(v) for v in r.where.values())
-        parts.append(f"{where}を{'すべて' if r.count == 'all' else f'{r.count}枚'}")
+        what = _removal_what(data, r.where, words)
+        parts.append(words["removed_all"].format(what=what) if r.count == "all"
+                     else words["removed_count"].format(what=what, count=r.count))
     # "2を1枚, 3を1枚…" reads better grouped when every removal takes one card of one value
     if all(r.count == 1 and len(r.where) == 1 for r in pc.remove):
         return words["removed_each"].format(values=words["values_sep"].join(str(next(iter(r.where.values())))
                                                                             for r in pc.remove))
     return "、".join(parts)
+
+
+def _removal_what(data: RulebookData, where: dict, words: dict[str, str]) -> str:
+    """What a removal takes, as a player reads it: the cards' own name when every card it selects
+    has the same one (``緑の6``), a ``number`` alone as the value (``1``: "all the 1s"), else each
+    column with its value (``suit3・number6のカード``) — never values run together, which read as
+    several removals."""
+    deck = data.manifest.setup.deck
+    component = data.game.component(deck) if deck else None
+    name_field = component.tts.name if component is not None else "name"
+    names = {r.values.get(name_field) for r in removal_rows(data.game.tables.get(deck, []), where)}
+    if len(names) == 1 and None not in names and str(next(iter(names))).strip():
+        return str(next(iter(names)))
+    if list(where) == ["number"]:
+        return str(where["number"])
+    pairs = words["where_sep"].join(words["where_pair"].format(field=k, value=v) for k, v in where.items())
+    return words["where_cards"].format(pairs=pairs)
 
 
 @table("setup_table")

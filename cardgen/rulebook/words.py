@@ -33,7 +33,9 @@ TABLE_WORDS_EN: dict[str, dict[str, str]] = {
                     "dead_wall": "Dead wall", "draw_pile": "Wall", "turns": "Turns (each)", "players_unit": "",
                     "removed_note": "Cards removed", "none": "—", "removed_each": "one card each of {values}",
                     "removed_for": "{players} players: {what}", "removed_sep": "; ", "note_colon": ": ",
-                    "values_sep": ", ", "removed_none": "none"},
+                    "values_sep": ", ", "removed_none": "none",
+                    "removed_all": "every {what}", "removed_count": "{count} × {what}", "where_sep": ", ",
+                    "where_pair": "{field} {value}", "where_cards": "the cards with {pairs}"},
     "component_table": {"name": "Component", "count": "Quantity", "note": "Notes", "not_included": "not included",
                         "unit_deck": "", "unit_tokens": "", "unit_tiles": "", "unit_strips": "", "unit_reference": ""},
     "breakdown_table": {"by": "Number", "count": "Cards", "has": "With {column}", "total": "Total"},
@@ -43,7 +45,9 @@ TABLE_WORDS_EN: dict[str, dict[str, str]] = {
 
 #: The Japanese forms of the setup note's words (the table builders' defaults before editions).
 SETUP_NOTE_JA = {"removed_each": "{values}を各1枚", "removed_for": "{players}{players_unit}のとき、{what}", "removed_sep": "／",
-                 "note_colon": "：", "values_sep": "・", "removed_none": "なし"}
+                 "note_colon": "：", "values_sep": "・", "removed_none": "なし",
+                 "removed_all": "{what}をすべて", "removed_count": "{what}を{count}枚", "where_sep": "・",
+                 "where_pair": "{field}{value}", "where_cards": "{pairs}のカード"}
 
 
 def words_language(language: str) -> str:

@@ -20,7 +20,8 @@ from cardgen.data.game import Game
 from cardgen.fonts.fontset import FontSet
 from cardgen.data.edition_model import LATIN_LANGUAGES
 from cardgen.layout.icon_names import icon_words, plain_icons
-from cardgen.layout.tts import SPACING, card_id, custom_deck, deck_object, saved_object, tts_sheets
+from cardgen.layout.tts import (CARD_TYPE, SPACING, TOKEN_TYPE, card_id, custom_deck, deck_object, saved_object,
+                                token_scale, tts_sheets)
 from cardgen.render.images import ImageCache
 from cardgen.render.png_cards import FaceTask, face_id, png_bytes, px, render_face_files, render_faces
 from cardgen.steps.export_options import ExportOptions
@@ -113,13 +114,15 @@ def tts_icon_words(game: Game) -> dict[str, str]:
 
 def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
               progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[str]:
-    """Tabletop Simulator images under ``tts/`` for each ``deck`` component — face sheets
-    (10 across, 2–7 rows as the cards need, last slot = hidden card), one back image (a back sheet
-    when backs differ) — and ``tts/<game>.json``, the saved object (:mod:`cardgen.layout.tts`):
-    one deck per component, each card named from the manifest's ``tts`` fields. Images are
-    referred to by their file:// path, or under ``opts.tts_base_url`` when they are hosted."""
+    """Tabletop Simulator images under ``tts/`` for each ``deck`` and ``tokens`` component — face
+    sheets (10 across, 2–7 rows as the cards need, last slot = hidden card), one back image (a back
+    sheet when backs differ) — and ``tts/<game>.json``, the saved object (:mod:`cardgen.layout.tts`):
+    one deck per component, each card named from the manifest's ``tts`` fields. Tokens are a deck
+    of square-cornered pieces at their size beside the cards (:func:`~cardgen.layout.tts.token_scale`);
+    a token without a back shows its face on both sides. Images are referred to by their file://
+    path, or under ``opts.tts_base_url`` when they are hosted."""
     comps = {c.id: c for c in game.manifest.components}
-    decks = [p for p in plans if comps[p.component].kind == "deck"]
+    decks = [p for p in plans if comps[p.component].kind in ("deck", "tokens")]
     if not decks:
         return []
     written: list[str] = []
@@ -155,10 +158,13 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
     words = tts_icon_words(game)
     for p, sheets, start, unique_backs, has_back in jobs:
         fields = comps[p.component].tts
+        token = comps[p.component].kind == "tokens"
         back_first = start + len(p.fronts)
-        hidden = cell_img(back_first) if has_back else PILImage.new("RGB", sheets[0].cell, (255, 255, 255))
+        faces_both_sides = token and not has_back  # a one-sided token: its face up or down
+        hidden = cell_img(back_first) if has_back else cell_img(start) if faces_both_sides else \
+            PILImage.new("RGB", sheets[0].cell, (255, 255, 255))
         back_name = f"tts/{_safe(p.component)}-back.png"
-        if not unique_backs:
+        if not unique_backs and not faces_both_sides:
             out.path(back_name).write_bytes(png_bytes(hidden))
             written.append(back_name)
         cards: list[tuple] = []
@@ -175,7 +181,9 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
                 out.path(name).write_bytes(png_bytes(img))
                 written.append(name)
                 files[side] = name
-            entry = custom_deck(url(files["face"]), url(files.get("back", back_name)), sh, unique_backs)
+            back_url = url(files["face"]) if faces_both_sides else url(files.get("back", back_name))
+            entry = custom_deck(url(files["face"]), back_url, sh, unique_backs or faces_both_sides,
+                                TOKEN_TYPE if token else CARD_TYPE)
             entries[next_id] = entry
             for slot, deck_pos in enumerate(sh.cards):
                 values = p.cards[deck_pos].row.values
@@ -184,7 +192,8 @@ def write_tts(game: Game, fonts: FontSet, plans, out, opts: ExportOptions,
                                  if values.get(f) not in (None, ""))
                 cards.append((card_id(next_id, slot), {str(next_id): entry}, nick, desc))
             next_id += 1
-        objects.append(deck_object(p.name, cards, entries, SPACING * len(objects)))
+        objects.append(deck_object(p.name, cards, entries, SPACING * len(objects),
+                                   token_scale(p.size_mm[0]) if token else 1.0))
     name = f"tts/{_safe(game.id)}.json"
     title = f"{game.manifest.game.title} {game.manifest.game.version}"
     out.path(name).write_text(json.dumps(saved_object(title, objects), ensure_ascii=False, indent=1) + "\n",

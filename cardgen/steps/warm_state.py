@@ -9,7 +9,8 @@ that the watch does not hold yet; the watch takes it in (:func:`take_in`):
 - card templates parsed and checked, under their key (resolved path, path as shown, hash of the
   file's bytes: everything loading a template reads; :mod:`cardgen.data.template`);
 - the names of the modules the save imported (cardgen's own and its libraries', imported in the
-  watch by name: code of the installed packages, nothing from the game folder);
+  watch by name: code of the installed packages, nothing from the game folder; :func:`import_modules`,
+  which ``cardgen serve`` uses too);
 - the hyphenation dictionaries it loaded, by language (pyphen's own files, loaded in the watch).
 
 Nothing untrusted runs in the watch: the game's files are read, parsed and laid out only in the
@@ -46,15 +47,21 @@ def keeping(fn: Callable, *args, **kwargs) -> tuple[object, dict]:
                    "languages": sorted(western.LOADED_LANGUAGES - languages)}
 
 
-def take_in(warm: dict) -> None:
-    """Hold what a save's child loaded (:func:`keeping`) in this process, for the next save's child."""
-    block_memo.take_in(warm.get("memo", {}))
-    for name in warm.get("modules", ()):
+def import_modules(names) -> None:
+    """Import here the modules a save's child imported (by name: code of the installed packages,
+    nothing from the game folder), so the next child starts with them (``cardgen serve`` too)."""
+    for name in names:
         if name not in sys.modules and not name.startswith("__"):
             try:
                 import_module(name)
             except Exception:  # noqa: BLE001 - a module the child made up (none is known): the child imports it
                 pass
+
+
+def take_in(warm: dict) -> None:
+    """Hold what a save's child loaded (:func:`keeping`) in this process, for the next save's child."""
+    block_memo.take_in(warm.get("memo", {}))
+    import_modules(warm.get("modules", ()))
     if len(template._LOADED) + len(warm.get("templates", {})) > 256:
         template._LOADED.clear()
     template._LOADED.update(warm.get("templates", {}))

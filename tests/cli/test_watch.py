@@ -324,3 +324,53 @@ def test_a_shared_rulebook_design_edit_rebuilds_the_rulebook(tmp_path, monkeypat
     assert "left: 14," in old
     _run_watch(game, tmp_path / "out", edit)
     assert abs(seen[0] - 14) < 1.5 and abs(left_mm() - 34) < 1.5
+
+
+def test_a_save_that_is_not_built_leaves_its_own_verdict_in_report_json(tmp_path):
+    # The output folder keeps the last build's files when a save fails, but its report.json must
+    # not keep saying "ok": it is replaced by the failed save's verdict (marked not built), and
+    # the next good build writes the build's report again.
+    import json
+
+    from cardgen.core.errors import CardgenError, Problem
+
+    game = make_game(tmp_path / "bench4", 4)  # named as its id: a watch started on it unreadable finds its folder
+    out, folder = tmp_path / "out", tmp_path / "out" / "bench4"
+
+    def once(**kw) -> list[tuple[str, object]]:
+        events, stop = [], threading.Event()
+        stop.set()  # the initial check (and build) only
+        watch(game, out, lambda k, p: events.append((k, p)), stop=stop, **kw)
+        return events
+
+    def verdict() -> dict:
+        return json.loads((folder / "report.json").read_text(encoding="utf-8"))
+
+    once()
+    good, sheets = verdict(), (folder / "print-sheets.pdf").read_bytes()
+    assert good["ok"] and "built" not in good
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("count: 4", "count: 5"), encoding="utf-8")  # the deck no longer adds up
+    assert any(k == "summary" and p.startswith("not rebuilt: validation failed") for k, p in once())
+    failed = verdict()
+    assert not failed["ok"] and failed["built"] is False and "earlier save" in failed["note"]
+    assert failed["errors"] >= 1 and any(f["file"] == "game.yaml" and f["severity"] == "error" for f in failed["findings"])
+    assert failed["cards"] == good["cards"]  # the same report a build writes, of this save's check
+    assert (folder / "print-sheets.pdf").read_bytes() == sheets  # the last good build's sheets stay
+    manifest.write_text(text.replace("components:", "components: [", 1), encoding="utf-8")  # the game cannot be read
+    once()
+    unreadable = verdict()
+    assert not unreadable["ok"] and unreadable["built"] is False and unreadable["findings"][0]["code"] != "count-mismatch"
+    assert unreadable["findings"][0]["file"].endswith("game.yaml") and "cards" not in unreadable or not unreadable["cards"]
+    manifest.write_text(text, encoding="utf-8")
+
+    def stopped(*_a, **_kw):  # the check itself does not finish (a budget stop in the child)
+        raise CardgenError(Problem(str(game), None, "", "the build used more than 60 seconds of CPU time and was stopped",
+                                   "", code="cpu-limit"))
+
+    once(save=stopped)
+    assert not verdict()["ok"] and verdict()["findings"][0]["code"] == "cpu-limit"
+    once()
+    assert verdict() == good  # built again: the build's own report
+    assert not list(folder.glob(".report.json.*"))  # no temporary file left

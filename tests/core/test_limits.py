@@ -42,19 +42,46 @@ def test_ordinary_expressions_still_work(expr: str, want) -> None:
 def test_a_template_loop_that_does_not_end_is_stopped(monkeypatch) -> None:
     from cardgen.core.sandbox import BudgetExceeded
     monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", 0.3)
-    with pytest.raises(BudgetExceeded, match="took longer than 0.3 seconds"):
+    with pytest.raises(BudgetExceeded, match="used more than 0.3 seconds of CPU time"):
         render_text("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", {})
+
+
+def test_the_budget_counts_cpu_time_not_time_on_the_clock() -> None:
+    """A block that waits (a busy machine: the process gets no core) is not stopped; a block that
+    computes is. 0.3 s of sleep: the shortest wait a wall-clock budget of 0.1 s would stop."""
+    import time
+
+    from cardgen.core.sandbox import BudgetExceeded, time_budget
+    with time_budget("waiting", 0.1):
+        time.sleep(0.3)
+    with pytest.raises(BudgetExceeded, match="computing used more than 0.1 seconds of CPU time"):
+        with time_budget("computing", 0.1):
+            while True:
+                pass
+
+
+def test_an_inner_budget_leaves_the_outer_one_counting() -> None:
+    import signal
+
+    from cardgen.core.sandbox import BudgetExceeded, time_budget
+    with pytest.raises(BudgetExceeded, match="outer"):
+        with time_budget("outer", 0.2):
+            with time_budget("inner", 5):
+                pass
+            assert 0 < signal.getitimer(signal.ITIMER_VIRTUAL)[0] <= 0.21  # the outer 0.2 s, to a timer tick
+            while True:
+                pass
 
 
 def test_budget_restores_the_alarm() -> None:
     import signal
 
     from cardgen.core.sandbox import time_budget
-    before = signal.getsignal(signal.SIGALRM)
+    before = signal.getsignal(signal.SIGVTALRM)
     with time_budget("x", 5):
         pass
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_VIRTUAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGVTALRM) is before
 
 
 BASE = "tests/fixtures/bad/_base"

@@ -52,6 +52,17 @@ def test_second_load_is_the_same_font_as_a_fresh_parse(cache):
     assert second.face._ttf_data == IPAEX.read_bytes()
 
 
+def test_read_all_reads_what_embedding_would_read_on_first_use(cache):
+    # cardgen serve reads them once in the server (fonts.registration.preload), so the children it
+    # forks for each save do not read the file and the glyph tables again
+    load_ttfont("r1", str(IPAEX))
+    font = load_ttfont("r2", str(IPAEX))
+    assert type(font.face) is CachedFace and "_lazy" in vars(font.face) and "_ttf_data" not in vars(font.face)
+    parsed_cache.read_all(font.face)
+    assert "_lazy" not in vars(font.face) and vars(font.face)["_ttf_data"] == IPAEX.read_bytes()
+    assert font.face.glyphToChar == TTFont("r3", str(IPAEX)).face.glyphToChar
+
+
 def test_a_pdf_drawn_with_a_cached_font_embeds_its_glyphs(cache, tmp_path):
     load_ttfont("warm", str(IPAEX))
     font = load_ttfont("CachedIPAexG", str(IPAEX))

@@ -58,7 +58,8 @@ def play_stacked(cm, k: int, policy: str = "greedy"):
     order, names = stacked(c.deck)
     W = R.workspace(c.deck.players, c.deck.size, int(c.prm[L.P_NKINDS]))
     row = np.zeros(L.WIDTH, dtype=np.int64)
-    R.play_round(order, cm.arrays(k), W, policy_codes(policy, c.deck.players), round_state(0, 0), row)
+    R.play_round(order, cm.arrays(k), W, policy_codes(policy, c.deck.players), round_state(0, 0), row,
+                 np.zeros(c.deck.players, dtype=np.int64))
     return row, W, names
 
 
@@ -160,7 +161,8 @@ def test_editing_the_card_table_changes_the_simulation(tmp_path):
 
 def _estimates(path: Path) -> dict:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return {(c["players"], k): v for c in data["simulation"]["player_counts"] for k, v in c["estimates"].items()}
+    return {(c["players"], k): v for c in data["simulation"]["player_counts"]
+            for k, v in [*c["estimates"].items(), *c.get("game", {}).get("estimates", {}).items()]}
 
 
 def _simulate_cli(*args: str, cwd: Path) -> tuple[int, str]:
@@ -191,9 +193,10 @@ def test_cardgen_simulate_compare_writes_json_and_insight_pdf(tmp_path, monkeypa
     assert rows["takes"]["ci95"][1] < 0  # fewer pon/chi: the 2s lost their free chi
     assert data["compared_with"]["variant"] == "2に鳴きアイコンなし"
     with pdfplumber.open(tmp_path / "tenjanpai" / "insight.pdf") as pdf:
-        assert len(pdf.pages) == 4  # each side's estimates, the comparison, the odds
+        assert len(pdf.pages) == 6  # each side's rounds and its games, the comparison, the odds
         text = "".join(p.extract_text() or "" for p in pdf.pages)
     assert "ロン上がり" in text and "比較" in text and "2に鳴きアイコンなし" in text
+    assert "ゲームの勝者：1番目の席（起家）" in text and "400 games" in text  # a tenth of the rounds
 
 
 def test_compare_option_answers_the_drafts_question_about_twos(tmp_path):
@@ -218,6 +221,7 @@ def test_simulate_json_is_the_same_with_one_thread_or_all(tmp_path):
         assert code == 0, output
         runs.append(_estimates(out / "tenjanpai" / "simulation.json"))
     assert runs[0] == runs[1] and len(runs[0]) > 20
+    assert (4, "game.seat1.win") in runs[0]  # whole games too
 
 
 def test_an_option_switches_an_open_question(tmp_path):

@@ -32,7 +32,12 @@ from cardgen.preview.server import MAX_HANDLERS, PreviewServer, bind_warning
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _plain(fn, *args, **kwargs):  # the rebuild in this process (the budgeted fork is tested through the CLI below)
+def _plain(fn, *args, on_event=None, **kwargs):
+    """The rebuild in this process (the budgeted fork is tested through the CLI below); what the
+    child would send while it runs (``early``: the faces shown before the check) is handed over
+    at once, as the event pipe does."""
+    if on_event is not None:
+        kwargs["early"] = on_event
     return fn(*args, **kwargs)
 
 
@@ -527,3 +532,132 @@ def test_the_address_it_prints_answers_and_other_names_still_do_not(game, host):
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+# --- a save's faces before its check ------------------------------------------------------------
+
+def _state(srv) -> dict:
+    status, body, _ = _get(srv, "/api/state")
+    assert status == 200
+    return json.loads(body)
+
+
+def _texts(problems) -> list[str]:
+    return sorted(p["text"] if isinstance(p, dict) else p.format() for p in problems)
+
+
+def test_a_saved_cells_face_is_served_before_the_check_completes_then_the_problems_are_validates(tmp_path, monkeypatch):
+    # A real server over real budgeted children; the child's check waits on a pipe this test
+    # writes to, so the order is seen without any clock: the new face is in the state and served
+    # while the check of this save has not finished, the problems shown meanwhile are the last
+    # check's (marked checking), and once it finishes they are exactly validate's.
+    import select
+
+    from cardgen.api import validate_game
+    from cardgen.preview import snapshot
+
+    game = copy_game(tmp_path)
+    monkeypatch.setenv("CARDGEN_PROJECT", str(tmp_path))
+    go_r, go_w = os.pipe()
+    check = snapshot.check_game
+
+    def held(*args, **kwargs):  # runs in the forked child: waits until the test lets it go on
+        if select.select([go_r], [], [], 120)[0]:  # (a bound, so a failing test cannot hang for ever)
+            os.read(go_r, 1)
+        return check(*args, **kwargs)
+
+    monkeypatch.setattr(snapshot, "check_game", held)
+    preview = Preview(game)
+    os.write(go_w, b"x")
+    preview.refresh_cards()
+    srv = PreviewServer(("127.0.0.1", 0), preview)
+    threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        before = _state(srv)
+        old = _cards(before)["b3-none"]
+        assert not before["checking"] and _texts(before["problems"]) == _texts(validate_game(game).errors
+                                                                               + validate_game(game).warnings)
+        edit_row(game / "battle.csv", "b3-none", number="4", count="6")  # a new face, and a deck that no longer adds up
+        save = threading.Thread(target=preview.refresh_cards)
+        save.start()
+        version = before["version"]
+        while True:  # each version the save publishes, until its faces are in
+            version = preview.wait(version, timeout=120)
+            during = _state(srv)
+            if _cards(during)["b3-none"]["front"] != old["front"]:
+                break
+            assert save.is_alive(), "the save finished without showing a new face"
+        assert save.is_alive() and during["checking"]  # the check has not been let go on yet
+        status, body, ctype = _get(srv, "/img/" + _cards(during)["b3-none"]["front"])
+        assert status == 200 and ctype == "image/jpeg" and Image.open(io.BytesIO(body)).size == (407, 555)  # 150 dpi
+        assert body != _get(srv, "/img/" + old["front"])[1]  # (the old face is still held: it may come back)
+        assert during["problems"] == before["problems"] and during["deck_math"] == before["deck_math"]  # no new verdict yet
+        others = {k: v for k, v in _cards(during).items() if k != "b3-none"}
+        assert others == {k: v for k, v in _cards(before).items() if k != "b3-none"}
+        os.write(go_w, b"x")
+        save.join(timeout=120)
+        after = _state(srv)
+        assert not after["checking"] and _cards(after)["b3-none"]["front"] == _cards(during)["b3-none"]["front"]
+        report = validate_game(game)
+        assert _texts(after["problems"]) == _texts(report.errors + report.warnings) != _texts(before["problems"])
+        assert any("deck" in t.lower() or "draw" in t.lower() for t in _texts(after["problems"]))
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        os.close(go_r)
+        os.close(go_w)
+
+
+def test_a_check_that_fails_after_the_faces_were_shown_puts_the_last_good_faces_back(game, monkeypatch):
+    from cardgen.core.errors import CardgenError, Problem
+    from cardgen.preview import snapshot
+
+    preview = Preview(game, limited=_plain)
+    preview.refresh_cards()
+    good = _cards(preview.snapshot())
+    versions = []
+    real = preview._faces_shown
+    monkeypatch.setattr(preview, "_faces_shown", lambda faces: (real(faces), versions.append(preview.snapshot())))
+
+    def fails(*_args, **_kwargs):
+        raise CardgenError(Problem(str(game), None, "", "the build used more than 60 seconds of CPU time", "",
+                                   code="cpu-limit"))
+
+    monkeypatch.setattr(snapshot, "check_game", fails)
+    edit_row(game / "characters.csv", "g00002", name="李雀士")
+    assert preview.refresh_cards() is None
+    assert versions and versions[0]["checking"] and _cards(versions[0])["g00002"]["front"] != good["g00002"]["front"]
+    state = preview.snapshot()
+    assert state["stale"] and not state["checking"] and state["problems"][0]["code"] == "cpu-limit"
+    assert _cards(state) == good and all(preview.image(c["front"]) for c in good.values())  # shown, and still served
+
+
+SERVER_IMPORTS = """
+import json, sys
+from pathlib import Path
+from cardgen.preview.live import Preview
+from tests.card_rows import edit_row
+game = Path(sys.argv[1])
+preview = Preview(game)
+imported = []
+real = preview._limited
+preview._limited = lambda fn, *a, **k: (got := real(fn, *a, **k), imported.append(got["modules"]))[0]
+preview.refresh_cards()
+edit_row(game / "battle.csv", "b3-none", number="4")
+preview.refresh_cards()
+print(json.dumps(imported))
+"""
+
+
+def test_the_server_holds_the_modules_its_rebuilds_import(tmp_path):
+    # each save's child is forked from the server: what a child imports (numpy for the model
+    # check, …) is imported in the server once, so the next child does not import it again (a
+    # server of its own: this test process has imported everything already; the trusted fonts'
+    # tables: tests/fonts/test_parsed_cache.py, read_all)
+    game = copy_game(tmp_path)
+    run = subprocess.run([sys.executable, "-c", SERVER_IMPORTS, str(game)], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "CARDGEN_PROJECT": str(tmp_path), "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert run.returncode == 0, run.stderr
+    first, second = json.loads(run.stdout.splitlines()[-1])
+    assert "cardgen.insight.model_compile" in first  # 天雀牌's simulator model is checked (numpy)
+    assert second == []  # the second save's child imported nothing the server lacked

@@ -48,7 +48,7 @@ def test_english_texts_read_back(built):
     for words in ("Tenjanpai Rulebook", "Playing a turn", "Open question:", "Hand (each)", "Dead wall", "Battle cards"):
         assert words in book
     saved = json.loads((out / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))  # the TTS saved object
-    assert [d["Nickname"] for d in saved["ObjectStates"]] == ["Battle cards", "Fighter cards"]  # TTS decks: cards only
+    assert [d["Nickname"] for d in saved["ObjectStates"]] == ["Battle cards", "Fighter cards", "Power cubes"]
     first = saved["ObjectStates"][1]["ContainedObjects"][0]
     assert first["Nickname"] == "Li Honglian" and "Gain 1 power." in first["Description"]  # TTS: plain text
     assert not CJK.findall(json.dumps(saved, ensure_ascii=False))
@@ -63,7 +63,7 @@ def test_deck_math_counts_ids_and_order_equal_the_japanese_edition(built):
     jd, ed = (json.loads((built[e].out_dir / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))["ObjectStates"]
               for e in ("ja", "en"))
     assert [d["DeckIDs"] for d in jd] == [d["DeckIDs"] for d in ed]  # the same cards in the same order
-    assert [len(d["ContainedObjects"]) for d in ed] == [len(d["ContainedObjects"]) for d in jd] == [42, 15]
+    assert [len(d["ContainedObjects"]) for d in ed] == [len(d["ContainedObjects"]) for d in jd] == [42, 15, 40]
     ids = [[(c.component, c.row.id, c.copy) for c in p.cards] for p in check_game(TENJANPAI, rulebook=False).plans]
     assert ids == [[(c.component, c.row.id, c.copy) for c in p.cards]
                    for p in check_game(TENJANPAI, edition="en", rulebook=False).plans]

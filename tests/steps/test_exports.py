@@ -88,7 +88,7 @@ def test_tts_sheets(built):
     shows the back; slot 42 is empty), the back image is one card's cell."""
     save = json.loads((built / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))
     decks = {d["Nickname"]: d for d in save["ObjectStates"]}
-    assert set(decks) == {"闘牌カード", "天雀カード"}  # tokens are not a TTS deck
+    assert set(decks) == {"闘牌カード", "天雀カード", "パワーキューブ"}  # the tokens are a deck of square pieces
     battle = decks["闘牌カード"]
     (sheet,) = battle["CustomDeck"].values()
     assert (sheet["NumWidth"], sheet["NumHeight"]) == (10, 5) and len(battle["DeckIDs"]) == 42

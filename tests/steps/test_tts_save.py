@@ -3,7 +3,8 @@ list: the save's keys, one DeckCustom per deck with Nickname, DeckIDs, CustomDec
 {FaceURL, BackURL, NumWidth, NumHeight, BackIsHidden, UniqueBack}, every card a Card with
 Nickname (the card's name field), Description (its text fields) and CardID = deck × 100 + slot —
 and the card at that slot of that sheet's image is the card (same row, same pixels). A deck of
-84 cards is split into two CustomDecks (69 + 15)."""
+84 cards is split into two CustomDecks (69 + 15). Tokens are a deck too (square corners, their
+size beside the cards, a one-sided token's face on both sides)."""
 from __future__ import annotations
 
 import csv
@@ -103,16 +104,29 @@ def _text(row: dict) -> str:
 
 
 def _name(row: dict) -> str:
-    return row["name"] if "name" in row else row["number"]
+    return row["name"] if "name" in row else row["number"] if "number" in row else row["id"]
+
+
+#: 天雀牌's power tokens (game.yaml: 40 of one face, 16 mm, no back), as the save holds them
+TOKENS = [{"id": "power"}] * 40
 
 
 def test_tenjanpai_tts_save(tmp_path):
     res = build_game(ROOT / "card_data" / "tenjanpai", tmp_path, steps=("tts",), exports=ExportOptions(jobs=2))
     save = json.loads((res.out_dir / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))
     data = ROOT / "card_data" / "tenjanpai"
-    decks = {"闘牌カード": _physical(_rows(data / "battle.csv")), "天雀カード": _physical(_rows(data / "characters.csv"))}
+    decks = {"闘牌カード": _physical(_rows(data / "battle.csv")), "天雀カード": _physical(_rows(data / "characters.csv")),
+             "パワーキューブ": TOKENS}
     got = _check(save, decks, _name, _text)
     assert len(got["闘牌カード"]["DeckIDs"]) == 42 and len(got["天雀カード"]["DeckIDs"]) == 15
+    tokens = got["パワーキューブ"]
+    [entry] = tokens["CustomDeck"].values()
+    assert entry["Type"] == 1 and all(e["Type"] == 0 for o in ("闘牌カード", "天雀カード") for e in got[o]["CustomDeck"].values())
+    assert entry["BackURL"] == entry["FaceURL"] and entry["UniqueBack"]  # no back: the face up or down
+    scale = tokens["Transform"]
+    assert abs(scale["scaleX"] - 16 / 63.5) < 0.001 and scale["scaleZ"] == scale["scaleX"]  # 16 mm beside a 63.5 mm card
+    assert scale["scaleY"] == 1.0
+    assert got["闘牌カード"]["Transform"]["scaleX"] == 1.0
     assert {c["Nickname"] for c in got["天雀カード"]["ContainedObjects"]} >= {"李紅蓮"}
     texts = [c["Description"] for o in save["ObjectStates"] for c in o["ContainedObjects"]]
     assert not [t for t in texts if re.search(r":[a-z][a-z0-9_]*:", t)]  # no raw icon markup
@@ -133,7 +147,7 @@ def test_a_deck_past_69_cards_is_split(tmp_path):
     replace_in(game / "game.yaml", "    count: 42\n", "    count: 84\n")
     res = build_game(game, tmp_path / "out", steps=("tts",), exports=ExportOptions(jobs=2), force=True)
     save = json.loads((res.out_dir / "tts" / "tenjanpai.json").read_text(encoding="utf-8"))
-    decks = {"闘牌カード": _physical(rows), "天雀カード": _physical(_rows(game / "characters.csv"))}
+    decks = {"闘牌カード": _physical(rows), "天雀カード": _physical(_rows(game / "characters.csv")), "パワーキューブ": TOKENS}
     got = _check(save, decks, _name, _text)
     battle = got["闘牌カード"]
     assert len(battle["CustomDeck"]) == 2

@@ -68,6 +68,8 @@ function renderCards() {
 }
 
 function renderDeck() {
+  document.getElementById("deck").classList.toggle("checking", !!state.checking);
+  document.getElementById("deck-checking").textContent = state.checking ? "checking this save… the table is the previous check's" : "";
   const body = document.querySelector("#deck-math tbody");
   body.replaceChildren(...state.deck_math.map(pc => el("tr", {class: pc.ok ? "ok" : "bad", "data-players": pc.players},
     ...[pc.players, pc.deck, pc.removed, pc.hand, pc.dead_wall, pc.draw_pile, pc.turns, pc.declared_turns ?? "—",
@@ -75,11 +77,21 @@ function renderDeck() {
 }
 
 function renderProblems() {
+  // While a save is being checked the list is the last check's: said so, and dimmed, until the
+  // check of this save replaces it (the rulebook's problems follow with the pages).
   const all = state.problems.concat(state.rules_problems || []);
+  const section = document.getElementById("problems-section");
+  section.classList.toggle("checking", !!state.checking);
+  section.classList.toggle("rules-checking", !!state.rules_checking && !state.checking);
   document.getElementById("problem-count").textContent = `(${all.length})`;
+  const rules = (state.rules_problems || []).length;
+  document.getElementById("problems-checking").textContent = state.checking ?
+    "checking this save… the problems below are from the previous check" :
+    state.rules_checking ? (rules ? "checking the rulebook… its problems below are from the previous check" :
+      "checking the rulebook…") : "";
   const list = document.getElementById("problems");
-  list.replaceChildren(...all.map(p => {
-    const li = el("li", {class: p.severity});
+  list.replaceChildren(...all.map((p, i) => {
+    const li = el("li", {class: p.severity + (i >= state.problems.length ? " rules" : "")});
     for (const c of p.cards) {
       const label = `${c.component} ${c.id}${c.face === "back" ? " back" : ""}${c.field ? " → " + c.field : ""}`;
       li.append(el("a", {href: `#${cardDomId(c.component, c.id)}`, class: "card-link", "data-component": c.component,
@@ -149,7 +161,10 @@ function render() {
     banner.textContent = "The last save could not be shown; the faces below are from the last good build.\n" + errors.map(p => p.text).join("\n");
   } else banner.hidden = true;
   document.getElementById("status").textContent = state.building ? "building…" :
-    `updated ${new Date().toLocaleTimeString()} · ${errors.length} error(s), ${state.problems.length - errors.length} warning(s)`;
+    state.checking ? `faces updated ${new Date().toLocaleTimeString()} · checking…` :
+    `updated ${new Date().toLocaleTimeString()} · ${errors.length} error(s), ${state.problems.length - errors.length} warning(s)` +
+    (state.rules_checking ? " · rulebook: checking…" : "");
+  document.body.classList.toggle("checking", !!state.checking);
   document.body.dataset.version = state.version;
   renderCards(); renderDeck(); renderProblems(); renderPages();
   if (large) renderLarge();
