@@ -21,8 +21,10 @@ build: install
 # The suite runs on every core (pytest-xdist, -n auto), each test file on one worker (--dist loadfile),
 # so a module's shared build (a module- or session-scoped fixture) is made once, not once per worker
 # that runs one of its tests. `python -m pytest tests/DIR` alone still runs in one process.
+# --no-loadscope-reorder: the files are handed out in the order tests/conftest.py collects them
+# (the longest first, LONGEST_FIRST), not by their number of tests.
 test: install browser press
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 # cardgen's own modules are byte-compiled here: an editable install leaves that to the first run,
 # which cannot write them where PYTHONDONTWRITEBYTECODE is set; then every command compiled ~100

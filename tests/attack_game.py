@@ -7,7 +7,6 @@ own process, as a user would, and returns (exit code, stdout + stderr, seconds).
 """
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +14,8 @@ import time
 from pathlib import Path
 
 import yaml
+
+from tests.conftest import cli_env
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "tests" / "fixtures" / "bad" / "_base"
@@ -62,7 +63,7 @@ def attack_game(tmp: Path, *, rule: str | None = None, explain: str | None = Non
 
 def run_cli(*args: str, cwd: Path, timeout: float = 60) -> tuple[int, str, float]:
     """``python -m cardgen ARGS`` in ``cwd``; (exit code, stdout + stderr, wall seconds)."""
-    env = {k: v for k, v in os.environ.items() if k != "CARDGEN_DEBUG"}
+    env = cli_env()  # the run's font caches on (a real process of its own, as a designer runs it)
     start = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env=env)

@@ -17,6 +17,7 @@ import pickle
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -72,6 +73,18 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
     path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The environment of a ``python -m cardgen`` process a test starts: this run's (``extra``
+    added), without CARDGEN_DEBUG, and with the on-disk caches on, in this run's cache folder
+    (XDG_CACHE_HOME above), as a designer's cardgen has them: such a process runs cardgen
+    unpatched, so what it stores is a real parse of a real file, keyed by the file's stamp (a font
+    edited or replaced is parsed again). Each process of the run then parses the fonts once
+    between them (≈ 0.25 s a process otherwise). The test processes and the build children forked
+    from them keep the caches off (above)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDGEN_DEBUG", "CARDGEN_NO_CACHE")}
+    return {**env, **extra}
 
 
 @pytest.fixture
@@ -174,6 +187,15 @@ def written_rulebooks(tmp_path_factory):
     return lambda name: once_per_run(tmp_path_factory, "written-rulebooks", name, lambda out: write(name, out))
 
 
+#: What a build child imports (:func:`warm_build_parent`): the API and the steps, and the modules the
+#: export steps import when they first run (the print-shop files: numpy, pikepdf and the colour
+#: preflight; the sheets and PNG renderers) — ≈ 0.2–0.3 s of imports in every child of a build that
+#: gets as far as writing its outputs.
+BUILD_MODULES = ("cardgen.api", "cardgen.steps.exports", "cardgen.rulebook.pdf", "cardgen.check.preflight",
+                 "cardgen.steps.shop", "cardgen.render.pdf_sheets", "cardgen.render.png_cards",
+                 "cardgen.steps.layout_findings")
+
+
 @pytest.fixture(scope="session")
 def warm_build_parent() -> None:
     """This test process loads, once, what every build child forked from it would load again: the
@@ -190,7 +212,7 @@ def warm_build_parent() -> None:
     from cardgen.data.game import load_game  # lazy: only the modules that ask for it load the build here
     from cardgen.fonts.fontset import fonts_for  # lazy: (as above)
 
-    for module in ("cardgen.api", "cardgen.steps.exports", "cardgen.rulebook.pdf", "cardgen.check.preflight"):
+    for module in BUILD_MODULES:
         importlib.import_module(module)
     fonts_for(load_game(BASE))
 
@@ -201,3 +223,100 @@ def mini(tmp_path: Path) -> Path:
     changes calls :func:`tests.minigame.write_game` itself."""
     from tests.minigame import write_game
     return write_game(tmp_path)
+
+
+# --- numba's compile of the simulator, once a run ---------------------------------------------
+
+#: The lock file tests/simulator_warmup.py holds while it compiles (set for the workers of a run).
+SIMULATOR_LOCK = "CARDGEN_TEST_SIMULATOR_LOCK"
+
+
+def pytest_configure(config):
+    """Under pytest-xdist with two or more workers (``make test``), start
+    tests/simulator_warmup.py in the background before the workers start: it compiles the
+    simulator's numba interpreter into numba's cache once (≈ 45 s of CPU on a fresh clone) while
+    the workers run other tests, instead of each worker, and each ``cardgen simulate`` subprocess
+    started before a cache existed, compiling it again. It holds an exclusive lock on a file whose
+    path the workers inherit (:data:`SIMULATOR_LOCK`); :func:`compiled_simulator` waits for it."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or (getattr(config.option, "numprocesses", None) or 0) < 2:
+        return
+    folder = tempfile.mkdtemp(prefix="cardgen-test-simulator-")
+    lock = os.path.join(folder, "compiling.lock")
+    fd = os.open(lock, os.O_WRONLY | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # taken here, so no worker can find the file unlocked before the warm-up runs
+    log = open(os.path.join(folder, "warmup.log"), "wb")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.simulator_warmup"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=subprocess.STDOUT, pass_fds=(fd,))
+    os.close(fd)  # the lock stays with the warm-up's copy of the descriptor: released when it exits
+    os.environ[SIMULATOR_LOCK] = lock
+    config.stash[_WARMUP] = (proc, log, folder)
+
+
+def pytest_unconfigure(config):
+    """The warm-up is stopped if the run ended before it (``-x``, Ctrl-C) and its folder removed."""
+    proc, log, folder = config.stash.get(_WARMUP, (None, None, None))
+    if proc is None:
+        return
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    log.close()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+_WARMUP = pytest.StashKey[tuple]()
+
+
+@pytest.fixture(scope="session")
+def compiled_simulator() -> None:
+    """Waits until tests/simulator_warmup.py, started by :func:`pytest_configure`, has compiled the
+    simulator into numba's cache (nothing to wait for outside ``make test``'s workers: the first
+    model run compiles it, as before). A module whose tests run a model, in-process or in a
+    ``cardgen simulate`` subprocess, asks for it; if the warm-up failed, the test compiles and
+    fails on its own."""
+    lock = os.environ.get(SIMULATOR_LOCK)
+    if lock and os.path.exists(lock):
+        with open(lock) as fh:
+            fcntl.flock(fh, fcntl.LOCK_SH)
+
+
+# --- the order the workers take the test files in ---------------------------------------------
+
+#: The test files that take longest (CPU and waiting; measured on a fresh clone, 2026-12-02), longest
+#: first. Under ``make test`` (``--dist loadfile --no-loadscope-reorder``) each worker takes the next
+#: file in collection order when it runs low, so these are handed out first and no core is left
+#: idle at the end while the other finishes one of them (xdist's own order, by number of tests,
+#: put the one-test tests/core/test_interrupt.py last). The simulator's tests come after the first
+#: ones, when tests/simulator_warmup.py has compiled it. A file not listed comes after these, the
+#: files with more tests first (xdist's order); a stale entry costs balance only.
+LONGEST_FIRST = (
+    "tests/cli/test_bad_input.py",
+    "tests/core/test_interrupt.py",
+    "tests/data/test_any_value.py",
+    "tests/preview/test_preview.py",
+    "tests/insight/test_insight_simulate.py",
+    "tests/steps/test_edition_build.py",
+    "tests/render/test_print_ready.py",
+    "tests/preview/test_preview_browser.py",
+    "tests/render/test_sheets_pdf.py",
+    "tests/core/test_output_safety.py",
+    "tests/games/test_game_yajanki.py",
+    "tests/core/test_resource_budget.py",
+    "tests/rulebook/test_rulebook_check.py",
+    "tests/diff/test_diff.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """In an xdist worker: the files of :data:`LONGEST_FIRST` first, in its order, then the others
+    by number of tests (most first); within a file the tests keep their order. Every worker
+    collects the same order, which the scheduler takes as it is with ``--no-loadscope-reorder``."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    order = sorted(files, key=lambda f: (rank.get(f, len(rank)), -len(files[f])))
+    items[:] = [item for f in order for item in files[f]]

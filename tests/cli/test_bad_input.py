@@ -335,27 +335,62 @@ def test_corpus_is_big_enough():
         assert (CORPUS / name / "expected.txt").is_file(), f"{name} has no expected.txt"
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
-    game, spec = _prepare(name, tmp_path)
-    out = tmp_path / "output"
-    (out / "g").mkdir(parents=True)
-    (out / "g" / "print-sheets.pdf").write_bytes(b"%PDF- the previous build\n")
-    (out / "other" ).mkdir()
-    (out / "other" / "keep.txt").write_text("another game's output\n")
-    before = _snapshot(out)
+class _Case:
+    """One corpus case prepared in its own folder (``root``: the game in ``root/game``, a previous
+    output in ``root/output``), shared by the two tests that run ``build`` and ``validate`` on it:
+    each command line runs once per test run and both tests read its result (the build
+    test_bad_input checks is the build test_validate_reports_what_build_reports compares validate
+    with; before, each test prepared the case again and ran that build a second time)."""
 
-    monkeypatch.chdir(game)
-    monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
-    if "budget" in spec:  # seconds an evaluation may take (cardgen.core.sandbox.MAX_SECONDS), lowered for speed
-        monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", float(spec["budget"]))
-    if "layout_budget" in spec:  # CPU seconds one rules file's layout may take (cardgen.rulebook.pdf.LAYOUT_SECONDS)
-        monkeypatch.setattr("cardgen.rulebook.pdf.LAYOUT_SECONDS", float(spec["layout_budget"]))
-    command = spec.get("command", "build")
-    takes_out = any(p.name == "out" for p in cli.commands[command].params)  # validate writes nothing
-    result = CliRunner().invoke(cli, [command, ".", *spec.get("args", []), *(["--out", str(out)] if takes_out else [])],
-                                catch_exceptions=False)
-    stderr = result.stderr.replace(str(tmp_path), "<tmp>")
+    def __init__(self, name: str, root: Path):
+        self.root = root
+        self.game, self.spec = _prepare(name, root)
+        self.out = root / "output"
+        (self.out / "g").mkdir(parents=True)
+        (self.out / "g" / "print-sheets.pdf").write_bytes(b"%PDF- the previous build\n")
+        (self.out / "other").mkdir()
+        (self.out / "other" / "keep.txt").write_text("another game's output\n")
+        self._runs: dict[tuple[str, ...], tuple] = {}
+
+    def run(self, *argv: str):
+        """``cardgen ARGV`` in-process from inside the game folder (the case's budgets set), once:
+        → (its click Result, the output folder's snapshot just before it, and just after)."""
+        if argv not in self._runs:
+            with pytest.MonkeyPatch.context() as mp:
+                mp.chdir(self.game)
+                mp.delenv("CARDGEN_DEBUG", raising=False)
+                if "budget" in self.spec:  # seconds an evaluation may take (cardgen.core.sandbox.MAX_SECONDS), lowered for speed
+                    mp.setattr("cardgen.core.sandbox.MAX_SECONDS", float(self.spec["budget"]))
+                if "layout_budget" in self.spec:  # CPU seconds one rules file's layout may take (cardgen.rulebook.pdf.LAYOUT_SECONDS)
+                    mp.setattr("cardgen.rulebook.pdf.LAYOUT_SECONDS", float(self.spec["layout_budget"]))
+                before = _snapshot(self.out)
+                result = CliRunner().invoke(cli, list(argv), catch_exceptions=False)
+                self._runs[argv] = (result, before, _snapshot(self.out))
+        return self._runs[argv]
+
+    def command(self) -> tuple[str, ...]:
+        """The case's own command line: ``cardgen <command> . [args] [--out OUT]`` (no ``--out`` for a
+        command that writes nothing, such as validate)."""
+        command = self.spec.get("command", "build")
+        takes_out = any(p.name == "out" for p in cli.commands[command].params)
+        return (command, ".", *self.spec.get("args", []), *(["--out", str(self.out)] if takes_out else []))
+
+
+_CASES: dict[str, _Case] = {}
+
+
+def _case(name: str, factory: pytest.TempPathFactory) -> _Case:
+    if name not in _CASES:
+        _CASES[name] = _Case(name, factory.mktemp(name))
+    return _CASES[name]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_bad_input(name: str, tmp_path_factory, monkeypatch) -> None:
+    case = _case(name, tmp_path_factory)
+    spec, command = case.spec, case.spec.get("command", "build")
+    result, before, after = case.run(*case.command())
+    stderr = result.stderr.replace(str(case.root), "<tmp>")
 
     expected_file = CORPUS / name / "expected.txt"
     if os.environ.get("CARDGEN_BLESS") == "1":
@@ -365,8 +400,9 @@ def test_bad_input(name: str, tmp_path: Path, monkeypatch) -> None:
     assert result.exit_code == spec.get("exit", 1)
 
     if result.exit_code != 0 or command == "validate":
-        assert _snapshot(out) == before, "a failed run must not touch the output folder"
+        assert after == before, "a failed run must not touch the output folder"
 
+    monkeypatch.chdir(case.game)
     values = spec.get("values")
     if values:
         from cardgen.data.game import load_game
@@ -451,18 +487,15 @@ def _blocks(stderr: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", CASES)
-def test_validate_reports_what_build_reports(name: str, tmp_path: Path, monkeypatch) -> None:
+def test_validate_reports_what_build_reports(name: str, tmp_path_factory) -> None:
     """One truth: ``cardgen validate`` names every problem ``cardgen build`` names, at the same
-    file:line, for every case of the corpus (good input included)."""
-    game, spec = _prepare(name, tmp_path)
-    monkeypatch.chdir(game)
-    monkeypatch.delenv("CARDGEN_DEBUG", raising=False)
-    if "budget" in spec:
-        monkeypatch.setattr("cardgen.core.sandbox.MAX_SECONDS", float(spec["budget"]))
-    if "layout_budget" in spec:
-        monkeypatch.setattr("cardgen.rulebook.pdf.LAYOUT_SECONDS", float(spec["layout_budget"]))
-    out = tmp_path / "output"
-    built = CliRunner().invoke(cli, ["build", ".", "--out", str(out)], catch_exceptions=False)
-    checked = CliRunner().invoke(cli, ["validate", "."], catch_exceptions=False)
+    file:line, for every case of the corpus (good input included). The build of a case whose own
+    command is ``build`` is the one test_bad_input checked (run once, :class:`_Case`)."""
+    case = _case(name, tmp_path_factory)
+    build = ("build", ".", "--out", str(case.out))
+    if case.command() != build:  # another command (or build with arguments): a build into an empty folder of its own
+        build = ("build", ".", "--out", str(case.root / "output-of-build"))
+    built, _, _ = case.run(*build)
+    checked, _, _ = case.run("validate", ".")
     assert _blocks(checked.stderr) == _blocks(built.stderr)
     assert (checked.exit_code == 0) == (built.exit_code == 0)

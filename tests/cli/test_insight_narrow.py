@@ -8,7 +8,13 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
+
+# numba's compile of the simulator happens once a run, in the background (tests/conftest.compiled_simulator)
+pytestmark = pytest.mark.usefixtures("compiled_simulator")
+
 
 def test_labels_wrap_whole_on_a_narrow_terminal(tmp_path):
     # a real process: rich takes the width from COLUMNS when the output is not a terminal

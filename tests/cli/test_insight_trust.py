@@ -71,6 +71,7 @@ def test_odds_output_escapes_user_text(tmp_path, monkeypatch):
     assert "wrote out/tenjanpai/report.json" in res.output
 
 
+@pytest.mark.usefixtures("compiled_simulator")  # numba compiled once a run, in the background (tests/conftest.py)
 def test_simulate_output_escapes_user_text(tmp_path):
     """In its own process: numba's OpenMP threads do not start in a child forked from a test
     process that already ran them (see tests/test_insight_simulate.py)."""

@@ -5,7 +5,6 @@ staged folder in with one rename; cardgen/core/budget.py stops the build's child
 its PNG workers together."""
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import signal
@@ -15,6 +14,7 @@ import time
 from pathlib import Path
 
 from attack_game import attack_game
+from tests.conftest import cli_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,8 +24,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 def _start(game: Path, out: Path, cwd: Path) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if k != "CARDGEN_DEBUG"}
-    env["PYTHONPATH"] = str(ROOT)
+    env = cli_env(PYTHONPATH=str(ROOT))  # the run's font caches on: parsed once, not in each of the 22 builds
     return subprocess.Popen([sys.executable, "-m", "cardgen", "build", str(game), "--out", str(out), "--jobs", "2"],
                             cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -25,6 +25,9 @@ from cardgen.insight.variant import Variant
 ROOT = Path(__file__).resolve().parents[2]
 TEN = ROOT / "card_data" / "tenjanpai"
 
+# numba's compile of the simulator happens once a run, in the background (tests/conftest.compiled_simulator)
+pytestmark = pytest.mark.usefixtures("compiled_simulator")
+
 # Seats' hands (3 each), then the dead wall (6), then the draws in turn order (seat 0, 1, 2, 3, 0 …).
 HANDS = [["b3-none", "b2-chi", "b5-pon"], ["b4-chi", "b6-pon", "b2-chi"],
          ["b4-pon", "b3-chi", "b7-both"], ["b6-chi", "b4-both", "b3-none"]]

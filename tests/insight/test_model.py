@@ -21,6 +21,9 @@ from cardgen.insight.model_run import play_rows, simulate_model
 from tests.minigame import write_game
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# numba's compile of the simulator happens once a run, in the background (tests/conftest.compiled_simulator)
+pytestmark = pytest.mark.usefixtures("compiled_simulator")
 Z99 = 2.5758  # two-sided 99 % normal quantile
 
 #: ミニ三連: hold a 1, a 2 and a 3 (a set of numbers) to win on one's own draw or on a discard.
