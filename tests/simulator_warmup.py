@@ -10,8 +10,8 @@ compiled it again. Here it is compiled once, while the workers run other tests; 
 a model wait for this (the ``compiled_simulator`` fixture) and load it.
 
 Usage: ``python -m tests.simulator_warmup`` from the checkout (the game: card_data/tenjanpai; a handful of rounds
-through :func:`cardgen.insight.model_run.play_rows`, the path ``cardgen simulate`` takes, which
-compiles every function of the interpreter it calls).
+through :func:`cardgen.insight.model_run.play_rows` and two games through ``play_game_rows``, the
+paths ``cardgen simulate`` takes, which compile every function of the interpreter they call).
 """
 from __future__ import annotations
 
@@ -19,13 +19,15 @@ from pathlib import Path
 
 from cardgen.data.game import load_game
 from cardgen.insight.model_compile import compile_model
-from cardgen.insight.model_run import play_rows
+from cardgen.insight.model_run import play_game_rows, play_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    play_rows(compile_model(load_game(ROOT / "card_data" / "tenjanpai")), 0, 8, 1, "greedy")
+    model = compile_model(load_game(ROOT / "card_data" / "tenjanpai"))
+    play_rows(model, 0, 8, 1, "greedy")
+    play_game_rows(model, 0, 2, 1, "greedy")  # the game loop (insight/model_game.py) on top of the rounds
 
 
 if __name__ == "__main__":
