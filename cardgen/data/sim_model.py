@@ -49,6 +49,19 @@ class ModelTake(_Strict):
     in_river: str = Field("true", description="Whether the sideways card counts for `in_river()` as a face-up card does (an expression of `option.X` and `design.X`).")
 
 
+class ModelClaim(_Strict):
+    """A call on another player's discard that does not win (ポン, or the game's own): after a
+    play no call won, every other player in turn order may claim the card just played; the first
+    who may and will takes it, plays a card from their hand without drawing, and play goes on
+    from them (the seats in between are skipped)."""
+
+    name: str = Field("claim", min_length=1, description="What the game calls it, e.g. `かすめ`; reports use it.")
+    when: str = Field(description="Condition for the caller; `discard` is the card played, `down` whether face down, and, as in a call, the hand is read with the discard in it, e.g. `discard.suit > 0 and in_hand(discard.kind) >= 3` (two of its kind besides the discard).")
+    greedy: str = Field("true", description="Whether a greedy (or priority) player claims when `when` holds (read as `when` is), e.g. `melds() or in_hand(discard.kind) >= 3`; a random player claims with even odds.")
+    to: Literal["hand", "river"] = Field("hand", description="Where the claimed card goes: `hand` (the caller's hand, which then keeps its size after the caller plays), or `river` (laid sideways at the right end of the caller's river, a meld shown to all: it counts in `river.sum`, `river.last` and `in_river()`; the hand is one card smaller after the play).")
+    face_down: bool = Field(False, description="A face-down discard can be claimed too (it stays face down in a river).")
+
+
 class ModelMelds(_Strict):
     """The mahjong win test `melds()`: the hand (with the discard, in a call) splits into `sets`
     sets — three of one kind, or three consecutive numbers of one suit above 0 — and one pair."""
@@ -114,6 +127,7 @@ class GameModel(_Strict):
     tsumo: ModelTsumo | None = Field(None, description="The own-turn win.")
     calls: list[ModelCall] = Field(default_factory=list, description="Calls on a discard, in priority order.")
     takes: list[ModelTake] = Field(default_factory=list, description="Cards taken from other rivers after a play (ポン／チー), in priority order; one a play at most.")
+    claims: list[ModelClaim] = Field(default_factory=list, max_length=4, description="Calls on a discard that do not win (ポン, or the game's own), in priority order, tested after the calls and before the takes: the caller takes the card just played, plays without drawing, and the turn passes on from them.")
     greedy: str | None = Field(None, description="The greedy policy's choice of play: the hand card with the highest value of this expression (ties: the first). Default: with `patterns`, the card whose loss keeps the hand closest to a pattern; else the highest `value`.")
     priority: list[Union[str, int]] = Field(default_factory=list, description="The `priority` policy: kinds to play first, in this order (kinds not listed come after, as `greedy` chooses).")
     game: ModelGame | None = Field(None, description="The whole game of several rounds: what carries over, the dealer, the end and the winner (docs/insight-model.md). Without it only single rounds are played.")

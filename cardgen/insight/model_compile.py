@@ -20,7 +20,7 @@ from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_layout as R
 from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
 from cardgen.insight.model_bounds import DeckBounds, never_holds
-from cardgen.insight.model_expr import (CALL_HEADS, CARD, DISC, GAME_VARS, GVAR, HELD, MELDS, MELDS_PAIR, NEAR,
+from cardgen.insight.model_expr import (CALL_HEADS, CARD, CLAIM_HEADS, DISC, GAME_VARS, GVAR, HELD, MELDS, MELDS_PAIR, NEAR,
                                         NOT_IN_RIVER, PLAY_HEADS, PPOINTS, TAKE_GAIN, TAKE_HEADS, USES_FRESH, USES_MELDS,
                                         USES_MPAIR, USES_NEAR, USES_PATTERN, USES_TAKE, WINS, ExprError, Names, Programs,
                                         compile_expr, constant)
@@ -56,6 +56,7 @@ class CompiledModel:
     calls: np.ndarray
     takes: np.ndarray
     prio: np.ndarray
+    claims: np.ndarray  #: per claim: model_layout's CL_* (condition, greedy's choice, where the card goes, face down)
     counts: list[CompiledCount] = field(default_factory=list)
     #: warnings that do not stop a run: a way to win whose condition can never hold (model_bounds)
     notes: list[Problem] = field(default_factory=list)
@@ -64,7 +65,7 @@ class CompiledModel:
     def arrays(self, k: int) -> tuple:
         """The model tuple ``M`` of :mod:`cardgen.insight.model_round` for player count ``k``."""
         c = self.counts[k]
-        return (c.attr, self.T, self.code, self.spans, self.uses, self.calls, self.takes, self.prio, c.prm)
+        return (c.attr, self.T, self.code, self.spans, self.uses, self.calls, self.takes, self.prio, c.prm, self.claims)
 
 
 def _int(v: Any) -> int | None:
@@ -187,6 +188,14 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
             counts_in = 1
         takes.append((prog(tk.when, "takes", i, "when", heads=TAKE_HEADS),
                       prog(tk.cost, "takes", i, "cost", heads=TAKE_HEADS), int(counts_in != 0)))
+    claims = []
+    for i, cl in enumerate(model.claims):
+        if cl.name in [c.name for c in model.claims[:i]]:
+            at("claims", i, "name", message=f"two claims are named {cl.name!r}: the reports could not tell them apart",
+               hint="give each claim a name of its own")
+        claims.append((prog(cl.when, "claims", i, "when", heads=CLAIM_HEADS),
+                       prog(cl.greedy, "claims", i, "greedy", heads=CLAIM_HEADS),
+                       R.CL_RIVER if cl.to == "river" else R.CL_HAND, int(cl.face_down)))
     prio = np.full(max(len(kinds), 1), len(model.priority) + 1, dtype=np.int64)
     for r, k in enumerate(model.priority):
         if str(k) not in kinds:
@@ -245,6 +254,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
         prm[R.P_NCALLS], prm[R.P_NKINDS] = len(calls), max(len(kinds), 1)
         prm[R.P_NTAKES], prm[R.P_CHOOSE_FACE], prm[R.P_GREEDY_DOWN] = len(takes), int(model.choose_face), greedy_down
         prm[R.P_TSUMO_ANY] = int(bool(model.tsumo and model.tsumo.any_card))
+        prm[R.P_NCLAIMS] = len(claims)
         gp = None
         if game_progs is not None:
             starts = []
@@ -268,7 +278,7 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     uses = np.array([_uses(code[a:a + n, 0]) for a, n in spans] or [0], dtype=np.int64)
     return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
                          np.array(calls, dtype=np.int64).reshape(-1, 5), np.array(takes, dtype=np.int64).reshape(-1, 3),
-                         prio, counts, _impossible_wins(game, model, progs, counts, t_when, calls, len(targets) > 0),
+                         prio, np.array(claims, dtype=np.int64).reshape(-1, 4), counts, _impossible_wins(game, model, progs, counts, t_when, calls, len(targets) > 0),
                          dict(m.terms))
 
 

@@ -7,7 +7,7 @@ words, docs/insight-model.md):
 
 - whole numbers, ``true``/``false`` (``True``/``False``), a kind written as text (``'ん'``);
 - ``card.X`` (plays, own-turn wins), ``discard.X`` and ``held.X`` (calls), ``discard.X`` and
-  ``target.X`` (takes): a column of that card (``X`` = ``kind``, the ``value`` column, or one of
+  ``target.X`` (takes), ``discard.X`` (claims): a column of that card (``X`` = ``kind``, the ``value`` column, or one of
   ``columns``); ``max.X``: the deck's highest value of a column;
 - ``river.sum``, ``river.count``, ``river.last``, ``chips``, ``turn``, ``players``, ``wall``,
   ``seat`` (0 = the dealer), ``down`` (the card is played face down), ``won`` (the player's wins
@@ -64,6 +64,7 @@ GAME_FUNCTIONS = "ready(), min(a, b), max(a, b)"
 PLAY_HEADS = {"card": CARD}
 CALL_HEADS = {"discard": DISC, "held": HELD}
 TAKE_HEADS = {"discard": CARD, "target": HELD}
+CLAIM_HEADS = {"discard": DISC}
 #: The longest expression text read, and the most operations one may compile to.
 MAX_TEXT, MAX_OPS = 500, 200  # a program's stack never holds more than MAX_OPS values
 

@@ -8,14 +8,20 @@ from __future__ import annotations
 P_PLAYERS, P_HAND, P_DEAD, P_TURNS, P_TSUMO_AFTER, P_TSUMO_WHEN, P_TSUMO_POINTS = 0, 1, 2, 3, 4, 5, 6
 P_GAIN, P_FACEDOWN, P_GREEDY, P_NCALLS, P_NKINDS = 7, 8, 9, 10, 11
 P_NTAKES, P_CHOOSE_FACE, P_GREEDY_DOWN, P_TSUMO_ANY, P_WINS, P_MELDS, P_MELD_SETS = 12, 13, 14, 15, 16, 17, 18
+P_NCLAIMS = 19
 #: parameters; then, for melds(), per kind the kind of the next number of its suit (−1 none), then
 #: of the previous one
-N_PARAMS = 19
+N_PARAMS = 20
 R_END, R_TURN, R_WINNER, R_LOSER, R_POINTS, R_FIRST, R_CALL, R_WALL, R_TAKES, R_DOWN, R_WINS = range(11)
 MAX_SEATS = 8
 R_SEAT_POINTS = 11  #: per seat (up to MAX_SEATS): points won this round
 R_SEAT_LOST = R_SEAT_POINTS + MAX_SEATS  #: per seat: points of the calls won on its discards
-WIDTH = R_SEAT_LOST + MAX_SEATS
+MAX_CLAIMS = 4
+R_CLAIMS = R_SEAT_LOST + MAX_SEATS  #: per claim (up to MAX_CLAIMS): times it was made this round
+WIDTH = R_CLAIMS + MAX_CLAIMS
+#: a claim's row (``claims[claim, 4]``): condition, greedy's choice, where the card goes, face down claimable
+CL_WHEN, CL_GREEDY, CL_TO, CL_DOWN = 0, 1, 2, 3
+CL_HAND, CL_RIVER = 0, 1
 POL_RANDOM, POL_GREEDY, POL_PRIORITY = 0, 1, 2
 POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "priority": POL_PRIORITY}
 MAX_HAND = 64

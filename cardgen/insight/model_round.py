@@ -7,7 +7,8 @@ yaku's tile counts, their points in the last column), ``code``/``spans`` (the st
 :mod:`cardgen.insight.model_expr`), ``uses[program]`` (bits: what to work out before running it),
 ``calls[call, 5]`` (held column or −1, condition, points, face-down callable, ``wall_down``), ``takes[take, 3]``
 (condition, cost, sideways card counts for ``in_river``), ``prio[kind]`` (the priority policy's
-rank), ``prm`` (the ``P_*`` parameters). A round's state is the tuple ``W`` (one workspace per
+rank), ``prm`` (the ``P_*`` parameters), ``claims[claim, 4]`` (model_layout's ``CL_*``: condition,
+greedy's choice, hand or river, face-down claimable). A round's state is the tuple ``W`` (one workspace per
 block of rounds, allocated once, reset each round): hands, ``S[seat]`` (river sum, river count,
 river last, chips, then per kind the cards in hand (from ``HC``), face up in the river, and
 discarded), the rivers card by card (``rc``, state ``rs``: up, down, sideways, taken), ``ctx``
@@ -18,7 +19,7 @@ A round's result row: ``R_END`` (0 the wall ran dry or the turn limit, 1 own-tur
 ``R_FIRST`` (1: the dealer won on the first draw), ``R_CALL`` (index of the call, −1),
 ``R_WALL`` (cards left in the wall), ``R_TAKES`` (cards taken from rivers), ``R_DOWN`` (cards
 played face down), then per seat the points it won and the points of the calls won on its
-discards. Round ``r`` plays from the random stream ``(seed, r)``
+discards, then per claim the times it was made (``R_CLAIMS``). Round ``r`` plays from the random stream ``(seed, r)``
 (:mod:`cardgen.insight.rng`), so results never depend on the number of threads.
 """
 from __future__ import annotations
@@ -36,7 +37,8 @@ from cardgen.insight.model_layout import (BLOCKS, DOWN, HC, MAX_HAND, N_PARAMS, 
                                           MAX_SEATS, P_MELD_SETS, P_MELDS, P_WINS, R_SEAT_LOST, R_SEAT_POINTS, R_WINS, SCRATCH,
                                           P_GAIN, P_GREEDY, P_GREEDY_DOWN, P_HAND, P_NCALLS, P_NKINDS, P_NTAKES,
                                           P_PLAYERS, P_TSUMO_AFTER, P_TSUMO_ANY, P_TSUMO_POINTS, P_TSUMO_WHEN, P_TURNS,
-                                          POL_PRIORITY, POL_RANDOM, R_CALL, R_DOWN, R_END, R_FIRST, R_LOSER,
+                                          POL_PRIORITY, POL_RANDOM, R_CALL, R_CLAIMS, P_NCLAIMS, CL_DOWN, CL_RIVER,
+                                          CL_TO, CL_GREEDY, CL_WHEN, R_DOWN, R_END, R_FIRST, R_LOSER,
                                           R_POINTS, R_TAKES, R_TURN, R_WALL, R_WINNER, SIDEWAYS, TAKEN, UP)
 
 
@@ -434,10 +436,34 @@ def _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand
 
 
 @njit(cache=True, _nrt=False)
+def _claim_scan(s, p, pol, state, attr, T, code, spans, uses, claims, prm, hsize, S, ctx, stack):
+    """Who claims seat ``s``'s discard ``p`` (``ctx[3]``: face down): the claims in their order,
+    each for every other seat from the next on; the first whose ``when`` holds and who will (random:
+    even odds; else the claim's ``greedy``) claims. → (seat, claim), (−1, −1) none."""
+    players = prm[P_PLAYERS]
+    for ci in range(prm[P_NCLAIMS]):
+        if ctx[3] != 0 and claims[ci, CL_DOWN] == 0:
+            continue
+        for k in range(1, players):
+            o = (s + k) % players
+            if hsize[o] + 1 >= MAX_HAND or (claims[ci, CL_TO] == CL_RIVER and hsize[o] == 0):
+                continue  # no room in the hand, or no card to play after laying the claim out
+            if ev(claims[ci, CL_WHEN], o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) == 0:
+                continue
+            if pol[o] == POL_RANDOM:
+                if below(state, 2) == 1:
+                    return o, ci
+            elif ev(claims[ci, CL_GREEDY], o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx,
+                    stack) != 0:
+                return o, ci
+    return -1, -1
+
+
+@njit(cache=True, _nrt=False)
 def play_round(order, M, W, pol, state, row, chips0):
     """Play one round with the deck in ``order`` (top first) in workspace ``W``; fills ``row``.
     ``chips0[seat]``: the chips each seat starts with (what a game carried over; 0 otherwise)."""
-    attr, T, code, spans, uses, calls, takes, prio, prm = M
+    attr, T, code, spans, uses, calls, takes, prio, prm, claims = M
     hand, hsize, S, rc, rs, rn, ctx, stack = W
     players, n = prm[P_PLAYERS], order.shape[0]
     nk = T.shape[1] - 1
@@ -458,22 +484,29 @@ def play_round(order, M, W, pol, state, row, chips0):
             hsize[s] += 1
             S[s, HC + attr[c, 0]] += 1
     pos += prm[P_DEAD]
-    total = prm[P_TURNS] * players if prm[P_TURNS] > 0 else n + 1
+    # without a turn limit the wall ends the round (a claimed turn draws nothing: at most n + 1 of them)
+    total = prm[P_TURNS] * players if prm[P_TURNS] > 0 else 2 * (n + 1)
     row[:] = 0
     row[R_WINNER], row[R_LOSER], row[R_CALL] = -1, -1, -1
     t = 0
     cur = 0
-    while pos < n and t < total and hsize[cur] < MAX_HAND and row[R_WINS] < prm[P_WINS]:
+    claimed = 0  # 1: seat cur claimed the last discard and plays without drawing
+    while (pos < n or claimed != 0) and t < total and hsize[cur] < MAX_HAND and row[R_WINS] < prm[P_WINS]:
         s = cur
         cur = (cur + 1) % players
-        c = order[pos]
-        pos += 1
+        drew = 1 - claimed
+        claimed = 0
+        c = -1
+        if drew != 0:
+            c = order[pos]
+            pos += 1
         t += 1
         ctx[0], ctx[1], ctx[3] = (t - 1) // players + 1, n - pos, 0
-        hand[s, hsize[s]] = c
-        hsize[s] += 1
-        S[s, HC + attr[c, 0]] += 1
-        if prm[P_TSUMO_AFTER] == 1:
+        if drew != 0:
+            hand[s, hsize[s]] = c
+            hsize[s] += 1
+            S[s, HC + attr[c, 0]] += 1
+        if prm[P_TSUMO_AFTER] == 1 and drew != 0:
             w = c
             if prm[P_TSUMO_ANY] != 0:
                 j = _own_turn_pick(s, pol, state, attr, T, code, spans, uses, prm, hand, hsize, S, ctx, stack)
@@ -582,6 +615,33 @@ def play_round(order, M, W, pol, state, row, chips0):
                            ctx, stack, row)
                 cur = (won + 1) % players
             continue
+        if prm[P_NCLAIMS] > 0:
+            o, ci = _claim_scan(s, p, pol, state, attr, T, code, spans, uses, claims, prm, hsize, S, ctx, stack)
+            if o >= 0:
+                rn[s] -= 1  # the discard leaves the river (it still counts for discarded())
+                S[s, 0] -= v
+                S[s, 1] -= 1
+                if down == 0:
+                    S[s, RK + attr[p, 0]] -= 1
+                S[s, 2] = _rightmost(s, attr, rc, rs, rn)
+                if claims[ci, CL_TO] == CL_RIVER:  # laid sideways (face down stays face down) in the caller's river
+                    cv = 0 if down != 0 else attr[p, 1]
+                    rc[o, rn[o]] = p
+                    rs[o, rn[o]] = DOWN if down != 0 else SIDEWAYS
+                    rn[o] += 1
+                    S[o, 0] += cv
+                    S[o, 1] += 1
+                    S[o, 2] = cv
+                    if down == 0:
+                        S[o, RK + attr[p, 0]] += 1
+                else:
+                    hand[o, hsize[o]] = p
+                    hsize[o] += 1
+                    S[o, HC + attr[p, 0]] += 1
+                row[R_CLAIMS + ci] += 1
+                cur = o
+                claimed = 1
+                continue
         if prm[P_NTAKES] > 0:
             if pol[s] == POL_RANDOM:
                 bt, bq, bk, count = _take_scan(s, p, 0, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)

@@ -1,6 +1,6 @@
 """Rounds of a compiled ``insight.model`` played and summed up: how rounds end, on which turn,
 who wins, points (per seat too), the dealer's first-draw win, the wall running dry, takes and
-face-down plays — each with its standard error, per player count, in the game's own words (the
+face-down plays, claims — each with its standard error, per player count, in the game's own words (the
 model's ``tsumo.name``, call and take names).
 """
 from __future__ import annotations
@@ -170,6 +170,8 @@ def metrics(cm: CompiledModel, players: int, res: np.ndarray) -> list[Metric]:
     if cm.model.takes:
         out.append(Metric("takes", "／".join(t.name for t in cm.model.takes) + "（1局あたり）",
                           res[:, L.R_TAKES].astype(np.float64), one))
+    for i, cl in enumerate(cm.model.claims):
+        out.append(Metric(f"claims.{i}", f"{cl.name}（1局あたり）", res[:, L.R_CLAIMS + i].astype(np.float64), one))
     if cm.model.choose_face or cm.model.face_down != "false":
         out.append(Metric("down", "裏向きに出したカード（1局あたり）", res[:, L.R_DOWN].astype(np.float64), one))
     return out
