@@ -167,6 +167,9 @@ def _emit_node(node: ast.AST, names: Names, out: list, errors: list[str]) -> Non
             out.append((VAR, VARS[name]))
         elif head in names.heads and rest in names.columns:
             out.append((names.heads[head], names.columns[rest]))
+        elif name in ("card", "held", "discard", "target") and names.heads:  # a card where a number is read
+            raise ExprError(f"{name!r} is a card, not a number: write a column of a card this expression reads ("
+                            + ", ".join(f"{h}.{c}" for h in names.heads for c in names.columns) + ")")
         elif head in ("card", "held", "discard", "target") and rest in names.columns:
             raise ExprError(f"{name!r} is not known here: this expression reads "
                             + " and ".join(f"{h}.X" for h in names.heads))
