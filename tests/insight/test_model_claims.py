@@ -84,26 +84,25 @@ def test_greedy_claims_only_when_its_choice_holds(tmp_path):
     assert [len(h) for h in hands] == [3, 3, 3]
 
 
+def test_a_call_on_the_discard_comes_before_a_claim(tmp_path):
+    """With a ロン on the same condition, seat 2 wins on seat 0's 4 instead of claiming it."""
+    model = copy.deepcopy(CLAIMING)
+    model["calls"] = [{"name": "ロン", "when": "in_hand(discard.kind) >= 3"}]
+    row, _, _, _ = _play(compile_model(load_game(write_game(tmp_path, manifest={"insight": {"model": model}}))))
+    assert row[L.R_END] == 2 and row[L.R_WINNER] == 2 and row[L.R_LOSER] == 0 and row[L.R_CLAIMS] == 0
+
+
 def test_the_report_counts_each_claim_in_its_name(tmp_path):
+    """Per round, under the claim's name; random claims with even odds, so less often than greedy
+    (who claims whenever it may). Every round's turns are its draws plus its claimed turns."""
     cm = _compiled(tmp_path)
-    rows = play_rows(cm, 0, 4000, 1, "random")
-    m = {x.key: x for x in metrics(cm, 3, rows)}
+    greedy, rand = play_rows(cm, 0, 4000, 1, "greedy"), play_rows(cm, 0, 4000, 1, "random")
+    m = {x.key: x for x in metrics(cm, 3, rand)}
     assert m["claims.0"].label == "かすめ（1局あたり）"
     v, se, _ = m["claims.0"].value()
-    assert 0 < v and se > 0
-    # random claims with even odds: fewer claims than greedy, who claims whenever it may
-    assert v < m_value(cm, play_rows(cm, 0, 4000, 1, "greedy"))
-    hand_sizes_stay(cm)
-
-
-def m_value(cm, rows) -> float:
-    return float(rows[:, L.R_CLAIMS].mean())
-
-
-def hand_sizes_stay(cm) -> None:
-    """Every round's turns: draws (12 − 9 dealt − left) plus claimed turns (a claim to the hand)."""
-    rows = play_rows(cm, 0, 2000, 3, "greedy")
-    assert (rows[:, L.R_TURN] == 3 - rows[:, L.R_WALL] + rows[:, L.R_CLAIMS]).all()
+    assert 0 < v < greedy[:, L.R_CLAIMS].mean() and se > 0
+    for rows in (greedy, rand):
+        assert (rows[:, L.R_TURN] == 3 - rows[:, L.R_WALL] + rows[:, L.R_CLAIMS]).all()
 
 
 def test_same_seed_same_rows_on_one_or_two_threads(tmp_path):
