@@ -234,14 +234,15 @@ def _simulate_model(game, out, *, rounds: int, games: int, seed: int, policy: st
 
 def _never_won(game, cm, result) -> list:
     """A warning for each declared way to win (``tsumo``, each call) that no simulated round
-    ended in, at its game.yaml line, naming the player counts (a condition that cannot hold
+    ended in, and each claim no round made, at its game.yaml line, naming the player counts (a condition that cannot hold
     is already among ``cm.notes``)."""
     from cardgen.core.errors import Problem  # lazy: +8 ms of imports here (measured)
 
     model = cm.model
     said = {p.path for p in cm.notes}
     ways = ([("end.own", ("tsumo", "when"), model.tsumo.name)] if model.tsumo else []) + [
-        (f"end.call.{i}", ("calls", i, "when"), c.name) for i, c in enumerate(model.calls)]
+        (f"end.call.{i}", ("calls", i, "when"), c.name) for i, c in enumerate(model.calls)] + [
+        (f"claims.{i}", ("claims", i, "when"), c.name) for i, c in enumerate(model.claims)]
     out = []
     for key, path, name in ways:
         where = ("insight", "model", *path)
@@ -249,7 +250,7 @@ def _never_won(game, cm, result) -> list:
         never = [c["players"] for c in result.counts if c["estimates"].get(key, {}).get("value", 1) == 0]
         if not never or shown in said:
             continue
-        first = "" if model.wins_per_round == "1" else " as a round's first win"
+        first = "" if model.wins_per_round == "1" or key.startswith("claims.") else " as a round's first win"
         out.append(Problem(game.source.file, game.source.line(where), shown,
                            f"{name} never happened{first} in {result.rounds:,} rounds at "
                            f"{' and '.join(map(str, never))} players",

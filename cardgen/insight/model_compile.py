@@ -278,19 +278,22 @@ def compile_model(game: Game, flags: dict[str, int] | None = None, variant: Vari
     uses = np.array([_uses(code[a:a + n, 0]) for a, n in spans] or [0], dtype=np.int64)
     return CompiledModel(m.game.id, m.game.title, model, options, kinds, T, code, spans, uses,
                          np.array(calls, dtype=np.int64).reshape(-1, 5), np.array(takes, dtype=np.int64).reshape(-1, 3),
-                         prio, np.array(claims, dtype=np.int64).reshape(-1, 4), counts, _impossible_wins(game, model, progs, counts, t_when, calls, len(targets) > 0),
+                         prio, np.array(claims, dtype=np.int64).reshape(-1, 4), counts,
+                         _impossible_wins(game, model, progs, counts, t_when, calls, claims, len(targets) > 0),
                          dict(m.terms))
 
 
 def _impossible_wins(game: Game, model: GameModel, progs: Programs, counts: list[CompiledCount], t_when: int,
-                     calls: list[tuple], patterns: bool) -> list[Problem]:
-    """A warning for each way to win (``tsumo.when``, a call's ``when``) that no card, hand or
-    round of the deck can make true (:func:`cardgen.insight.model_bounds.never_holds`)."""
+                     calls: list[tuple], claims: list[tuple], patterns: bool) -> list[Problem]:
+    """A warning for each way to win (``tsumo.when``, a call's ``when``) and each claim's ``when``
+    that no card, hand or round of the deck can make true
+    (:func:`cardgen.insight.model_bounds.never_holds`)."""
     names = [model.kind, model.value or "value", *model.columns]
     bounds = DeckBounds.of([c.attr for c in counts], [c.deck.hand for c in counts], [c.deck.players for c in counts])
     bounds.patterns, bounds.melds = patterns, model.melds is not None
     ways = ([(("tsumo", "when"), model.tsumo.name, model.tsumo.when, t_when)] if model.tsumo else []) + [
-        (("calls", i, "when"), c.name, c.when, calls[i][1]) for i, c in enumerate(model.calls)]
+        (("calls", i, "when"), c.name, c.when, calls[i][1]) for i, c in enumerate(model.calls)] + [
+        (("claims", i, "when"), c.name, c.when, claims[i][R.CL_WHEN]) for i, c in enumerate(model.claims)]
     out = []
     for path, name, text, index in ways:
         if index < 0:

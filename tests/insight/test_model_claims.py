@@ -14,7 +14,8 @@ from cardgen.data.game import load_game
 from cardgen.insight import model_layout as L
 from cardgen.insight import model_round as R
 from cardgen.insight.model_compile import compile_model
-from cardgen.insight.model_run import metrics, play_rows, policy_codes
+from cardgen.insight.api import simulate_game
+from cardgen.insight.model_run import metrics, play_game_rows, play_rows, policy_codes
 from cardgen.insight.rng import round_state
 from tests.minigame import write_game
 
@@ -116,3 +117,30 @@ def test_same_seed_same_rows_on_one_or_two_threads(tmp_path):
     finally:
         numba.set_num_threads(before)
     assert (one == two).all() and one[:, L.R_CLAIMS].sum() > 0
+
+
+def test_a_claim_no_hand_can_make_or_no_round_made_is_a_warning_at_its_line(tmp_path):
+    """Three copies of a number: a claim on four of a kind (with the discard) can never happen
+    (validate); one that greedy never wants (`greedy: "false"`) never happened (simulate)."""
+    game = load_game(write_game(tmp_path / "never", manifest={"insight": {"model": {
+        **CLAIMING, "claims": [{"name": "かすめ", "when": "in_hand(discard.kind) >= 4"}]}}}))
+    notes = compile_model(game).notes
+    assert [n.path for n in notes] == ["insight → model → claims → 0 → when"]
+    assert notes[0].line == game.source.line(("insight", "model", "claims", 0, "when"))
+    assert notes[0].message.startswith("かすめ can never happen: 'in_hand(discard.kind) >= 4'")
+    unwanted = write_game(tmp_path / "unwanted", manifest={"insight": {"model": {
+        **CLAIMING, "claims": [{"name": "かすめ", "when": "in_hand(discard.kind) >= 3", "greedy": "false"}]}}})
+    run = simulate_game(unwanted, tmp_path / "out", rounds=500, pdf=False)
+    assert [n.message for n in run.notes] == ["かすめ never happened in 500 rounds at 3 and 4 players"]
+
+
+def test_whole_games_play_rounds_with_claims(tmp_path):
+    """A `game:` of three rounds plays the rounds with their claims (the interpreter's model
+    tuple carries the claims into the game loop too)."""
+    model = {**CLAIMING, "tsumo": {"name": "ツモ", "when": "in_hand(card.kind) >= 3"},
+             "game": {"counters": [{"name": "score", "after": "score + points"}],
+                      "ends": [{"name": "3局", "when": "round >= 3"}], "rank": ["score"]}}
+    cm = compile_model(load_game(write_game(tmp_path, manifest={"insight": {"model": model}})))
+    rows = play_game_rows(cm, 0, 200, 1, "greedy")
+    assert (rows[:, L.GR_ROUNDS] == 3).all() and (rows[:, L.GR_WINNER] >= 0).any()
+    assert play_rows(cm, 0, 2000, 1, "greedy")[:, L.R_CLAIMS].sum() > 0
