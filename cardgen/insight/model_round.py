@@ -378,6 +378,19 @@ def _rightmost(q, attr, rc, rs, rn):
 
 
 @njit(cache=True, _nrt=False)
+def _unplay(s, p, v, down, RK, attr, rc, rs, rn, S):
+    """The discard ``p`` (value ``v``, ``down``: played face down) leaves the river of ``s`` again,
+    taken by a winner who plays on or by a claim (it still counts for ``discarded()``); ``RK`` is
+    where ``S`` counts the river's kinds."""
+    rn[s] -= 1
+    S[s, 0] -= v
+    S[s, 1] -= 1
+    if down == 0:
+        S[s, RK + attr[p, 0]] -= 1
+    S[s, 2] = _rightmost(s, attr, rc, rs, rn)
+
+
+@njit(cache=True, _nrt=False)
 def _own_turn_pick(s, pol, state, attr, T, code, spans, uses, prm, hand, hsize, S, ctx, stack):
     """With ``tsumo.any_card``: the hand index of the card seat ``s`` wins with, −1 none (greedy:
     the most points, the first among equals; random: a uniformly random one)."""
@@ -602,12 +615,7 @@ def play_round(order, M, W, pol, state, row, chips0):
                 row[R_DOWN] += 1
                 cur = (won + 1) % players
             elif row[R_WINS] < prm[P_WINS]:  # the winner takes the discard and plays on
-                rn[s] -= 1
-                S[s, 0] -= v
-                S[s, 1] -= 1
-                if down == 0:
-                    S[s, RK + attr[p, 0]] -= 1
-                S[s, 2] = _rightmost(s, attr, rc, rs, rn)
+                _unplay(s, p, v, down, RK, attr, rc, rs, rn, S)
                 hand[won, hsize[won]] = p
                 hsize[won] += 1
                 S[won, HC + attr[p, 0]] += 1
@@ -618,12 +626,7 @@ def play_round(order, M, W, pol, state, row, chips0):
         if prm[P_NCLAIMS] > 0:
             o, ci = _claim_scan(s, p, pol, state, attr, T, code, spans, uses, claims, prm, hsize, S, ctx, stack)
             if o >= 0:
-                rn[s] -= 1  # the discard leaves the river (it still counts for discarded())
-                S[s, 0] -= v
-                S[s, 1] -= 1
-                if down == 0:
-                    S[s, RK + attr[p, 0]] -= 1
-                S[s, 2] = _rightmost(s, attr, rc, rs, rn)
+                _unplay(s, p, v, down, RK, attr, rc, rs, rn, S)  # the discard leaves the river
                 if claims[ci, CL_TO] == CL_RIVER:  # laid sideways (face down stays face down) in the caller's river
                     cv = 0 if down != 0 else attr[p, 1]
                     rc[o, rn[o]] = p
