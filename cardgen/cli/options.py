@@ -140,7 +140,7 @@ def export_options(f):
                      help="Resolution of card PNGs.")(f)
     f = click.option("--no-bleed", is_flag=True, help="Cut card PNGs at the trim (no bleed).")(f)
     f = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-                     help="Worker processes for rasterising [default: all cores].")(f)
+                     help="Worker processes for rasterising [default: all cores; none for 8 faces or fewer].")(f)
     return f
 
 

@@ -88,7 +88,7 @@ def png(game_dir: Path, out: Path, force: bool, dpi: float, no_bleed: bool, jobs
 @budget_options
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @out_options
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores; none for 8 faces or fewer].")
 @click.option("--tts-base-url", metavar="URL", default=None,
               help="Where you host the tts/*.png images (e.g. https://example.com/game/tts): the saved object "
                    "refers to URL/<file>. Default: their file:// paths on this computer.")

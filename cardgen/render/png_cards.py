@@ -147,6 +147,18 @@ def _pool(jobs: int, n: int, fonts: FontSet, game_dir: Path) -> ProcessPoolExecu
     return ProcessPoolExecutor(max_workers=min(jobs, n), initializer=_init_worker, initargs=(str(game_dir),))
 
 
+def _workers(jobs: int | None, n: int) -> int:
+    """Worker processes for ``n`` faces: ``jobs`` when given; by default (None) ``os.cpu_count()``,
+    but none (1: this process) for at most :data:`BATCH` faces. Those are one batch, one PDF here,
+    ≈ 25 ms a face; a pool forks its workers, hands out a face at a time (a PDF and a font subset
+    each) and stops them again, which cost more than the faces themselves: `cardgen build` of a
+    6-card, 2-face game spent 0.70 s of CPU with the default pool and 0.30 s with ``--jobs 1``
+    (benchmarks/README.md, "the suitecpu change")."""
+    if jobs is None:
+        return 1 if n <= BATCH else os.cpu_count() or 1
+    return jobs
+
+
 def _chunk(n: int, jobs: int) -> int:
     """Faces per hand-out (one batch, one PDF): small (≤ :data:`BATCH`, ~0.2 s of work) so no worker idles
     while another finishes a long last chunk; a face costs ~25 ms, its pickled plan ~2 KB, so
@@ -159,7 +171,7 @@ def render_face_files(tasks: Sequence[FaceTask], dests: Sequence[Sequence[str]],
     """Render each task once and write its PNG to every path in ``dests[i]`` (copies of a face).
 
     Workers write the files themselves, so PNG bytes never travel back to this process and are
-    never all held in memory. ``jobs``: worker processes (default ``os.cpu_count()``); 1 renders
+    never all held in memory. ``jobs``: worker processes (default: :func:`_workers`); 1 renders
     here. Tasks are handed out in order, a few at a time (:func:`_chunk`).
 
     Raises:
@@ -167,8 +179,8 @@ def render_face_files(tasks: Sequence[FaceTask], dests: Sequence[Sequence[str]],
     """
     from cardgen.render.images import ImageCache  # lazy: +6 ms of imports here (measured)
 
-    jobs = jobs or os.cpu_count() or 1
     items = [(t, tuple(str(d) for d in ds)) for t, ds in zip(tasks, dests)]
+    jobs = _workers(jobs, len(items))
     if jobs <= 1 or len(items) <= 1:
         images = ImageCache()
         for batch in _batches(items, BATCH):
@@ -192,11 +204,11 @@ def render_faces(tasks: Sequence[FaceTask], fonts: FontSet, game_dir: Path, jobs
     Args:
         fonts: the build's font set (used when rendering in this process).
         game_dir: the game folder; worker processes load their fonts from it.
-        jobs: worker processes (default ``os.cpu_count()``); 1 renders in this process.
+        jobs: worker processes (default: :func:`_workers`); 1 renders in this process.
     Raises:
         CardgenError: from image loading (missing, unreadable, too large).
     """
-    jobs = jobs or os.cpu_count() or 1
+    jobs = _workers(jobs, len(tasks))
     out: list[bytes] = []
     if jobs <= 1 or len(tasks) <= 1:
         images = ImageCache()
