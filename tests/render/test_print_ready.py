@@ -6,13 +6,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.api import build_game
 from cardgen.steps.sheets import SheetOptions
 from tests.conftest import needs_fonts
-from tests.pdfread import CARD_DATA, page_label, unembedded_fonts, viewer_preferences
+from tests.pdfread import CARD_DATA, open_pdf, page_label, unembedded_fonts, viewer_preferences
 
 pytestmark = needs_fonts
 
@@ -27,24 +26,6 @@ def _sheets(built_games, game: str, **kw) -> Path:
     per test run (:func:`tests.conftest.built_games`: the default options and ``paper="a4"`` or
     ``duplex="long-edge"`` are one build)."""
     return built_games(game, options=SheetOptions(**kw), force=True, steps=("sheets",)).out_dir
-
-
-@pytest.fixture(scope="module")
-def opened():
-    """``opened(pdf)``: the pdfplumber document of ``pdf``, opened once for this module and closed at
-    its end. pdfplumber parses a page's objects once per page object: the default build's sheets are
-    read by the long-edge back-page test and by the A4 scale-bar test (the default paper), each of
-    whose pages the two read whole, once now instead of twice (≈ 1 s of CPU a game)."""
-    docs: dict[Path, pdfplumber.PDF] = {}
-
-    def open_once(pdf: Path) -> pdfplumber.PDF:
-        if pdf not in docs:
-            docs[pdf] = pdfplumber.open(pdf)
-        return docs[pdf]
-
-    yield open_once
-    for doc in docs.values():
-        doc.close()
 
 
 def crop_marks(page) -> list[tuple[float, float, float, float]]:
@@ -81,41 +62,42 @@ def _close(a, b, tol=0.15) -> bool:
 
 @pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
 @pytest.mark.parametrize("game", GAMES)
-def test_every_back_page_follows_its_front(built_games, opened, game, duplex):
+def test_every_back_page_follows_its_front(built_games, game, duplex):
     """Even page count; page 2k has page 2k − 1's size and orientation, and either its crop marks
     (so its card slots) mirror the front's for the flip, or it is blank and says so."""
     pdf = _sheets(built_games, game, duplex=duplex) / "print-sheets.pdf"
-    pages = opened(pdf).pages
-    assert len(pages) % 2 == 0, f"{game}: {len(pages)} pages"
-    for k in range(0, len(pages), 2):
-        front, back = pages[k], pages[k + 1]
-        assert (front.width, front.height) == (back.width, back.height), f"{game} page {k + 2}"
-        fm, bm = crop_marks(front), crop_marks(back)
-        assert fm, f"{game} page {k + 1} has no cards"
-        text = page_label(back)
-        if not bm:  # a blank back: no card, only a label saying why
-            assert "白紙 blank" in text and "裏 back" in text, text
-            assert len(back.chars) == len(text.replace(" ", "")) or len(back.chars) == len(text)
-            continue
-        assert "裏 back" in text and "表 front" in page_label(front)
-        assert _close(bm, mirrored(fm, float(front.width), float(front.height), duplex)), \
-            f"{game}: page {k + 2} is not the mirror of page {k + 1}"
+    with open_pdf(pdf) as doc:
+        pages = doc.pages
+        assert len(pages) % 2 == 0, f"{game}: {len(pages)} pages"
+        for k in range(0, len(pages), 2):
+            front, back = pages[k], pages[k + 1]
+            assert (front.width, front.height) == (back.width, back.height), f"{game} page {k + 2}"
+            fm, bm = crop_marks(front), crop_marks(back)
+            assert fm, f"{game} page {k + 1} has no cards"
+            text = page_label(back)
+            if not bm:  # a blank back: no card, only a label saying why
+                assert "白紙 blank" in text and "裏 back" in text, text
+                assert len(back.chars) == len(text.replace(" ", "")) or len(back.chars) == len(text)
+                continue
+            assert "裏 back" in text and "表 front" in page_label(front)
+            assert _close(bm, mirrored(fm, float(front.width), float(front.height), duplex)), \
+                f"{game}: page {k + 2} is not the mirror of page {k + 1}"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_one_orientation_per_file(built_games, game):
     """The bundled games fit one orientation per file without costing a sheet."""
-    with pdfplumber.open(_sheets(built_games, game) / "print-sheets.pdf") as doc:
+    with open_pdf(_sheets(built_games, game) / "print-sheets.pdf") as doc:
         assert len({p.width > p.height for p in doc.pages}) == 1
 
 
 def test_nko_one_sided_components_in_their_own_file(built_games):
     out = _sheets(built_games, "nko_mahjong", one_sided="separate")
-    with pdfplumber.open(out / "print-sheets.pdf") as doc:
+    with open_pdf(out / "print-sheets.pdf") as doc:
         texts = [page_label(p) for p in doc.pages]
     assert len(texts) == 6 and all("牌カード" in t for t in texts)  # 36 tile cards, 12 a sheet, fronts + backs
     assert [("表 front" in t, "裏 back" in t) for t in texts] == [(True, False), (False, True)] * 3
-    with pdfplumber.open(out / "print-sheets-one-sided.pdf") as doc:
+    with open_pdf(out / "print-sheets-one-sided.pdf") as doc:
         texts = [page_label(p) for p in doc.pages]
     assert texts and all("表 front" in t and "裏" not in t for t in texts)
     assert {"牌シール", "点棒", "役一覧カード"} <= {name for t in texts for name in ("牌シール", "点棒", "役一覧カード")
@@ -138,13 +120,13 @@ def scale_bars(page) -> list[float]:
 
 @pytest.mark.parametrize("paper, length", [("a4", 100.0), ("b5", 100.0), ("letter", 101.6)])
 @pytest.mark.parametrize("game", GAMES)
-def test_scale_bar_on_page_one(built_games, opened, game, paper, length):
+def test_scale_bar_on_page_one(built_games, game, paper, length):
     out = _sheets(built_games, game, paper=paper)
-    doc = opened(out / "print-sheets.pdf")
-    bars = scale_bars(doc.pages[0])
-    assert len(bars) == 1 and abs(bars[0] - length) <= 0.1, bars
-    assert NOTE in page_label(doc.pages[0])
-    assert all(not scale_bars(p) for p in doc.pages[1:])
+    with open_pdf(out / "print-sheets.pdf") as doc:
+        bars = scale_bars(doc.pages[0])
+        assert len(bars) == 1 and abs(bars[0] - length) <= 0.1, bars
+        assert NOTE in page_label(doc.pages[0])
+        assert all(not scale_bars(p) for p in doc.pages[1:])
 
 
 @pytest.mark.parametrize("game", GAMES)
