@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 from pathlib import Path
 
-from validate_floor import ROOT, _run
+from validate_floor import ROOT, _run, report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,14 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, tree in trees.items():
             runs[name].append(_run(command, {**os.environ, "PYTHONPATH": str(tree)}))
         runs["floor"].append(_run(floor, {**os.environ, "PYTHONPATH": str(ROOT)}))
-    med = statistics.median
     print(f"{a.pairs} pairs; load average {load0:.1f} → {os.getloadavg()[0]:.1f}")
-    for name, rs in runs.items():
-        print(f"  {name}: CPU {med(c for _w, c in rs):.3f} s (min {min(c for _w, c in rs):.3f}), "
-              f"wall {med(w for w, _c in rs):.3f} s")
-    for name in trees:
-        ratio = [r[1] / f[1] for r, f in zip(runs[name], runs["floor"])]
-        print(f"  {name} / floor: ×{med(ratio):.2f} CPU (×{min(ratio):.2f}–{max(ratio):.2f})")
+    report(runs, list(trees))
     return 0
 
 
