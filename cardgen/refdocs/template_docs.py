@@ -76,7 +76,8 @@ component is drawn from the same template with its own row of the card table.
   tall as the box, `gap` mm apart, placed by `align`.
 - `kind: image` draws `file` (PNG or JPEG in the game folder; an expression such as
   `art/{{ card.id }}.png`). `fit: cover` fills the box and crops; `fit: contain` shows the whole
-  image inside the box. A missing file is an error; low resolution is a preflight warning.
+  image inside the box. A missing file is an error; art below 300 dpi at its printed size is a
+  preflight warning, below 150 dpi an error.
 - `if` on any element draws it only when the expression is true (`if: "card.pon"`).
 """
 
