@@ -127,7 +127,8 @@ def typed_rows(comp: Component, raw_rows: list, file: str, lines: list[int | Non
                                    f"{comp.id} → row {rowno} → {col}",
                                    f"column {renamed[0]!r} is not a field; did you mean {col!r}? {col!r} is missing"
                                    if renamed else f"the column {col!r} declared in fields is missing",
-                                   f"rename the column {renamed[0]!r} to {col!r} in the table's header" if renamed
+                                   (f"rename the column {renamed[0]!r} to {col!r} in the table's header, or, if {col!r} is the "
+                                    f"typo, write {renamed[0]!r} in the component's `fields` in game.yaml") if renamed
                                    else f"add a {col!r} column to the table or remove it from `fields`",
                                    code="missing-column")
         rid = values.get("id")
