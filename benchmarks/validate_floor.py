@@ -67,16 +67,22 @@ def main(argv: list[str] | None = None) -> int:
                     shutil.rmtree(env(name, tree)["XDG_CACHE_HOME"], ignore_errors=True)
                 runs[name].append(_run(command, env(name, tree)))
             runs["floor"].append(_run(floor, env("floor", ROOT)))
-    med = statistics.median
     print(f"{'warm' if a.warm else 'cold'}, {a.rounds} rounds; load average {load0:.1f} → {os.getloadavg()[0]:.1f}")
+    report(runs, list(trees))
+    return 0
+
+
+def report(runs: dict[str, list[tuple[float, float]]], trees: list[str]) -> None:
+    """Print each command's CPU and wall medians, each tree's ratio to the floor and to the first
+    tree ("this"), taken run by run."""
+    med = statistics.median
     for name, rs in runs.items():
         print(f"  {name}: CPU {med(c for _w, c in rs):.3f} s (min {min(c for _w, c in rs):.3f}), "
               f"wall {med(w for w, _c in rs):.3f} s")
-    for name in trees:
-        ratio = [r[1] / f[1] for r, f in zip(runs[name], runs["floor"])]
-        print(f"  {name} / floor: ×{med(ratio):.2f} CPU (×{min(ratio):.2f}–{max(ratio):.2f})")
-    return 0
-
+    pairs = [(name, "floor") for name in trees] + [(trees[0], name) for name in trees[1:]]
+    for a, b in pairs:
+        ratio = [x[1] / y[1] for x, y in zip(runs[a], runs[b])]
+        print(f"  {a} / {b}: ×{med(ratio):.2f} CPU (×{min(ratio):.2f}–{max(ratio):.2f}), run by run")
 
 if __name__ == "__main__":
     sys.exit(main())

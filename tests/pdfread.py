@@ -1,6 +1,10 @@
 """Helpers for tests that read produced PDFs back."""
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
+from collections import OrderedDict
 from pathlib import Path
 
 import pdfplumber
@@ -8,12 +12,35 @@ import pdfplumber
 ROOT = Path(__file__).resolve().parent.parent
 CARD_DATA = ROOT / "card_data"
 
+#: Parsed PDFs of this test process, by the sha256 of their bytes (the newest last). pdfplumber's
+#: parse is pure Python and most of a read-back's cost; many modules read the same shared build
+#: (tests/conftest.py's built_games), so a file is parsed once per worker. Keyed by content, read
+#: from the bytes hashed (not the path: a file rewritten in place is another key), so it cannot
+#: give a test another file's pages.
+_PARSED: OrderedDict[str, pdfplumber.PDF] = OrderedDict()
+_PARSED_MAX = 6
+
+
+@contextlib.contextmanager
+def open_pdf(path):
+    """``with open_pdf(path) as pdf:`` — ``pdfplumber.open(path)``, parsed once per process for
+    the same bytes (pages and their objects kept, the 6 most recent files)."""
+    data = Path(path).read_bytes()
+    key = hashlib.sha256(data).hexdigest()
+    pdf = _PARSED.pop(key, None)
+    if pdf is None:
+        pdf = pdfplumber.open(io.BytesIO(data))
+    _PARSED[key] = pdf
+    while len(_PARSED) > _PARSED_MAX:
+        _PARSED.popitem(last=False)[1].close()
+    yield pdf
+
 
 def page_texts(pdf_path: Path) -> list[str]:
     """Text of every page (form XObjects included), in page order, without rotated text (the
     diagonal DRAFT mark of a forced build would otherwise interleave with the card text); a page
     label reading up the page side comes last, as one line."""
-    with pdfplumber.open(str(pdf_path)) as pdf:
+    with open_pdf(pdf_path) as pdf:
         out = []
         for p in pdf.pages:
             text = p.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True)).extract_text() or ""
@@ -23,7 +50,7 @@ def page_texts(pdf_path: Path) -> list[str]:
 
 
 def page_sizes_mm(pdf_path: Path) -> list[tuple[float, float]]:
-    with pdfplumber.open(str(pdf_path)) as pdf:
+    with open_pdf(pdf_path) as pdf:
         return [(round(float(p.width) * 25.4 / 72, 1), round(float(p.height) * 25.4 / 72, 1)) for p in pdf.pages]
 
 

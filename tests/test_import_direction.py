@@ -133,3 +133,27 @@ def test_only_the_cli_imports_click(tmp_path):
     assert imports_of_click(PKG / "cli" / "commands.py")  # the check sees an import (it can fail)
     (tmp_path / "lazy.py").write_text("def f():\n    from click.testing import CliRunner\n", encoding="utf-8")
     assert imports_of_click(tmp_path / "lazy.py")
+
+
+def architecture_names() -> set[str]:
+    """The modules docs/ARCHITECTURE.md's tables name, as paths under cardgen/: a row's first cell
+    names one or more (`core/errors.py`, or `render/card_pdf.py`, `png_cards.py` — a bare name
+    is in the folder named before it in the cell); the tree sketch names the top-level files."""
+    text = (PKG.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    names = {line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()[0].endswith(".py")}
+    for line in text.splitlines():
+        if not line.startswith("| `"):
+            continue
+        folder = ""
+        for name in line.split("|")[1].split("`")[1::2]:
+            if "/" in name:
+                folder = name.rsplit("/", 1)[0] + "/"
+                names.add(name)
+            elif name.endswith(".py"):
+                names.add(folder + name)
+    return names
+
+
+def test_architecture_names_every_module():
+    modules = {str(p.relative_to(PKG)) for p in PKG.rglob("*.py") if p.name != "__init__.py" and "__pycache__" not in p.parts}
+    assert sorted(modules - architecture_names()) == [], "give each module a row in docs/ARCHITECTURE.md"

@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import pdfplumber
 
 from cardgen.layout import jlreq
 from cardgen.layout.text import NO_END, NO_START
-from tests.pdfread import column_chars
+from tests.pdfread import column_chars, open_pdf
 
 MM = 72 / 25.4
 
@@ -49,7 +48,7 @@ class Line:
 def read_lines(pdf_path: Path, min_size: float = 6.0) -> list[Line]:
     """Every line of the PDF in reading order (pages, then top to bottom, then left to right)."""
     out: list[Line] = []
-    with pdfplumber.open(str(pdf_path)) as pdf:
+    with open_pdf(str(pdf_path)) as pdf:
         for pno, page in enumerate(pdf.pages, 1):
             vertical = column_chars(page.chars)  # vertical text (a cover, a column) has no lines to read
             chars = [c for c in page.chars if c.get("upright", True) and min_size <= c["size"] <= 30

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from cardgen.insight.model_expr import (ADD, AND, CARD, CONST, DISC, DISCARDED, EQ, FDIV, GE, GT, HELD, IN_HAND,
                                         IN_RIVER, LE, LT, MAX, MELDS, MIN, MOD, MUL, NE, NEAR, NEG, NOT, NOT_IN_RIVER,
                                         OR, SELECT, SUB, VAR, VARS, WINS)
@@ -39,15 +37,16 @@ class DeckBounds:
     melds: bool = True  #: the model declares `melds:` (else `melds()` is always false)
 
     @classmethod
-    def of(cls, attrs: list[np.ndarray], hands: list[int], players: list[int]) -> "DeckBounds":
-        """From the attribute arrays (one row a card) of each player count."""
-        cols = max((a.shape[1] for a in attrs), default=0)
-        low = [min(float(a[:, j].min()) for a in attrs if len(a)) if any(len(a) for a in attrs) else 0.0
+    def of(cls, attrs: list, hands: list[int], players: list[int], width: int | None = None) -> "DeckBounds":
+        """From the cards of each player count (one row a card: lists or a 2-D array), ``width``
+        columns each (None: as many as a card row has)."""
+        cols = width if width is not None else max((len(a[0]) for a in attrs if len(a)), default=0)
+        low = [min(float(min(r[j] for r in a)) for a in attrs if len(a)) if any(len(a) for a in attrs) else 0.0
                for j in range(cols)]
-        high = [max(float(a[:, j].max()) for a in attrs if len(a)) if any(len(a) for a in attrs) else 0.0
+        high = [max(float(max(r[j] for r in a)) for a in attrs if len(a)) if any(len(a) for a in attrs) else 0.0
                 for j in range(cols)]
-        nk = int(max((a[:, 0].max() for a in attrs if len(a)), default=-1)) + 1
-        copies = [max((int(np.count_nonzero(a[:, 0] == k)) for a in attrs), default=0) for k in range(nk)]
+        nk = int(max((max(r[0] for r in a) for a in attrs if len(a)), default=-1)) + 1
+        copies = [max((sum(1 for r in a if r[0] == k) for a in attrs), default=0) for k in range(nk)]
         return cls(low, high, copies, max(hands, default=0) + 1, (min(players, default=0), max(players, default=0)),
                    max((len(a) for a in attrs), default=0))
 

@@ -27,8 +27,6 @@ import ast
 import difflib
 from dataclasses import dataclass, field
 
-import numpy as np
-
 # opcodes (pairs: opcode, argument)
 CONST, CARD, HELD, DISC, VAR, IN_RIVER, DISCARDED, WINS, PPOINTS, IN_HAND = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 ADD, SUB, MUL, FDIV, MOD, NEG, NOT, AND, OR = 10, 11, 12, 13, 14, 15, 16, 17, 18
@@ -258,11 +256,6 @@ class Programs:
         self.spans.append((len(self.code), len(program)))
         self.code.extend(program)
         return len(self.spans) - 1
-
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(code[n, 2], spans[m, 2])`` as int64 arrays."""
-        code = np.array(self.code or [(CONST, 0)], dtype=np.int64).reshape(-1, 2)
-        return code, np.array(self.spans, dtype=np.int64).reshape(-1, 2)
 
 
 _PY_BIN = {ADD: lambda x, y: x + y, SUB: lambda x, y: x - y, MUL: lambda x, y: x * y,

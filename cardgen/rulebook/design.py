@@ -4,7 +4,8 @@ quote styles, header and footer), read and validated; the built-in design when a
 converted once here at validation like the card templates' (:data:`cardgen.data.fields.Length`);
 font sizes are pt as written.
 """
-from __future__ import annotations
+# Annotations are objects, not strings (no `from __future__ import annotations`): pydantic would
+# evaluate each string at class creation (the manifest's models: 5-13 ms of every command that reads a game, measured).
 
 from pathlib import Path
 

@@ -150,8 +150,16 @@ class KinsokuParagraph(Paragraph):
         auto = getattr(self, "autoLeading", getattr(self.style, "autoLeading", ""))
         # wrapped on a canvas that asks only for short last lines (the rulebook check): no lines are built
         wanted = not getattr(getattr(self, "canv", None), "short_last_lines_only", False)
-        lines = kinsoku_split(self.frags, maxWidths, auto not in ("", "off"), wanted,
-                              justify=self.style.alignment == TA_JUSTIFY, phrases=self.phrases)
+        justify = self.style.alignment == TA_JUSTIFY
+        # reportlab wraps one paragraph again and again at the same width (a table measures its
+        # cells for their heights, then to split and draw; multiBuild lays the story out twice):
+        # its frags never change, so the lines of a width are found once per paragraph
+        key = (tuple(maxWidths), auto not in ("", "off"), wanted, justify, self.phrases)
+        memo = self.__dict__.setdefault("_lines_by_width", {})
+        lines = memo.get(key)
+        if lines is None:
+            lines = memo[key] = kinsoku_split(self.frags, maxWidths, key[1], wanted, justify=justify,
+                                              phrases=self.phrases)
         if lines.short_last and self.on_short_last is not None:
             self.on_short_last(lines.short_last)
         return lines

@@ -19,6 +19,7 @@ from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.editions import apply_edition, edition_ids
 from cardgen.data.expand import printable_components
 from cardgen.data.readable import covered, permission_problem
+from cardgen.insight.model_check import plan_model
 
 if TYPE_CHECKING:
     from cardgen.check.preflight import Preflight
@@ -85,14 +86,13 @@ def _odds(check: GameCheck, add) -> None:
 
 def _model(check: GameCheck, add) -> None:
     """The round the manifest describes for ``cardgen simulate`` (``insight.model``): every name,
-    column, option and deal checked as the simulator checks them (no numba is imported), as
-    warnings here — printing does not depend on them; ``cardgen simulate`` refuses them."""
+    column, option and deal checked as the simulator checks them (in plain Python: neither numpy
+    nor numba is imported), as warnings here — printing does not depend on them; ``cardgen
+    simulate`` refuses them."""
     if check.game.manifest.insight.model is None:
         return
-
-    from cardgen.insight.model_compile import compile_model  # lazy: +290 ms of imports here (measured: numpy)
     try:
-        add(compile_model(check.game).notes)  # a way to win that can never happen
+        add(plan_model(check.game).notes)  # a way to win that can never happen
     except CardgenError as exc:
         add([replace(p, severity="warning") for p in exc.problems])
 

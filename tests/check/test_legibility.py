@@ -3,7 +3,6 @@ face per page): the smallest glyph on every face is 6 pt or more, or the templat
 min_size where it goes lower on purpose; ポン and チー differ in shape, not only in colour."""
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 import yaml
 from PIL import Image
@@ -11,7 +10,7 @@ from PIL import Image
 from cardgen.api import build_game
 from cardgen.render.icons import draw_icon
 from tests.conftest import ROOT, needs_fonts
-from tests.pdfread import CARD_DATA
+from tests.pdfread import CARD_DATA, open_pdf
 
 pytestmark = needs_fonts
 GAMES = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
@@ -36,7 +35,7 @@ def test_smallest_glyph_on_every_card(tmp_path, game):
     res = build_game(CARD_DATA / game, tmp_path, force=True, steps=("shop",))
     smallest: dict[str, float] = {}
     for pdf in sorted((res.out_dir / "shop").glob("*.pdf")):
-        with pdfplumber.open(pdf) as doc:
+        with open_pdf(pdf) as doc:
             for page in doc.pages:
                 if page.chars:
                     smallest[pdf.stem] = min(smallest.get(pdf.stem, 99.0), min(c["size"] for c in page.chars))

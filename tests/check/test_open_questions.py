@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import shutil
 
-import pdfplumber
 import pytest
 from click.testing import CliRunner
 
@@ -16,7 +15,7 @@ from cardgen.cli.commands import cli
 from cardgen.data.game import load_game
 from cardgen.rulebook.assemble import APPENDIX_TITLE
 from cardgen.rulebook.notes import LABEL, USE_LABEL
-from tests.pdfread import CARD_DATA, ROOT
+from tests.pdfread import CARD_DATA, ROOT, open_pdf
 
 GAMES = ["tenjanpai", "yajanki", "nko_mahjong", "majan"]
 
@@ -28,7 +27,7 @@ def _flat(text: str) -> str:
 def _read_book(pdf) -> list[dict]:
     """Per page: its number, its flat text (no DRAFT mark), and where each 【 of a note label is."""
     pages = []
-    with pdfplumber.open(str(pdf)) as doc:
+    with open_pdf(str(pdf)) as doc:
         for i, p in enumerate(doc.pages, 1):
             body = p.filter(lambda o: o.get("object_type") != "char" or (o.get("upright", True) and o["size"] < 20))
             labels = body.search(LABEL, regex=False)
@@ -155,7 +154,7 @@ def test_final_refuses_while_questions_are_open_and_builds_once_decided(tmp_path
                  encoding="utf-8")
     r = CliRunner().invoke(cli, ["rulebook", str(game), "--final", "--out", str(out)])
     assert r.exit_code == 0, r.output
-    with pdfplumber.open(str(out / "g" / "rulebook.pdf")) as doc:
+    with open_pdf(str(out / "g" / "rulebook.pdf")) as doc:
         text = "".join(p.extract_text() for p in doc.pages)
     assert LABEL not in text and APPENDIX_TITLE not in text  # decided: no note, no appendix
 

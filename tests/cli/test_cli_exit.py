@@ -4,12 +4,12 @@ from __future__ import annotations
 import json
 import os
 
-import pdfplumber
 import pytest
 from click.testing import CliRunner
 
 from cardgen.cli.commands import cli
 from tests.conftest import TENJANPAI, needs_fonts, replace_in
+from tests.pdfread import open_pdf
 
 
 def run(*args):
@@ -68,7 +68,7 @@ def test_sheets_exit_0_writes_pdf(tmp_path):
     r = run("sheets", TENJANPAI, "--out", tmp_path, "--paper", "b5", "--no-backs")
     assert r.exit_code == 0, r.output
     pdf = tmp_path / "tenjanpai" / "print-sheets.pdf"
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         assert len(doc.pages) == 11 + 4 + 1  # 42 and 15 poker cards at 4 a sheet, one token sheet
 
 
@@ -90,7 +90,7 @@ def test_force_writes_draft_sheets(game_copy, tmp_path):
     assert r.exit_code == 1 and not (tmp_path / "tenjanpai").exists()
     r = run("sheets", game_copy, "--out", tmp_path, "--force")
     assert r.exit_code == 0, r.output
-    with pdfplumber.open(tmp_path / "tenjanpai" / "print-sheets.pdf") as doc:
+    with open_pdf(tmp_path / "tenjanpai" / "print-sheets.pdf") as doc:
         assert len(doc.pages) == 18  # 6 + 2 sheets with backs, the token sheet and its blank back
         for page in doc.pages:
             assert "DRAFT – validation failed" in page.extract_text()

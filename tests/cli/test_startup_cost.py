@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.minigame import write_game
 
@@ -52,3 +53,31 @@ def test_no_import_finder_of_the_editable_install_at_start_up():
     res = subprocess.run([sys.executable, "-c", "import sys, cardgen; print(sorted(sys.modules))"],
                          capture_output=True, text=True, check=True, cwd="/")
     assert not [m for m in res.stdout.split("'") if m.startswith("__editable__")], res.stdout
+
+
+def _modules_after(code: str, *args: str) -> set[str]:
+    """The modules loaded in a fresh interpreter that ran ``code`` (it prints them as its last line)."""
+    res = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    return set(res.stdout.splitlines()[-1].split())
+
+
+def test_help_loads_click_and_the_command_modules_only():
+    """``cardgen --help`` prints what click knows of the commands: none of the libraries or
+    cardgen modules that only running a command needs (issue 27's --help ratio)."""
+    loaded = _modules_after("import sys\nsys.argv = ['cardgen', '--help']\nfrom cardgen.cli.entry import main\n"
+                            "try:\n    main()\nexcept SystemExit:\n    pass\nprint(' '.join(sys.modules))")
+    assert "click" in loaded
+    heavy = {"cardgen.core.errors", "cardgen.core.boundary", "cardgen.api", "pydantic", "yaml", "jinja2", "reportlab",
+             "numpy", "rich", "dataclasses"}
+    assert not heavy & loaded, sorted(heavy & loaded)
+
+
+def test_validate_checks_the_simulator_model_without_numpy():
+    """天雀牌's ``insight.model`` is checked by validate in plain Python (insight/model_check.py):
+    numpy (≈ 0.1 s of imports) is for ``simulate`` alone."""
+    loaded = _modules_after("import sys\nfrom cardgen.api import validate_game\n"
+                            "r = validate_game(sys.argv[1])\nassert r.ok and r.game == 'tenjanpai', r\nprint(' '.join(sys.modules))",
+                            str(Path(__file__).resolve().parents[2] / "card_data" / "tenjanpai"))
+    assert "cardgen.insight.model_check" in loaded  # the model was checked
+    assert "numpy" not in loaded and "cardgen.insight.model_compile" not in loaded

@@ -9,6 +9,7 @@ import pytest
 from benchmarks.gen import make_game
 from cardgen.cli.watch import steps_for, watch, watch_paths
 from tests.shared_project import shared_project
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "card_data" / "tenjanpai"
@@ -82,8 +83,7 @@ def test_watch_rebuilds_after_a_save(tmp_path):
     assert any(Path(x).name == "characters.csv" for x in changed)
     pdf = tmp_path / "out" / "bench4" / "print-sheets.pdf"
     assert pdf.is_file()
-    import pdfplumber
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         assert "の雀士" in doc.pages[0].extract_text()
 
 
@@ -140,7 +140,6 @@ def _run_watch(game, out, edit_text, n_builds=2, **kw):
 
 def test_watch_keeps_the_sheet_options_it_was_started_with(tmp_path):
     """Letter paper and Western marks stay on every rebuild (they used to fall back to A4 and トンボ)."""
-    import pdfplumber
 
     from cardgen.steps.sheets import SheetOptions
 
@@ -150,7 +149,7 @@ def test_watch_keeps_the_sheet_options_it_was_started_with(tmp_path):
     events = _run_watch(game, tmp_path / "out", lambda: (csv, csv.read_text(encoding="utf-8").replace("の天雀", "の雀士")),
                         build_options=opts)
     assert [k for k, _ in events].count("built") == 2
-    with pdfplumber.open(tmp_path / "out" / "bench4" / "print-sheets.pdf") as doc:
+    with open_pdf(tmp_path / "out" / "bench4" / "print-sheets.pdf") as doc:
         page = doc.pages[0]
         assert "の雀士" in page.extract_text()  # the rebuilt file
         assert sorted((round(float(page.width)), round(float(page.height)))) == [612, 792]  # Letter, in pt
@@ -159,7 +158,6 @@ def test_watch_keeps_the_sheet_options_it_was_started_with(tmp_path):
 
 def test_watch_force_builds_a_game_that_fails_validation(tmp_path):
     """--force: a deck-math error no longer stops the rebuilds; outputs come out marked DRAFT."""
-    import pdfplumber
 
     game = make_game(tmp_path / "g", 4)
     manifest = game / "game.yaml"
@@ -172,7 +170,7 @@ def test_watch_force_builds_a_game_that_fails_validation(tmp_path):
     assert [k for k, _ in events].count("built") == 2
     summaries = [p for k, p in events if k == "summary"]
     assert all("marked DRAFT (--force)" in s for s in summaries), summaries
-    with pdfplumber.open(tmp_path / "out" / "bench4" / "print-sheets.pdf") as doc:
+    with open_pdf(tmp_path / "out" / "bench4" / "print-sheets.pdf") as doc:
         text = doc.pages[0].extract_text()
     assert "の雀士" in text and "DRAFT" in text
 
@@ -304,7 +302,6 @@ def test_a_shared_card_template_edit_rebuilds_the_print_sheets(tmp_path, monkeyp
 
 
 def test_a_shared_rulebook_design_edit_rebuilds_the_rulebook(tmp_path, monkeypatch):
-    import pdfplumber
 
     proj, game = shared_project(tmp_path, monkeypatch)
     design = proj / "templates" / "rulebook" / "book.yaml"
@@ -312,7 +309,7 @@ def test_a_shared_rulebook_design_edit_rebuilds_the_rulebook(tmp_path, monkeypat
     book = tmp_path / "out" / "bench4" / "rulebook.pdf"
 
     def left_mm():  # the leftmost text of the first page (the body's left margin)
-        with pdfplumber.open(book) as pdf:
+        with open_pdf(book) as pdf:
             return min(w["x0"] for w in pdf.pages[0].extract_words()) / 72 * 25.4
 
     seen = []

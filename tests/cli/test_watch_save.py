@@ -19,6 +19,7 @@ from benchmarks.gen import make_game
 from cardgen.cli.watch import watch
 from cardgen.steps import game_check
 from tests.conftest import needs_fonts
+from tests.pdfread import open_pdf
 
 GOTHIC = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 LATIN = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -63,7 +64,6 @@ def test_a_save_checks_the_game_once_and_builds_from_that_check(tmp_path, monkey
 
 
 def test_sheets_are_in_the_folder_before_the_rulebook_is_drawn(tmp_path):
-    import pdfplumber
 
     game = _game(tmp_path)
     out = tmp_path / "out"
@@ -81,7 +81,7 @@ def test_sheets_are_in_the_folder_before_the_rulebook_is_drawn(tmp_path):
     assert held["rulebook.pdf"] == old_book  # the rulebook of the last save, untouched while the sheets land
     sheets = out / "bench4" / "sheets-at-current.pdf"
     sheets.write_bytes(held["print-sheets.pdf"][1])
-    with pdfplumber.open(sheets) as doc:
+    with open_pdf(sheets) as doc:
         assert "の雀士" in doc.pages[0].extract_text()  # the new sheets, whole
     assert second[-1][2]["rulebook.pdf"][0] != old_book[0]  # then the rulebook, swapped in on its own
 

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from cardgen.cli.commands import cli
 from cardgen.data.new_game import new_game
 from tests.conftest import ROOT, git, needs_fonts, replace_in
+from tests.pdfread import open_pdf
 
 pytestmark = needs_fonts
 
@@ -244,7 +245,6 @@ def test_bundled_drafts_read_as_an_account_of_draft_2_to_3():
 
 
 def test_diff_pdf_shows_old_and_new_faces_at_real_size_with_changed_boxes_outlined(pair, tmp_path):
-    import pdfplumber
 
     replace_in(pair[1] / "cards.csv", "n2,2,4", "n2,5,4")
     replace_in(pair[1] / "cards.csv", "n6,6,4\n", "")
@@ -252,7 +252,7 @@ def test_diff_pdf_shows_old_and_new_faces_at_real_size_with_changed_boxes_outlin
     res = CliRunner().invoke(cli, ["diff", "old/g", "new/g", "--out", "out"], catch_exceptions=False)
     assert res.exit_code == 0 and "wrote out/g/diff.pdf" in res.stdout
     mm = 72 / 25.4
-    with pdfplumber.open(tmp_path / "out" / "g" / "diff.pdf") as pdf:
+    with open_pdf(tmp_path / "out" / "g" / "diff.pdf") as pdf:
         assert len(pdf.pages) == 1
         page = pdf.pages[0]
         assert (round(page.width / mm), round(page.height / mm)) == (210, 297)
@@ -327,7 +327,6 @@ def test_diff_pdf_draws_ruby_in_the_notes_as_the_cards_do(tmp_path, monkeypatch)
     """A changed card text holding ruby (｜聴牌《テンパイ》) ended diff in an internal error (the
     notes drew a ruby run's (base, reading) tuple as text); the note now sets the base in its line
     and the reading, at the ruby size, centred above it, without the notation's marks."""
-    import pdfplumber
 
     monkeypatch.chdir(tmp_path)
     base = ROOT / "tests" / "fixtures" / "bad" / "_base"
@@ -336,7 +335,7 @@ def test_diff_pdf_draws_ruby_in_the_notes_as_the_cards_do(tmp_path, monkeypatch)
     replace_in(tmp_path / "dB" / "cards.csv", "チーを1個得る。", "｜聴牌《テンパイ》を得る。")
     res = CliRunner().invoke(cli, ["diff", "dA", "dB", "--out", "out"])
     assert res.exit_code == 0, res.output
-    with pdfplumber.open(tmp_path / "out" / "g" / "diff.pdf") as pdf:
+    with open_pdf(tmp_path / "out" / "g" / "diff.pdf") as pdf:
         page = pdf.pages[0]
         text = page.extract_text()
         assert "《" not in text and "｜" not in text
@@ -356,12 +355,11 @@ def test_diff_pdf_draws_ruby_in_the_notes_as_the_cards_do(tmp_path, monkeypatch)
 def test_readme_example_writes_diff_pdf(tmp_path):
     """README's own example, `cardgen diff card_data/yajanki card_data/tenjanpai`, with its PDF: it
     ended in an internal error (exit 3) at 翠嵐's note, whose new text holds 聴牌《テンパイ》."""
-    import pdfplumber
 
     res = CliRunner().invoke(cli, ["diff", str(ROOT / "card_data" / "yajanki"), str(ROOT / "card_data" / "tenjanpai"),
                                    "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
-    with pdfplumber.open(tmp_path / "tenjanpai" / "diff.pdf") as pdf:
+    with open_pdf(tmp_path / "tenjanpai" / "diff.pdf") as pdf:
         assert len(pdf.pages) == 20
         texts = [p.extract_text() for p in pdf.pages]
         assert not any("《" in t for t in texts)

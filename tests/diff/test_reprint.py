@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import shutil
 
-import pdfplumber
 import pytest
 from click.testing import CliRunner
 
 from cardgen.cli.commands import cli
 from tests.conftest import copy_game, git, needs_fonts, replace_in
-from tests.pdfread import page_label, vertical_columns
+from tests.pdfread import open_pdf, page_label, vertical_columns
 
 pytestmark = needs_fonts
 
@@ -41,7 +40,7 @@ def test_three_changed_battle_cards_fit_one_sheet_with_its_back_and_show_the_new
     assert "reprint: 3 cards (battle b5-chi, battle b6-chi, battle b7-pon) on 2 pages" in res.stdout
     pdf_path = tmp_path / "out" / "tenjanpai" / "reprint-sheets.pdf"
     assert not (tmp_path / "out" / "tenjanpai" / "print-sheets.pdf").exists()
-    with pdfplumber.open(pdf_path) as pdf:
+    with open_pdf(pdf_path) as pdf:
         assert len(pdf.pages) == 2  # one sheet: its front and its back
         front, back = pdf.pages
         assert page_label(front).startswith("天雀牌 draft 3 · reprint 再印刷 · changed since HEAD · 闘牌カード · 表 front · sheet 1/1")
@@ -57,7 +56,7 @@ def test_three_changed_battle_cards_fit_one_sheet_with_its_back_and_show_the_new
     res = CliRunner().invoke(cli, ["sheets", "card_data/tenjanpai", "--only-changed-since",
                                    str(old / "card_data" / "tenjanpai"), "--out", "out2"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
-    with pdfplumber.open(tmp_path / "out2" / "tenjanpai" / "reprint-sheets.pdf") as pdf:
+    with open_pdf(tmp_path / "out2" / "tenjanpai" / "reprint-sheets.pdf") as pdf:
         assert _big_numbers(pdf.pages[0]) == ["6", "7", "5"]
 
     # nothing changed since the working tree's own state: nothing is written
@@ -73,7 +72,7 @@ def test_named_cards_of_two_components_share_a_sheet(game_copy, tmp_path):
     res = CliRunner().invoke(cli, ["sheets", str(game_copy), "--cards", "b7-pon,c1-1", "--out", str(tmp_path / "out")],
                              catch_exceptions=False)
     assert res.exit_code == 0, res.output
-    with pdfplumber.open(tmp_path / "out" / "tenjanpai" / "reprint-sheets.pdf") as pdf:
+    with open_pdf(tmp_path / "out" / "tenjanpai" / "reprint-sheets.pdf") as pdf:
         assert len(pdf.pages) == 2
         label = page_label(pdf.pages[0])
         assert "reprint 再印刷 · 闘牌カード + 天雀カード · 表 front · sheet 1/1" in label

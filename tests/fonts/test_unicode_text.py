@@ -8,7 +8,6 @@ import unicodedata
 from pathlib import Path
 
 import numpy as np
-import pdfplumber
 import pytest
 from PIL import Image
 
@@ -17,6 +16,7 @@ from cardgen.core.unicode_text import forms, nfc, shown
 from cardgen.steps.exports import ExportOptions
 
 from tests.conftest import needs_fonts
+from tests.pdfread import open_pdf
 
 BASE = Path(__file__).parents[1] / "fixtures" / "bad" / "_base"
 
@@ -51,7 +51,7 @@ def shop_pdf(tmp_path_factory) -> Path:
 
 def _body_chars(pdf: Path) -> list[list[dict]]:
     """Per card (page): the characters of the 10 pt text box, in reading order."""
-    with pdfplumber.open(str(pdf)) as doc:
+    with open_pdf(str(pdf)) as doc:
         return [[c for c in page.chars if round(c["size"]) == 10] for page in doc.pages]
 
 
@@ -95,7 +95,7 @@ def test_ivs_the_font_lacks_keeps_its_base_character(shop_pdf):
 @needs_fonts
 def test_decomposed_file_name_is_found(shop_pdf):
     """art/ポ.png is on disk as ホ + U+309A; the card names it composed: the art is drawn."""
-    with pdfplumber.open(str(shop_pdf)) as doc:
+    with open_pdf(str(shop_pdf)) as doc:
         assert len(doc.pages[5].images) == 1
         assert all(len(p.images) == 0 for p in doc.pages[:5])
 
@@ -118,5 +118,5 @@ def test_rules_text_is_nfc_without_invisible_characters(tmp_path):
     (game / "rules").mkdir()
     (game / "rules" / "01.md").write_text("# 遊び方\n\nト\u3099ラを引く。ポン\u00adチー\u200bと☆\ufe0f。\n", encoding="utf-8")
     res = build_game(game, tmp_path / "out", steps=("rulebook",))
-    with pdfplumber.open(str(res.out_dir / "rulebook.pdf")) as doc:
+    with open_pdf(str(res.out_dir / "rulebook.pdf")) as doc:
         assert "ドラを引く。ポンチーと☆。" in doc.pages[-1].extract_text()

@@ -5,10 +5,10 @@ index glyphs' heights equal within 0.2 pt; each index glyph's box clear of every
 box and of every icon drawn on the card (curves and rects smaller than 30 mm)."""
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 
 from cardgen.core.units import MM
+from tests.pdfread import open_pdf
 
 INDEX_PT = 34  # the index's size in templates/cards/battle.yaml and yajanki_battle.yaml
 
@@ -16,7 +16,7 @@ INDEX_PT = 34  # the index's size in templates/cards/battle.yaml and yajanki_bat
 @pytest.fixture(scope="module", params=["tenjanpai", "yajanki"])
 def front(request, built_games):
     out = built_games(request.param, force=True, steps=("sheets",)).out_dir  # shared with the other read-backs
-    with pdfplumber.open(str(out / "print-sheets.pdf")) as pdf:
+    with open_pdf(str(out / "print-sheets.pdf")) as pdf:
         page = next(p for p in pdf.pages if "闘牌カード · 表 front" in (p.extract_text() or ""))
         yield {"chars": list(page.chars), "curves": list(page.curves) + list(page.rects)}
 

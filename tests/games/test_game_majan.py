@@ -1,11 +1,10 @@
 """馬将 (seed 003): statute-style rulebook, wins per round per player count, quick-reference card."""
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 
 from cardgen.api import build_game, validate_game
-from tests.pdfread import CARD_DATA, page_texts
+from tests.pdfread import CARD_DATA, open_pdf, page_texts
 
 GAME = CARD_DATA / "majan"
 
@@ -36,7 +35,7 @@ def test_a_wrong_wins_per_round_is_an_error(tmp_path):
 
 
 def test_statute_rulebook(out):
-    with pdfplumber.open(str(out / "rulebook.pdf")) as doc:
+    with open_pdf(str(out / "rulebook.pdf")) as doc:
         text = "\n".join(p.extract_text() or "" for p in doc.pages)
         tables = [t for p in doc.pages for t in p.extract_tables()]
     flat = text.replace(" ", "")  # the JLREQ quarter em around digits reads as a space
@@ -57,7 +56,7 @@ def test_quick_reference_cards(out):
 
 
 def _lines(pdf) -> list[str]:
-    with pdfplumber.open(str(pdf)) as doc:
+    with open_pdf(str(pdf)) as doc:
         return [ln["text"] for p in doc.pages for ln in p.extract_text_lines()]
 
 
@@ -127,7 +126,7 @@ def _card_lines(out) -> list[list[dict]]:
     """The item lines (7 pt) of the first quick-reference card on the front sheet, read back
     from print-sheets.pdf: chars grouped by baseline, left to right."""
     from cardgen.core.units import MM
-    with pdfplumber.open(str(out / "print-sheets.pdf")) as doc:
+    with open_pdf(str(out / "print-sheets.pdf")) as doc:
         page = next(p for p in doc.pages if "早見表カード · 表 front" in (p.extract_text() or ""))
         chars = [c for c in page.chars if abs(c["size"] - 7.0) < 0.01 and c["text"].strip()]
     left, top = min(c["x0"] for c in chars), min(c["top"] for c in chars)

@@ -14,7 +14,7 @@ from cardgen.api import validate_game
 from cardgen.fonts.fontset import fonts_for
 from cardgen.steps.component_plans import plan_component
 from cardgen.data.game import load_game
-from tests.pdfread import CARD_DATA, page_sizes_mm, page_texts
+from tests.pdfread import CARD_DATA, open_pdf, page_sizes_mm, page_texts
 
 GAME = CARD_DATA / "nko_mahjong"
 SEED_TILES = {"お": 2, "う": 4, "ま": 4, "ち": 4, "こ": 4, "ん": 18}
@@ -144,10 +144,9 @@ def _num(cell: str) -> tuple[int, ...]:
 
 
 def test_rulebook_payment_tables_match_independent_calculation(pdf):
-    import pdfplumber
 
     *_, rulebook = pdf
-    with pdfplumber.open(str(rulebook)) as doc:
+    with open_pdf(str(rulebook)) as doc:
         tables = [t for p in doc.pages for t in p.extract_tables()]
     ron = next(t for t in tables if t[0][0] == "役" and "子の和了・子が払う" in t[0])
     tsumo = next(t for t in tables if t[0][0] == "役" and "3人・子の和了" in t[0])
@@ -173,10 +172,9 @@ def test_rulebook_payment_tables_match_independent_calculation(pdf):
 
 
 def test_rulebook_tables_come_from_the_data(pdf):
-    import pdfplumber
 
     *_, rulebook = pdf
-    with pdfplumber.open(str(rulebook)) as doc:
+    with open_pdf(str(rulebook)) as doc:
         tables = [t for p in doc.pages for t in p.extract_tables()]
         text = "".join(p.extract_text() or "" for p in doc.pages)
     tiles = next(t for t in tables if t[0][:2] == ["牌", "読み"])
@@ -193,10 +191,9 @@ def _plain(text: str) -> str:
 
 def test_payment_text_says_which_bonuses_are_added_on_top(pdf):
     """The tables include Oya agari; the text must not tell players to add it again."""
-    import pdfplumber
 
     *_, rulebook = pdf
-    with pdfplumber.open(str(rulebook)) as doc:
+    with open_pdf(str(rulebook)) as doc:
         text = _plain("".join(p.extract_text() or "" for p in doc.pages))
     assert "「親の和了」の列には、親の加点（OyaAgari、1,000点）がすでに含まれています" in text.replace("Oyaagari", "OyaAgari")
     assert "表に加えるのは、DoubleWord・LastWordと、連荘で増えた親の加点だけです" in \
@@ -209,12 +206,11 @@ _BARE = re.compile(r"(?<![\d,.])\d{4,}(?![\d,])")
 
 
 def test_points_have_thousands_separators_on_card_and_in_rulebook(pdf):
-    import pdfplumber
 
     texts, _, rulebook = pdf
     card = _pages(texts, "役一覧カード")[0].split("NKO麻雀 ver")[0]
     assert "+1,000" in card and not _BARE.findall(card), _BARE.findall(card)
-    with pdfplumber.open(str(rulebook)) as doc:
+    with open_pdf(str(rulebook)) as doc:
         book = "".join(p.extract_text() or "" for p in doc.pages)
     assert "（連荘ごとに+1,000）" in book and not _BARE.findall(book), _BARE.findall(book)
 

@@ -8,7 +8,7 @@ from cardgen.api import build_game, validate_game
 from cardgen.cli.commands import cli
 from cardgen.core.errors import CardgenError
 from cardgen.data.game import load_game
-from tests.pdfread import CARD_DATA, page_texts
+from tests.pdfread import CARD_DATA, open_pdf, page_texts
 
 GAME = CARD_DATA / "yajanki"
 
@@ -98,10 +98,9 @@ def test_cli_force_prints_the_mismatches(tmp_path):
 
 
 def test_forced_rulebook_shows_declared_and_computed_turns(tmp_path):
-    import pdfplumber
 
     build_game(GAME, tmp_path, force=True, steps=("rulebook",))
-    with pdfplumber.open(str(tmp_path / "yajanki" / "rulebook.pdf")) as doc:
+    with open_pdf(str(tmp_path / "yajanki" / "rulebook.pdf")) as doc:
         upright = [p.filter(lambda o: o.get("object_type") != "char" or abs(o["matrix"][1]) < 1e-6) for p in doc.pages]
         tables = [t for p in upright for t in p.extract_tables()]  # not the diagonal DRAFT mark's letters
     turns = next(t for t in tables if t[0][1:] == ["手番（枚数から計算）", "手番（草案の記載）"])

@@ -3,12 +3,12 @@ pair and the single tile of CHINCHIN, OMANKO and OCHINCHIN are 「ん」以外 �
 as a right-aligned column. Read back from the card's shop PDF."""
 from __future__ import annotations
 
-import pdfplumber
 
 from cardgen.api import build_game
 from cardgen.core.units import MM
 from cardgen.steps.exports import ExportOptions
 from tests.conftest import ROOT, needs_fonts
+from tests.pdfread import open_pdf
 
 pytestmark = needs_fonts
 
@@ -16,7 +16,7 @@ pytestmark = needs_fonts
 def test_yaku_reference_card_states_every_shape_and_aligns_the_points(tmp_path):
     res = build_game(ROOT / "card_data" / "nko_mahjong", tmp_path, force=True, steps=("shop",),
                      exports=ExportOptions(jobs=1, sides="front"))
-    with pdfplumber.open(res.out_dir / "shop" / "yaku_ref.pdf") as doc:
+    with open_pdf(res.out_dir / "shop" / "yaku_ref.pdf") as doc:
         page = doc.pages[0]
         text = page.extract_text()
         chars = page.chars
@@ -44,7 +44,7 @@ def test_words_show_kana_beside_romaji_and_no_bonus_line_is_only_points(tmp_path
     assert len(words) == 7
     res = build_game(ROOT / "card_data" / "nko_mahjong", tmp_path, force=True, steps=("shop",),
                      exports=ExportOptions(jobs=1, sides="front"))
-    with pdfplumber.open(res.out_dir / "shop" / "yaku_ref.pdf") as doc:
+    with open_pdf(res.out_dir / "shop" / "yaku_ref.pdf") as doc:
         lines = [ln["text"] for ln in doc.pages[0].extract_text_lines()]
     flat = "".join(lines).replace(" ", "")
     for w in words:

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from cardgen.cli.commands import cli
 from cardgen.insight.odds import compute_odds
 from cardgen.data.game import load_game
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 NKO = ROOT / "card_data" / "nko_mahjong"
@@ -133,13 +134,12 @@ def test_cardgen_odds_writes_report_json_and_keeps_other_keys(tmp_path):
 
 def test_odds_table_in_the_rulebook(tmp_path):
     """``{{ odds_table('yaku') }}`` prints the computed odds in the rulebook PDF."""
-    import pdfplumber
 
     game = tmp_path / "nko_mahjong"
     shutil.copytree(NKO, game)
     (game / "rules" / "zz_notes.md").write_text("## 設計メモ\n\n{{ odds_table('yaku') }}\n", encoding="utf-8")
     res = CliRunner().invoke(cli, ["rulebook", str(game), "--out", str(tmp_path / "out"), "--force"])
     assert res.exit_code == 0, res.output
-    with pdfplumber.open(tmp_path / "out" / "nko_mahjong" / "rulebook.pdf") as pdf:
+    with open_pdf(tmp_path / "out" / "nko_mahjong" / "rulebook.pdf") as pdf:
         text = "".join(p.extract_text() or "" for p in pdf.pages).replace(" ", "")
     assert "設計メモ" in text and "8.29%" in text and "5.78%" in text

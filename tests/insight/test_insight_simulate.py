@@ -21,6 +21,7 @@ from cardgen.insight.model_compile import compile_model
 from cardgen.insight.model_run import play_rows, policy_codes
 from cardgen.insight.rng import round_state
 from cardgen.insight.variant import Variant
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 TEN = ROOT / "card_data" / "tenjanpai"
@@ -179,7 +180,6 @@ def _simulate_cli(*args: str, cwd: Path) -> tuple[int, str]:
 def test_cardgen_simulate_compare_writes_json_and_insight_pdf(tmp_path, monkeypatch):
     """A variant file as a command: the variant's 2s have no call icons, so fewer cards are taken
     on the same deals; the terminal, simulation.json and insight.pdf show both sides and B − A."""
-    import pdfplumber
 
     variant = TEN / "variants" / "twos-no-icons.yaml"
     monkeypatch.setenv("COLUMNS", "160")
@@ -192,7 +192,7 @@ def test_cardgen_simulate_compare_writes_json_and_insight_pdf(tmp_path, monkeypa
     rows = {r["key"]: r for r in data["comparison"] if r["players"] == 4}
     assert rows["takes"]["ci95"][1] < 0  # fewer pon/chi: the 2s lost their free chi
     assert data["compared_with"]["variant"] == "2に鳴きアイコンなし"
-    with pdfplumber.open(tmp_path / "tenjanpai" / "insight.pdf") as pdf:
+    with open_pdf(tmp_path / "tenjanpai" / "insight.pdf") as pdf:
         assert len(pdf.pages) == 6  # each side's rounds and its games, the comparison, the odds
         text = "".join(p.extract_text() or "" for p in pdf.pages)
     assert "ロン上がり" in text and "比較" in text and "2に鳴きアイコンなし" in text
@@ -309,7 +309,6 @@ def test_every_declared_odds_table_is_in_insight_pdf_and_outputs_have_one_mode(t
     import subprocess
     import sys
 
-    import pdfplumber
 
     game = tmp_path / "tenjanpai"
     shutil.copytree(TEN, game)
@@ -331,7 +330,7 @@ def test_every_declared_odds_table_is_in_insight_pdf_and_outputs_have_one_mode(t
     pdf_path = tmp_path / "out" / "tenjanpai" / "insight.pdf"
     for f in (pdf_path, tmp_path / "out" / "tenjanpai" / "simulation.json"):
         assert stat.S_IMODE(f.stat().st_mode) == 0o644, f
-    with pdfplumber.open(pdf_path) as pdf:
+    with open_pdf(pdf_path) as pdf:
         text = "".join(p.extract_text() or "" for p in pdf.pages)
     for label in ("配られた手札の対子（ロンできる形）", "対子の表その2", "対子の表その3"):
         assert label in text, label

@@ -19,6 +19,7 @@ from cardgen.insight.api import simulate_game
 from cardgen.insight.model_compile import compile_model
 from cardgen.insight.model_run import play_game_rows, play_rows
 from tests.minigame import write_game
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -145,7 +146,6 @@ def test_each_bundled_game_reports_its_games(tmp_path, gid):
 
 def test_the_terminal_and_insight_pdf_show_the_games(tmp_path, monkeypatch):
     """`cardgen simulate` prints a games table per player count and insight.pdf has its page."""
-    import pdfplumber
     from click.testing import CliRunner
 
     from cardgen.cli.insight import simulate
@@ -156,7 +156,7 @@ def test_the_terminal_and_insight_pdf_show_the_games(tmp_path, monkeypatch):
                                            "--players", "3", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "3 players, 200 games (四局戦)" in result.output and "四局戦の勝者：1番目の席（起家）" in result.output
-    with pdfplumber.open(tmp_path / "majan" / "insight.pdf") as pdf:
+    with open_pdf(tmp_path / "majan" / "insight.pdf") as pdf:
         text = "".join(p.extract_text() or "" for p in pdf.pages)
     assert "四局戦1回あたりの局数" in text and "200 games" in text
 

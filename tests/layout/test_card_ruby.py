@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.api import build_game
@@ -13,6 +12,7 @@ from cardgen.core.units import MM
 from cardgen.layout.text import break_lines
 from cardgen.layout.text_atoms import Atom, atoms, ruby_size
 from tests.minigame import CARDS, write_game
+from tests.pdfread import open_pdf
 
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
 pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not installed")
@@ -40,7 +40,7 @@ def test_reading_is_centred_above_its_base_on_the_card(tmp_path):
     cards[0]["name"] = "速｜聴牌《テンパイ》度"  # inside the line (at its start the reading starts with the line)
     game = write_game(tmp_path, cards=cards)
     build_game(game, tmp_path / "out", steps=("shop",))
-    with pdfplumber.open(tmp_path / "out" / "mini" / "shop" / "cards.pdf") as pdf:
+    with open_pdf(tmp_path / "out" / "mini" / "shop" / "cards.pdf") as pdf:
         ruby_page, plain_page = pdf.pages[0], pdf.pages[2 * 3]  # front of n1, front of n2 (3 copies, front + back)
         base = [c for c in ruby_page.chars if c["text"] in "聴牌" and round(c["size"], 1) == 10.0]
         reading = [c for c in ruby_page.chars if c["text"] in "テンパイ" and round(c["size"], 1) == 6.0]
@@ -63,7 +63,7 @@ def test_ruby_at_a_line_start_stays_inside_the_text_box(tmp_path):
     cards[0]["name"] = "{王|ワンパイ}を取る"
     game = write_game(tmp_path, cards=cards)
     build_game(game, tmp_path / "out", steps=("shop",))
-    with pdfplumber.open(tmp_path / "out" / "mini" / "shop" / "cards.pdf") as pdf:
+    with open_pdf(tmp_path / "out" / "mini" / "shop" / "cards.pdf") as pdf:
         page = pdf.pages[0]
         base = [c for c in page.chars if c["text"] == "王" and round(c["size"], 1) == 10.0]
         reading = [c for c in page.chars if c["text"] in "ワンパイ" and round(c["size"], 1) == 6.0]

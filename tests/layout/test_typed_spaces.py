@@ -5,7 +5,6 @@ Japanese and Latin goes only where nothing was typed; spaces between two Japanes
 beside full-width punctuation are still taken out of the rules text (JLREQ)."""
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 
 from cardgen.api import build_game
@@ -13,6 +12,7 @@ from cardgen.layout import jlreq
 from cardgen.rulebook.design import load_design
 from tests.conftest import ROOT, needs_fonts
 from tests.minigame import write_game
+from tests.pdfread import open_pdf
 
 pytestmark = needs_fonts
 
@@ -26,7 +26,7 @@ def _gaps(pdf, samples, size: float) -> dict[str, float]:
     to each other (spaces left out) on one line of the PDF, among the glyphs of ``size`` pt (the
     sheets' own labels, 「100%（実際のサイズ）」, are smaller)."""
     found: dict[str, float] = {}
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         for page in doc.pages:
             chars = sorted((c for c in page.chars if c["text"].strip() and abs(c["size"] - size) < 0.01), key=lambda c: (round(c["bottom"]), c["x0"]))
             for a, b in zip(chars, chars[1:]):
@@ -61,7 +61,7 @@ def test_a_typed_space_beside_a_symbol_prints_in_the_rulebook(game, tmp_path):
     gaps = _gaps(pdf, SAMPLES, load_design([ROOT / "templates" / "rulebook"], "default")[0].body.size)
     assert set(gaps) == {t for t, _b, _a in SAMPLES}, gaps
     assert all(g >= 0.25 - 0.01 for g in gaps.values()), sorted(gaps.items(), key=lambda kv: kv[1])
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         text = "".join(p.extract_text() for p in doc.pages)
     assert "日本語と日本語、次。" in text  # between two Japanese characters, after 、: taken out
 

@@ -652,8 +652,8 @@ print(json.dumps(imported))
 
 
 def test_the_server_holds_the_modules_its_rebuilds_import(tmp_path):
-    # each save's child is forked from the server: what a child imports (numpy for the model
-    # check, …) is imported in the server once, so the next child does not import it again (a
+    # each save's child is forked from the server: what a child imports (preflight, pypdfium2,
+    # …) is imported in the server once, so the next child does not import it again (a
     # server of its own: this test process has imported everything already; the trusted fonts'
     # tables: tests/fonts/test_parsed_cache.py, read_all)
     game = copy_game(tmp_path)
@@ -661,5 +661,6 @@ def test_the_server_holds_the_modules_its_rebuilds_import(tmp_path):
                          env={**os.environ, "CARDGEN_PROJECT": str(tmp_path), "PYTHONPATH": str(ROOT)}, timeout=300)
     assert run.returncode == 0, run.stderr
     first, second = json.loads(run.stdout.splitlines()[-1])
-    assert "cardgen.insight.model_compile" in first  # 天雀牌's simulator model is checked (numpy)
+    assert "cardgen.check.preflight" in first  # the check's preflight, imported by the first child
+    assert "numpy" not in first  # the simulator model is checked without numpy (insight/model_check.py)
     assert second == []  # the second save's child imported nothing the server lacked

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from click.testing import CliRunner
 
 from cardgen.cli.commands import cli
 from tests.conftest import TENJANPAI, needs_fonts
+from tests.pdfread import open_pdf
 
 pytestmark = needs_fonts
 
@@ -46,7 +46,7 @@ def _elements(page) -> dict[str, list[tuple]]:
 def pdfs(tmp_path_factory):
     plain = _build(tmp_path_factory.mktemp("plain"))
     moved = _build(tmp_path_factory.mktemp("moved"), "--back-offset", f"{DX_MM},{DY_MM}")
-    with pdfplumber.open(plain) as a, pdfplumber.open(moved) as b:
+    with open_pdf(plain) as a, open_pdf(moved) as b:
         assert len(a.pages) == len(b.pages)
         yield [(_elements(p), _elements(q), _page_label(p)) for p, q in zip(a.pages, b.pages)]
 

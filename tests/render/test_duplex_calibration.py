@@ -1,6 +1,7 @@
 """Duplex calibration sheet and --back-offset (backs shifted with their crop marks)."""
 from __future__ import annotations
 
+import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -13,6 +14,7 @@ from cardgen.steps.sheets import SheetOptions
 from cardgen.core.units import MM
 
 from conftest import TENJANPAI
+from tests.pdfread import open_pdf
 
 A4 = (210 * MM, 297 * MM)
 
@@ -145,8 +147,6 @@ def test_front_lines_reach_the_scales_for_any_shift_the_scales_show():
 def _side_mark(page) -> tuple[str, float, float]:
     """The side mark read back from a PDF page: its word (the one 28 pt glyph) and the centre of
     the box around it, in mm from the page's bottom-left corner (y up)."""
-    import pdfplumber
-
     big = [ch for ch in page.chars if ch["size"] > 20]
     assert len(big) == 1, [ch["text"] for ch in big]
     box = min((r for r in page.rects if r["x0"] <= big[0]["x0"] and big[0]["x1"] <= r["x1"]
@@ -160,10 +160,8 @@ def test_side_mark_shows_a_wrong_flip_setting(tmp_path, duplex):
     """The Japanese game gets a Japanese sheet; the back's 裏 box lies right behind the front's 表
     box for the chosen flip, and the other flip would put it on the far side of the page (both
     positions are far apart on both axes, so either mistake shows)."""
-    import pdfplumber
-
     res = build_game(TENJANPAI, tmp_path, SheetOptions(duplex=duplex), steps=("calibration",))
-    with pdfplumber.open(res.out_dir / "duplex-calibration.pdf") as pdf:
+    with open_pdf(res.out_dir / "duplex-calibration.pdf") as pdf:
         front, back = pdf.pages
         w, h = front.width / MM, front.height / MM
         assert (round(w), round(h)) == (297, 210)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pypdfium2
 import pytest
 from PIL import Image, ImageDraw
@@ -16,6 +15,7 @@ from cardgen.core.units import MM
 from cardgen.steps.exports import ExportOptions
 
 from tests.conftest import needs_fonts
+from tests.pdfread import open_pdf
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 BASE = FIXTURES / "bad" / "_base"
@@ -58,7 +58,7 @@ def _mm(v: float) -> float:
 
 @needs_fonts
 def test_svg_icon_is_vector_paths_in_the_text_line(shop_pdf):
-    with pdfplumber.open(str(shop_pdf)) as doc:
+    with open_pdf(str(shop_pdf)) as doc:
         page = doc.pages[0]
         gold = [c for c in page.curves if c["fill"] and all(abs(a - b) < 0.01 for a, b in zip(c["non_stroking_color"], GOLD))]
         assert len(gold) == 1, page.curves
@@ -71,7 +71,7 @@ def test_svg_icon_is_vector_paths_in_the_text_line(shop_pdf):
 
 @needs_fonts
 def test_png_icon_is_drawn_in_its_box(shop_pdf):
-    with pdfplumber.open(str(shop_pdf)) as doc:
+    with open_pdf(str(shop_pdf)) as doc:
         (img,) = doc.pages[0].images
         box = (_mm(img["x0"]), _mm(img["top"]), _mm(img["x1"]), _mm(img["bottom"]))
     assert all(abs(a - b) < 0.2 for a, b in zip(box, (40, 6, 55, 21))), box
@@ -96,7 +96,7 @@ def test_rules_text_draws_the_games_icons(tmp_path):
     (game / "rules").mkdir()
     (game / "rules" / "01.md").write_text("# 遊び方\n\n:coin:を1枚もらう。:moon:は夜。\n", encoding="utf-8")
     res = build_game(game, tmp_path / "out", steps=("rulebook",))
-    with pdfplumber.open(str(res.out_dir / "rulebook.pdf")) as doc:
+    with open_pdf(str(res.out_dir / "rulebook.pdf")) as doc:
         page = doc.pages[-1]
         gold = [c for c in page.curves if c["fill"] and all(abs(a - b) < 0.01 for a, b in zip(c["non_stroking_color"], GOLD))]
         assert len(gold) == 1 and len(page.images) == 1
@@ -174,5 +174,5 @@ def test_an_icon_label_below_6_pt_is_a_validate_warning_and_is_not_drawn(tmp_pat
     assert small and all(p.severity == "warning" for p in small), [p.format() for p in report.errors + report.warnings]
     assert "'金貨'" in small[0].message and small[0].file and small[0].line
     res = build_game(game, tmp_path / "out", steps=("shop",), exports=ExportOptions(jobs=1, sides="front"))
-    with pdfplumber.open(res.out_dir / "shop" / "cards.pdf") as doc:
+    with open_pdf(res.out_dir / "shop" / "cards.pdf") as doc:
         assert not any(c["text"] in "金貨" for p in doc.pages for c in p.chars)

@@ -12,13 +12,12 @@ import math
 import os
 from pathlib import Path
 
-import pdfplumber
 import pypdf
 import pytest
 
 from cardgen.steps.sheets import SheetOptions
 from tests.conftest import needs_fonts
-from tests.pdfread import ROOT
+from tests.pdfread import ROOT, open_pdf
 
 pytestmark = needs_fonts
 
@@ -31,7 +30,7 @@ def marks_mm(pdf: Path) -> list[list[list[float]]]:
     """Per page, the crop-mark lines (black, 0.25 pt, at least 1.9 mm) as [x0, y0, x1, y1] mm
     from the top left, rounded to 0.01 mm, sorted — form XObjects resolved by pdfplumber."""
     pages = []
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         for p in doc.pages:
             H, found = float(p.height), []
             for ln in p.lines:

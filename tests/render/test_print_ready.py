@@ -6,13 +6,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.api import build_game
 from cardgen.steps.sheets import SheetOptions
 from tests.conftest import needs_fonts
-from tests.pdfread import CARD_DATA, page_label, unembedded_fonts, viewer_preferences
+from tests.pdfread import CARD_DATA, open_pdf, page_label, unembedded_fonts, viewer_preferences
 
 pytestmark = needs_fonts
 
@@ -67,7 +66,7 @@ def test_every_back_page_follows_its_front(built_games, game, duplex):
     """Even page count; page 2k has page 2k − 1's size and orientation, and either its crop marks
     (so its card slots) mirror the front's for the flip, or it is blank and says so."""
     pdf = _sheets(built_games, game, duplex=duplex) / "print-sheets.pdf"
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         pages = doc.pages
         assert len(pages) % 2 == 0, f"{game}: {len(pages)} pages"
         for k in range(0, len(pages), 2):
@@ -88,17 +87,17 @@ def test_every_back_page_follows_its_front(built_games, game, duplex):
 @pytest.mark.parametrize("game", GAMES)
 def test_one_orientation_per_file(built_games, game):
     """The bundled games fit one orientation per file without costing a sheet."""
-    with pdfplumber.open(_sheets(built_games, game) / "print-sheets.pdf") as doc:
+    with open_pdf(_sheets(built_games, game) / "print-sheets.pdf") as doc:
         assert len({p.width > p.height for p in doc.pages}) == 1
 
 
 def test_nko_one_sided_components_in_their_own_file(built_games):
     out = _sheets(built_games, "nko_mahjong", one_sided="separate")
-    with pdfplumber.open(out / "print-sheets.pdf") as doc:
+    with open_pdf(out / "print-sheets.pdf") as doc:
         texts = [page_label(p) for p in doc.pages]
     assert len(texts) == 6 and all("牌カード" in t for t in texts)  # 36 tile cards, 12 a sheet, fronts + backs
     assert [("表 front" in t, "裏 back" in t) for t in texts] == [(True, False), (False, True)] * 3
-    with pdfplumber.open(out / "print-sheets-one-sided.pdf") as doc:
+    with open_pdf(out / "print-sheets-one-sided.pdf") as doc:
         texts = [page_label(p) for p in doc.pages]
     assert texts and all("表 front" in t and "裏" not in t for t in texts)
     assert {"牌シール", "点棒", "役一覧カード"} <= {name for t in texts for name in ("牌シール", "点棒", "役一覧カード")
@@ -123,7 +122,7 @@ def scale_bars(page) -> list[float]:
 @pytest.mark.parametrize("game", GAMES)
 def test_scale_bar_on_page_one(built_games, game, paper, length):
     out = _sheets(built_games, game, paper=paper)
-    with pdfplumber.open(out / "print-sheets.pdf") as doc:
+    with open_pdf(out / "print-sheets.pdf") as doc:
         bars = scale_bars(doc.pages[0])
         assert len(bars) == 1 and abs(bars[0] - length) <= 0.1, bars
         assert NOTE in page_label(doc.pages[0])

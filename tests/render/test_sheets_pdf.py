@@ -15,12 +15,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pdfplumber
 import pypdf
 import pytest
 
 from cardgen.steps.sheets import SheetOptions
 from tests.conftest import needs_fonts
+from tests.pdfread import open_pdf
 
 pytestmark = needs_fonts
 
@@ -66,7 +66,7 @@ def _overlaps(a, b, eps: float = 0.01) -> bool:
 
 def read_pdf(path: Path) -> list[Page]:
     pages = []
-    with pdfplumber.open(path) as pdf:
+    with open_pdf(path) as pdf:
         for p in pdf.pages:
             H = float(p.height)
             boxes = sorted((r["x0"], H - r["bottom"], r["x1"], H - r["top"]) for r in p.rects

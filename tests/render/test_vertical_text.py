@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pdfplumber
 import pypdf
 import pypdfium2
 import pytest
@@ -22,7 +21,7 @@ from cardgen.api import build_game
 from cardgen.steps.exports import ExportOptions
 from tests.conftest import needs_fonts
 from tests.minigame import CARDS, write_game
-from tests.pdfread import unembedded_fonts
+from tests.pdfread import open_pdf, unembedded_fonts
 
 pytestmark = needs_fonts
 TEXT = "「ロード「12」。ーRon」"
@@ -99,7 +98,7 @@ def test_vertical_forms_come_from_the_embedded_subset(built):
 
 
 def _chars(pdf: Path) -> list[dict]:
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         return [c for c in doc.pages[0].chars if c["text"].strip()]
 
 
@@ -189,7 +188,7 @@ def test_column_matches_an_independent_vertical_raster(built):
     if not features.check("raqm"):
         pytest.skip("Pillow without raqm")
     px = SIZE * DPI / 72
-    with pdfplumber.open(built / "shop" / "cards.pdf") as doc:
+    with open_pdf(built / "shop" / "cards.pdf") as doc:
         chars = [c for c in doc.pages[0].chars if c["text"].strip()]
     top, left, right = chars[0]["top"], chars[0]["x0"], chars[0]["x1"]
     k = DPI / 72

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import re
 
-import pdfplumber
 
 from cardgen.check.multiset import base_yaku_of, hands
 from cardgen.data.game import load_game
 from tests.conftest import ROOT, needs_fonts
+from tests.pdfread import open_pdf
 
 pytestmark = needs_fonts
 
 
 def _text(built_games, game: str) -> str:
-    with pdfplumber.open(built_games(game, steps=("rulebook",)).out_dir / "rulebook.pdf") as pdf:
+    with open_pdf(built_games(game, steps=("rulebook",)).out_dir / "rulebook.pdf") as pdf:
         return re.sub(r"\s+", "", "".join(p.extract_text() or "" for p in pdf.pages))
 
 

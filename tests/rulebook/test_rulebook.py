@@ -5,7 +5,6 @@ import re
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.layout import jlreq
@@ -19,7 +18,7 @@ from cardgen.rulebook.numbering import Numberer
 from cardgen.layout.text import NO_START
 from cardgen.data.manifest import RulebookSettings
 from cardgen.fonts.fontset import fonts_for
-from tests.pdfread import column_chars
+from tests.pdfread import column_chars, open_pdf
 from cardgen.steps.rulebook import write_rulebook
 from cardgen.check.print_setup import load_and_validate
 from cardgen.core.units import MM
@@ -35,7 +34,7 @@ def built(built_games):
     res = built_games("tenjanpai")  # build_game's default steps include the rulebook
     pdf = res.out_dir / "rulebook.pdf"
     assert pdf in res.files and pdf.is_file()
-    with pdfplumber.open(pdf) as doc:  # text as read: cards turned in a figure (sideways, across the table)
+    with open_pdf(pdf) as doc:  # text as read: cards turned in a figure (sideways, across the table)
         # and the text of cards drawn small in a table figure (below 4 pt) left out
         # and the vertical cover (rules/01_intro.md: <!-- vertical --> before the title) left out: its page
         # stays, empty
@@ -124,7 +123,7 @@ def test_component_table_follows_the_data(tmp_path):
     g, report = load_and_validate(game)
     pdf = tmp_path / "rb.pdf"
     write_rulebook(g, report, fonts_for(g), pdf)
-    with pdfplumber.open(pdf) as doc:  # the text without the slanted DRAFT mark (its letters fall between lines)
+    with open_pdf(pdf) as doc:  # the text without the slanted DRAFT mark (its letters fall between lines)
         text = "\n".join(p.filter(lambda o: o["object_type"] != "char" or abs(o["matrix"][1]) < 1e-6).extract_text()
                          for p in doc.pages)
     assert re.search(r"^闘牌カード 43枚", text, re.M), text[text.find("内容物"):][:300]
@@ -137,7 +136,7 @@ def test_a4_paper(tmp_path):
     g, report = load_and_validate(GAME)
     pdf = tmp_path / "a4.pdf"
     n = write_rulebook(g, report, fonts_for(g), pdf, paper="a4")
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         assert abs(doc.pages[0].width / MM - 210) < 0.5 and len(doc.pages) == n
 
 
@@ -223,7 +222,7 @@ def test_statute_style_book(tmp_path):
     assert g.manifest.rulebook.numbering == "statute"
     pdf = tmp_path / "s.pdf"
     write_rulebook(g, report, fonts_for(g), pdf)
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         text = "\n".join(p.extract_text() for p in doc.pages)
     for label in ("第1章　総則", "第1条　目的", "1項　人数", "第2章　和", "第2条　和の方法", "3人または4人で遊ぶ"):
         assert re.search(label.replace("　", r"\s*"), text), (label, text)

@@ -6,12 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
 from cardgen.core.units import MM
 from cardgen.layout.booklet import padded, saddle_stitch, sheet_for
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -37,7 +37,7 @@ def _folio(page, x0: float, x1: float) -> str:
 def test_booklet_is_saddle_stitched(booklet):
     book, pdf = booklet
     n = len(PdfReader(str(book)).pages)
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         sides = []
         for page in doc.pages:
             assert (round(page.width / MM, 1), round(page.height / MM, 1)) == (297.0, 210.0)  # A4 landscape

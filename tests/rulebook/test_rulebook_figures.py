@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.core.units import MM
 from cardgen.rulebook.figures import CardSpec, row_layout, table_layout
-from tests.pdfread import vertical_columns
+from tests.pdfread import open_pdf, vertical_columns
 
 ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -21,7 +20,7 @@ OUTLINE = (0.6, 0.6, 0.6)  # #999999, the outline drawn around every card of a f
 @pytest.fixture(scope="module")
 def pages(built_games):
     out = built_games("tenjanpai", force=True, steps=("rulebook",)).out_dir
-    with pdfplumber.open(out / "rulebook.pdf") as pdf:
+    with open_pdf(out / "rulebook.pdf") as pdf:
         yield pdf.pages
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.api import build_game
 from cardgen.rulebook.blocks import Para, Span, Table
 from cardgen.rulebook.glossary import GLOSSARY_TITLE, glossary_blocks, kana_key, ruby_terms
 from tests.minigame import write_game
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not IPAEX.is_file(), reason="IPAex fonts not ins
 
 
 def _glossary_rows(pdf_path: Path) -> list[list[str]]:
-    with pdfplumber.open(pdf_path) as pdf:
+    with open_pdf(pdf_path) as pdf:
         pages = [p for p in pdf.pages if "付録 用語と読み" in (p.extract_text() or "")
                  and "用語と読み . ." not in (p.extract_text() or "")]
         assert len(pages) == 1
@@ -35,7 +35,7 @@ def test_no_glossary_unless_asked(tmp_path):
     rules = {"01.md": "# ミニ\n\n## 準備\n\n｜聴牌《テンパイ》の説明です。{和了|ホーラ}もあります。\n"}
     plain = write_game(tmp_path / "a", rules=rules)
     build_game(plain, tmp_path / "out-a", steps=("rulebook",))
-    with pdfplumber.open(tmp_path / "out-a" / "mini" / "rulebook.pdf") as pdf:
+    with open_pdf(tmp_path / "out-a" / "mini" / "rulebook.pdf") as pdf:
         assert all("用語と読み" not in (p.extract_text() or "") for p in pdf.pages)
     asked = write_game(tmp_path / "b", rules=rules, manifest={"rulebook": {"glossary": True}})
     build_game(asked, tmp_path / "out-b", steps=("rulebook",))

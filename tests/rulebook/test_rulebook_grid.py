@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.check.print_setup import load_and_validate
@@ -19,6 +18,7 @@ from cardgen.rulebook.grid import grid_pitch
 from cardgen.rulebook.pdf import frame_box
 from cardgen.steps.rulebook import write_rulebook
 from tests.conftest import copy_game
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -34,7 +34,7 @@ def body_baselines(pdf_path: Path) -> list[tuple[int, float, str]]:
     body size in the body face (Mincho), outside the filled boxes (a quote, an open question's
     note, a table's header), whose own lines are the box's."""
     out = []
-    with pdfplumber.open(str(pdf_path)) as pdf:
+    with open_pdf(str(pdf_path)) as pdf:
         for pno, page in enumerate(pdf.pages, 1):
             boxes = [r for r in page.rects if r.get("fill") and r["width"] > 20 and r["height"] > 8]
             rows: dict[float, list[str]] = {}

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.layout.jlreq import absorb_spaces
 from cardgen.rulebook.blocks import Heading, Span
 from cardgen.rulebook.story import toc_text
 from cardgen.core.units import MM
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -35,7 +35,7 @@ def _lines(page) -> list[dict]:
 
 def test_the_rule_belongs_to_its_heading(tenjanpai):
     measured = 0
-    with pdfplumber.open(tenjanpai) as pdf:
+    with open_pdf(tenjanpai) as pdf:
         for page in pdf.pages[2:]:  # after the cover (rules/01_intro.md) and the table of contents
             lines = _lines(page)
             rules = sorted(ln["top"] for ln in page.lines
@@ -62,7 +62,7 @@ def test_the_rule_belongs_to_its_heading(tenjanpai):
 
 
 def test_toc_numbers_are_the_headings_numbers(tenjanpai):
-    with pdfplumber.open(tenjanpai) as pdf:
+    with open_pdf(tenjanpai) as pdf:
         toc = [re.sub(r"[ .]+\d+$", "", ln["text"]) for ln in _lines(pdf.pages[1])  # page 1: the cover
                if re.search(r"( \.){3,} ?\d+$", ln["text"])]
         heads = [ln["text"] for page in pdf.pages[2:] for ln in _lines(page)

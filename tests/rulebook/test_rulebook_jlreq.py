@@ -7,7 +7,6 @@ from pathlib import Path
 
 from xml.sax.saxutils import escape
 
-import pdfplumber
 import pytest
 from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.lib.styles import ParagraphStyle
@@ -24,6 +23,7 @@ from cardgen.rulebook.kinsoku import KinsokuParagraph
 from cardgen.steps.rulebook import write_rulebook
 from tests.rulebook.rules_game import rules_game
 from typeset_read import bad_line_starts, punctuation_advances, read_lines, short_last_lines
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["tenjanpai", "yajanki", "majan", "nko_mahjong"]
@@ -149,7 +149,7 @@ def _build(tmp_path, md: str) -> Path:
 
 
 def _chars(pdf: Path, page: int = 0) -> list:
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         return [c for c in doc.pages[page].chars if abs(c["matrix"][1]) < 1e-6]
 
 
@@ -231,14 +231,14 @@ def test_toc_without_headings_prints_no_placeholder(tmp_path):
     assert g.manifest.rulebook.toc
     pdf = tmp_path / "book.pdf"
     write_rulebook(g, report, fonts_for(g), pdf)
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         text = "".join(p.extract_text() for p in doc.pages)
         assert len(doc.pages) == 1
     assert "Placeholder" not in text and "目次" not in text and "本文だけの規則です" in text
 
 
 def test_tenjanpai_has_ruby_on_the_mahjong_terms(written_rulebooks):
-    with pdfplumber.open(written_rulebooks("tenjanpai")) as doc:
+    with open_pdf(written_rulebooks("tenjanpai")) as doc:
         ruby = "".join(c["text"] for p in doc.pages for c in p.chars if abs(c["size"] - BODY / 2) < 0.01)
     for reading in ("テンパイ", "ホーラ", "チーチャ", "ワンパイ"):
         assert reading in ruby

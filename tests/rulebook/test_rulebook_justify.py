@@ -11,7 +11,6 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.lib.styles import ParagraphStyle
@@ -25,6 +24,7 @@ from cardgen.rulebook.design import load_design
 from cardgen.rulebook.pdf import page_margins
 from cardgen.rulebook.kinsoku import MAX_PUSH_SPACE, KinsokuParagraph
 from cardgen.core.units import MM
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["tenjanpai", "yajanki", "nko_mahjong", "majan"]
@@ -41,7 +41,7 @@ ICON_GAP = 5.0  #: a gap this wide between two characters is an inline icon
 def books(written_rulebooks):
     result = {}
     for name in GAMES:
-        with pdfplumber.open(written_rulebooks(name)) as doc:  # yajanki's draft fails: a draft book
+        with open_pdf(written_rulebooks(name)) as doc:  # yajanki's draft fails: a draft book
             result[name] = [_page(p) for p in doc.pages]
     return result
 
@@ -217,7 +217,7 @@ def test_forced_break_and_split_paragraph(tmp_path):
     second.drawOn(c, 20, 300 - second.height)
     c.save()
     assert len(first.blPara.lines) == 4 and n > 6
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         rows = defaultdict(list)
         for ch in doc.pages[0].chars:
             rows[round(ch["bottom"], 1)].append(ch)
@@ -248,7 +248,7 @@ def test_a_line_broken_at_a_latin_space_ends_at_the_measure(tmp_path):
     para.drawOn(c, 20, 180 - para.height)
     c.save()
     assert ["".join(w.text for w in ln.words) for ln in para.blPara.lines][0] == "あいうえおかきくけ "
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         chars = doc.pages[0].chars
         text = doc.pages[0].extract_text()
     assert max(ch["x1"] for ch in chars) <= 20 + 101 + 0.01

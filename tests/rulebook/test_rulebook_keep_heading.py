@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.rulebook.design import load_design
 from cardgen.data.game import load_game
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.parent.name for p in (ROOT / "card_data").glob("*/rules"))
@@ -19,7 +19,7 @@ def _lines(pdf: Path, margins: dict[str, float]) -> list[tuple[int, float, str]]
     """(page, font size, text) of every text line inside the body frame (no running header, no
     page number, no diagonal DRAFT mark), in reading order."""
     out = []
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         for i, page in enumerate(doc.pages):
             body = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
             for line in body.extract_text_lines(return_chars=True):

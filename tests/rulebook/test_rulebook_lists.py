@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import shutil
 
-import pdfplumber
 import pytest
 
 from cardgen.rulebook.blocks import ListBlock, Para, plain
@@ -13,7 +12,7 @@ from cardgen.data.manifest import RulebookSettings
 from cardgen.fonts.fontset import fonts_for
 from cardgen.steps.rulebook import write_rulebook
 from cardgen.check.print_setup import load_and_validate
-from tests.pdfread import CARD_DATA
+from tests.pdfread import CARD_DATA, open_pdf
 
 
 def _lists(md: str, **kw) -> list[ListBlock]:
@@ -64,7 +63,7 @@ def lines(tmp_path_factory):
     (game / "rules" / "01.md").write_text(RULES, encoding="utf-8")
     g, report = load_and_validate(game)
     write_rulebook(g, report, fonts_for(g), tmp / "r.pdf")
-    with pdfplumber.open(str(tmp / "r.pdf")) as doc:
+    with open_pdf(str(tmp / "r.pdf")) as doc:
         return [ln for p in doc.pages for ln in p.extract_text_lines()]
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -16,6 +15,7 @@ from cardgen.cli.commands import cli
 from cardgen.core.errors import CardgenError
 from cardgen.core.units import MM
 from tests.rulebook.rules_game import rules_game
+from tests.pdfread import open_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf")
@@ -36,7 +36,7 @@ def test_jinja_block_tags_alone_on_a_line_keep_a_table_whole(tmp_path):
     md = ("# 題\n\n| 人数 | 手札 |\n|---|---|\n{% for n in [3, 4] %}\n| {{ n }}人 | {{ 13 - n }}枚 |\n"
           "{% endfor %}\n\n次の段落。\n")
     _res, pdf = _book(tmp_path, md)
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         tables = doc.pages[0].extract_tables()
         text = doc.pages[0].extract_text()
     assert tables == [[["人数", "手札"], ["3人", "10枚"], ["4人", "9枚"]]]
@@ -51,7 +51,7 @@ def _png(w: int, h: int, dpi: int | None):
 
 
 def _image_box_mm(pdf: Path) -> tuple[float, float]:
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         (img,) = [i for p in doc.pages for i in p.images]
         return round((img["x1"] - img["x0"]) / MM, 2), round((img["bottom"] - img["top"]) / MM, 2)
 
@@ -91,7 +91,7 @@ def test_hidden_and_appledouble_files_are_not_rules(tmp_path):
     game = _game(tmp_path, "# 題\n\n本文です。\n", {"._01.md": appledouble, ".draft.md": hidden})
     assert validate_game(game).errors == []
     build_game(game, tmp_path / "out", steps=("rulebook",))
-    with pdfplumber.open(tmp_path / "out" / "tenjanpai" / "rulebook.pdf") as doc:
+    with open_pdf(tmp_path / "out" / "tenjanpai" / "rulebook.pdf") as doc:
         assert "本文です。" in doc.pages[0].extract_text()
 
 
@@ -111,7 +111,7 @@ def test_a_number_in_a_narrow_column_shrinks_and_stays_whole(tmp_path):
     head = "|" + "|".join(f"列{i}" for i in range(1, 11)) + "|\n|" + "---|" * 10 + "\n"
     row = "|" + "|".join(["32,000"] * 10) + "|\n"
     res, pdf = _book(tmp_path, "# 題\n\n点数表。\n\n" + head + row)
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         (table,) = doc.pages[0].extract_tables()
         commas = {round(c["top"], 1) for c in doc.pages[0].chars if c["text"] == ","}
         sizes = {round(c["size"], 2) for c in doc.pages[0].chars if round(c["top"], 1) in commas}

@@ -3,13 +3,13 @@
 rulebooks are unchanged, see tests/test_rulebook.py). Read back from the rulebook PDF."""
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 
 from cardgen.api import build_game
 from cardgen.core.errors import CardgenError
 
 from tests.conftest import copy_game, needs_fonts, replace_in
+from tests.pdfread import open_pdf
 
 TABLES = """  tables:
     setup_table:
@@ -35,7 +35,7 @@ def _rulebook_problems(game, tmp_path) -> list:
 
 
 def _lines(pdf) -> list[str]:
-    with pdfplumber.open(str(pdf)) as doc:
+    with open_pdf(str(pdf)) as doc:
         return [line["text"] for page in doc.pages for line in page.extract_text_lines()]
 
 

@@ -21,7 +21,7 @@ from cardgen.check.print_setup import load_and_validate
 from cardgen.data.game import load_game
 from cardgen.data.rulebook_sources import rulebook_source_files
 from cardgen.core.units import MM
-from tests.pdfread import CARD_DATA, ROOT
+from tests.pdfread import CARD_DATA, ROOT, open_pdf
 
 GAMES = ["tenjanpai", "yajanki", "nko_mahjong", "majan"]
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
@@ -138,10 +138,9 @@ def test_nko_reports_that_unko_unko_scores_no_base_yaku():
 def _card_texts(pdf, label: str) -> list[str]:
     """The text of each card (its bleed box: trim 63 × 88 mm + 3 mm bleed) on the pages whose
     label holds ``label``, whitespace and the DRAFT mark removed."""
-    import pdfplumber
 
     out = []
-    with pdfplumber.open(str(pdf)) as doc:
+    with open_pdf(str(pdf)) as doc:
         for page in doc.pages:
             body = page.filter(lambda o: o.get("object_type") != "char" or (o.get("upright", True) and o["size"] < 20))
             if label not in (body.extract_text() or ""):

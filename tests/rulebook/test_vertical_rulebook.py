@@ -2,7 +2,6 @@
 page of its own, a paragraph in columns; read back from the mini game's rulebook PDF."""
 from __future__ import annotations
 
-import pdfplumber
 import pypdf
 import pytest
 
@@ -11,7 +10,7 @@ from cardgen.rulebook.blocks import Heading, Para
 from cardgen.rulebook.markdown import parse_blocks
 from tests.conftest import needs_fonts
 from tests.minigame import write_game
-from tests.pdfread import unembedded_fonts, vertical_columns
+from tests.pdfread import open_pdf, unembedded_fonts, vertical_columns
 
 PARA = "手番では、山から1枚引いて「ロン」を宣言できる。:power:を1個得る。"
 RULES = {"01_rules.md": "<!-- vertical -->\n# ミニ ルール\n\n## 内容物\n\n{{ component_table }}\n\n"
@@ -34,7 +33,7 @@ def rulebook(tmp_path_factory):
 @needs_fonts
 def test_vertical_cover_and_column(rulebook):
     assert unembedded_fonts(rulebook) == {}
-    with pdfplumber.open(rulebook) as pdf:
+    with open_pdf(rulebook) as pdf:
         cover, toc, body = pdf.pages[:3]
         assert "ミニルール" in vertical_columns(cover)  # the title, one column (the typed space absorbed)
         title = [c for c in cover.chars if c["text"] in "ミニルール"]

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pdfplumber
 import pytest
 from PIL import Image
 
 from cardgen.api import build_game
 from cardgen.steps.exports import ExportOptions
 from tests.conftest import needs_fonts
-from tests.pdfread import CARD_DATA
+from tests.pdfread import CARD_DATA, open_pdf
 
 pytestmark = needs_fonts
 
@@ -52,7 +51,7 @@ def test_every_card_on_the_sheets_has_one_mark_at_the_same_place(out):
     """One 6 pt mark per card, each at the same spot relative to its card (front and back alike),
     inside the safe area; the only other 「DRAFT」 on a page is its label."""
     where = {"front": set(), "back": set()}
-    with pdfplumber.open(out / "print-sheets.pdf") as doc:
+    with open_pdf(out / "print-sheets.pdf") as doc:
         for page in doc.pages:
             boxes = _bleed_boxes(page)
             assert boxes
@@ -78,7 +77,7 @@ def test_every_card_on_the_sheets_has_one_mark_at_the_same_place(out):
 def test_every_shop_page_has_the_mark(out):
     spots = set()
     for pdf in sorted((out / "shop").glob("*.pdf")):
-        with pdfplumber.open(pdf) as doc:
+        with open_pdf(pdf) as doc:
             for page in doc.pages:
                 words = _draft_words(page)
                 assert len(words) == 1, (pdf.name, page.page_number)
@@ -146,7 +145,7 @@ def test_every_tts_card_has_the_mark(out):
 
 def test_a_valid_build_has_no_mark(built_games):
     res = built_games("tenjanpai", steps=("sheets",))
-    with pdfplumber.open(res.out_dir / "print-sheets.pdf") as doc:
+    with open_pdf(res.out_dir / "print-sheets.pdf") as doc:
         assert not any(_draft_words(p) for p in doc.pages)
     assert json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))["forced"] is False
 
@@ -162,7 +161,7 @@ def test_forced_build_past_a_layout_error_is_a_draft_too(tmp_path):
     assert not res.report.errors and any(p.severity == "error" for p in res.layout)  # a layout error only
     report = json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))
     assert report["forced"] is True and report["draft"] is True
-    with pdfplumber.open(res.out_dir / "print-sheets.pdf") as pdf:
+    with open_pdf(res.out_dir / "print-sheets.pdf") as pdf:
         marks = sum(len(_draft_words(page)) for page in pdf.pages)
         assert marks == 2 * sum(c["count"] for c in cards)  # every face, front and back, of the 12 cards
         assert all("DRAFT – validation failed" in page.extract_text() for page in pdf.pages)
