@@ -23,7 +23,7 @@ from cardgen.insight.model_layout import (BLOCKS, GAME_STREAM, GP_AFTER, GP_CARR
                                           GP_NRANK, GP_OUT, GP_POT, GP_RANK, GP_READY, GP_START, GP_STAYS, GR_DRY, GR_END,
                                           GR_FIRST, GR_OUT, GR_ROUNDS, GR_WINNER, MAX_SEATS, P_MELDS, P_NKINDS, P_PLAYERS, R_END, R_LOSER, R_POINTS,
                                           R_SEAT_LOST, R_SEAT_POINTS, R_WINNER, R_WINS, WIDTH)
-from cardgen.insight.model_round import melds_ok, pattern_best, play_round, run, workspace
+from cardgen.insight.model_round import NO, ZERO, melds_ok, pattern_best, play_round, run, workspace
 from cardgen.insight.rng import round_state, seed_state, shuffle
 
 
@@ -53,7 +53,7 @@ def _gev(p, g, M, G, ctx, stack):
     """Game program ``p`` for game seat ``g`` (reads ``G``; −1: 0)."""
     if p < 0:
         return 0
-    return run(p, M[2], M[3], M[0], g, -1, -1, -1, ctx, G, -1, stack)
+    return run(p, M[2], M[3], M[0], g, NO, NO, NO, ctx, G, NO, stack)
 
 
 @njit(cache=True, _nrt=False)
@@ -72,7 +72,7 @@ def play_game(M, gp, W, G, pol, polr, carry, chips0, order, state, grow, row):
         G[g, _PLAYERS] = n
     grow[:] = 0
     grow[GR_END], grow[GR_WINNER] = -1, -1
-    dealer, moves, pot, rounds = 0, 0, 0, 0
+    dealer, moves, pot, rounds = ZERO, 0, 0, 0
     while rounds < gp[GP_MAXR]:
         for r in range(n):
             polr[r] = pol[(r + dealer) % n]
@@ -181,7 +181,7 @@ def play_games(seed, first, gres, size, M, gp, pol):
         chips0 = np.zeros(n, dtype=np.int64)
         order = np.empty(size, dtype=np.int64)
         row = np.zeros(WIDTH, dtype=np.int64)
-        state = round_state(seed, 0)
+        state = round_state(seed, ZERO)
         for i in range(b * per, min(games, (b + 1) * per)):
             seed_state(state, seed, GAME_STREAM + first + i)
             play_game(M, gp, W, G, pol, polr, carry, chips0, order, state, gres[i], row)

@@ -42,6 +42,16 @@ from cardgen.insight.model_layout import (BLOCKS, DOWN, HC, MAX_HAND, N_PARAMS, 
                                           R_POINTS, R_TAKES, R_TURN, R_WALL, R_WINNER, SIDEWAYS, TAKEN, UP)
 
 
+#: The whole numbers one compiled function passes to another are int64 values, never bare
+#: constants: numba types a constant argument (``ev(p, s, c, -1, -1, -1, …)``), or a variable that
+#: starts as one (``cur = 0``), as ``Literal[int](-1)`` and compiles the function it calls once
+#: more for each combination of such arguments (69 compiled versions of the 30 functions here,
+#: model_game.py and rng.py, 8 of them of :func:`run`; tests/insight/test_model.py checks
+#: there is one of each).
+NO, ZERO = np.int64(-1), np.int64(0)  # −1: no card, kind, seat or pattern (a take scan: the best one)
+OWN_TURN, CALLED = np.int64(1), np.int64(2)  # how a win ends the round (``R_END``)
+COIN = np.int64(2)  # ``below(state, COIN)``: a coin toss
+
 @njit(cache=True, _nrt=False)
 def pattern_best(S, seat, T, extra):
     """The best points of a pattern the hand (plus kind ``extra`` ≥ 0) holds, −1 for none."""
@@ -181,8 +191,8 @@ def _take_scan(s, disc, pick, attr, T, code, spans, uses, takes, prm, S, rc, rs,
             t = rc[q, k]
             for ti in range(takes.shape[0]):
                 when = takes[ti, 0]
-                pts = pattern_best(S, s, T, -1) if uses[when] & USES_PATTERN else -1
-                if run(when, code, spans, attr, s, disc, t, -1, ctx, S, pts, stack) != 0:
+                pts = pattern_best(S, s, T, NO) if uses[when] & USES_PATTERN else -1
+                if run(when, code, spans, attr, s, disc, t, NO, ctx, S, pts, stack) != 0:
                     count += 1
                     key = attr[t, 1] * (1 << 32) + S[q, 0]
                     if pick == count or (pick < 0 and key > bkey):
@@ -309,9 +319,9 @@ def _take_gain(p, s, card, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn
         return
     down = ctx[3]
     ctx[3] = 0
-    gain = ev(prm[P_GAIN], s, card, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+    gain = ev(prm[P_GAIN], s, card, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack)
     S[s, 3] += gain
-    bt, bq, bk, _ = _take_scan(s, card, -1, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+    bt, bq, bk, _ = _take_scan(s, card, NO, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
     S[s, 3] -= gain
     ctx[3] = down
     ctx[4] = attr[rc[bq, bk], 1] if bt >= 0 else 0
@@ -342,7 +352,7 @@ def _argmax(p, s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize
         score = -prio[attr[c, 0]] * (1 << 32) if pol[s] == POL_PRIORITY else 0
         if p >= 0:
             _take_gain(p, s, c, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
-            score += ev(p, s, c, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+            score += ev(p, s, c, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack)
         elif prm[P_MELDS] != 0:  # keep what pairs or runs: play the least connected card
             score -= 3 * S[s, HC + attr[c, 0]] + near(S, s, attr[c, 0], prm)
         elif T.shape[0] > 0:
@@ -359,9 +369,9 @@ def _wins_now(s, attr, T, code, spans, uses, prm, hand, hsize, S, ctx, stack):
     """With ``tsumo.after: play``: the hand index of a play that wins now, −1 none."""
     for i in range(hsize[s]):
         c = hand[s, i]
-        g = ev(prm[P_GAIN], s, c, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+        g = ev(prm[P_GAIN], s, c, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack)
         S[s, 3] += g
-        ok = ev(prm[P_TSUMO_WHEN], s, c, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+        ok = ev(prm[P_TSUMO_WHEN], s, c, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack)
         S[s, 3] -= g
         if ok != 0:
             return i
@@ -397,13 +407,13 @@ def _own_turn_pick(s, pol, state, attr, T, code, spans, uses, prm, hand, hsize, 
     pick, best, seen = -1, -(1 << 62), 0
     for j in range(hsize[s]):
         w = hand[s, j]
-        if ev(prm[P_TSUMO_WHEN], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
+        if ev(prm[P_TSUMO_WHEN], s, w, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
             if pol[s] == POL_RANDOM:
                 seen += 1
                 if below(state, seen) == 0:
                     pick = j
             else:
-                pts = ev(prm[P_TSUMO_POINTS], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+                pts = ev(prm[P_TSUMO_POINTS], s, w, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack)
                 if pts > best:
                     pick, best = j, pts
     return pick
@@ -461,12 +471,12 @@ def _claim_scan(s, p, pol, state, attr, T, code, spans, uses, claims, prm, hsize
             o = (s + k) % players
             if hsize[o] + 1 >= MAX_HAND or (claims[ci, CL_TO] == CL_RIVER and hsize[o] == 0):
                 continue  # no room in the hand, or no card to play after laying the claim out
-            if ev(claims[ci, CL_WHEN], o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) == 0:
+            if ev(claims[ci, CL_WHEN], o, p, NO, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) == 0:
                 continue
             if pol[o] == POL_RANDOM:
-                if below(state, 2) == 1:
+                if below(state, COIN) == 1:
                     return o, ci
-            elif ev(claims[ci, CL_GREEDY], o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx,
+            elif ev(claims[ci, CL_GREEDY], o, p, NO, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx,
                     stack) != 0:
                 return o, ci
     return -1, -1
@@ -502,7 +512,7 @@ def play_round(order, M, W, pol, state, row, chips0):
     row[:] = 0
     row[R_WINNER], row[R_LOSER], row[R_CALL] = -1, -1, -1
     t = 0
-    cur = 0
+    cur = ZERO
     claimed = 0  # 1: seat cur claimed the last discard and plays without drawing
     while (pos < n or claimed != 0) and t < total and hsize[cur] < MAX_HAND and row[R_WINS] < prm[P_WINS]:
         s = cur
@@ -525,9 +535,9 @@ def play_round(order, M, W, pol, state, row, chips0):
                 j = _own_turn_pick(s, pol, state, attr, T, code, spans, uses, prm, hand, hsize, S, ctx, stack)
                 w = hand[s, j] if j >= 0 else -1
             if w >= 0 and (prm[P_TSUMO_ANY] != 0
-                           or ev(prm[P_TSUMO_WHEN], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0):
-                _win(row, S, s, -1, 1, -1, 1 if t == 1 else 0,
-                     ev(prm[P_TSUMO_POINTS], s, w, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack))
+                           or ev(prm[P_TSUMO_WHEN], s, w, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack) != 0):
+                _win(row, S, s, NO, OWN_TURN, NO, 1 if t == 1 else 0,
+                     ev(prm[P_TSUMO_POINTS], s, w, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack))
                 if row[R_WINS] < prm[P_WINS]:
                     _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn,
                                ctx, stack, row)
@@ -542,25 +552,25 @@ def play_round(order, M, W, pol, state, row, chips0):
                             rn, ctx, stack)
         p = hand[s, i]
         if prm[P_CHOOSE_FACE] != 0 and pol[s] == POL_RANDOM:
-            down = below(state, 2)
+            down = below(state, COIN)
         else:
             _take_gain(prm[P_FACEDOWN], s, p, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
-            down = 1 if ev(prm[P_FACEDOWN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack) != 0 else 0
+            down = 1 if ev(prm[P_FACEDOWN], s, p, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack) != 0 else 0
             if prm[P_CHOOSE_FACE] != 0 and down != 0 and prm[P_GREEDY_DOWN] >= 0:
                 ctx[3] = 1
                 i = _argmax(prm[P_GREEDY_DOWN], s, pol, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S,
                             rc, rs, rn, ctx, stack)
                 p = hand[s, i]
         ctx[3] = down
-        S[s, 3] += ev(prm[P_GAIN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+        S[s, 3] += ev(prm[P_GAIN], s, p, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack)
         hsize[s] -= 1
         hand[s, i] = hand[s, hsize[s]]
         hand[s, hsize[s]] = -1
         S[s, HC + attr[p, 0]] -= 1
-        if prm[P_TSUMO_AFTER] == 2 and ev(prm[P_TSUMO_WHEN], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx,
+        if prm[P_TSUMO_AFTER] == 2 and ev(prm[P_TSUMO_WHEN], s, p, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx,
                                           stack) != 0:
-            _win(row, S, s, -1, 1, -1, 1 if t == 1 else 0,
-                 ev(prm[P_TSUMO_POINTS], s, p, -1, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack))
+            _win(row, S, s, NO, OWN_TURN, NO, 1 if t == 1 else 0,
+                 ev(prm[P_TSUMO_POINTS], s, p, NO, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack))
             if row[R_WINS] < prm[P_WINS]:
                 _play_down(s, pol, state, attr, T, code, spans, uses, takes, prio, prm, hand, hsize, S, rc, rs, rn,
                            ctx, stack, row)
@@ -589,12 +599,12 @@ def play_round(order, M, W, pol, state, row, chips0):
                         h = hand[o, j]
                         if attr[h, calls[ci, 0]] > 0 and ev(when, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm,
                                                             S, ctx, stack) != 0:
-                            _win(row, S, o, s, 2, ci, 0,
+                            _win(row, S, o, s, CALLED, ci, ZERO,
                                  ev(pay, o, p, h, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack))
                             won, wci = o, ci
                             break
-                elif ev(when, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
-                    _win(row, S, o, s, 2, ci, 0, ev(pay, o, p, -1, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx,
+                elif ev(when, o, p, NO, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx, stack) != 0:
+                    _win(row, S, o, s, CALLED, ci, ZERO, ev(pay, o, p, NO, p, attr[p, 0], attr, T, code, spans, uses, prm, S, ctx,
                                                     stack))
                     won, wci = o, ci
                 if won >= 0:
@@ -602,7 +612,7 @@ def play_round(order, M, W, pol, state, row, chips0):
             if won >= 0:
                 break
         if won >= 0:
-            if row[R_WINS] < prm[P_WINS] and pos < n and ev(calls[wci, 4], won, p, -1, p, attr[p, 0], attr, T, code, spans,
+            if row[R_WINS] < prm[P_WINS] and pos < n and ev(calls[wci, 4], won, p, NO, p, attr[p, 0], attr, T, code, spans,
                                                             uses, prm, S, ctx, stack) != 0:
                 c = order[pos]  # wall_down: the discard stays; the wall's top card goes face down to the winner's river
                 pos += 1
@@ -647,16 +657,16 @@ def play_round(order, M, W, pol, state, row, chips0):
                 continue
         if prm[P_NTAKES] > 0:
             if pol[s] == POL_RANDOM:
-                bt, bq, bk, count = _take_scan(s, p, 0, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+                bt, bq, bk, count = _take_scan(s, p, ZERO, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
                 if count > 0:
                     pick = below(state, count + 1)  # no take, or one of the options
                     bt, bq, bk, count = _take_scan(s, p, pick, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx,
                                                    stack) if pick > 0 else (-1, -1, -1, 0)
             else:
-                bt, bq, bk, count = _take_scan(s, p, -1, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
+                bt, bq, bk, count = _take_scan(s, p, NO, attr, T, code, spans, uses, takes, prm, S, rc, rs, rn, ctx, stack)
             if bt >= 0:
                 tc = rc[bq, bk]
-                S[s, 3] -= ev(takes[bt, 1], s, p, tc, -1, -1, attr, T, code, spans, uses, prm, S, ctx, stack)
+                S[s, 3] -= ev(takes[bt, 1], s, p, tc, NO, NO, attr, T, code, spans, uses, prm, S, ctx, stack)
                 tv, tkind = attr[tc, 1], attr[tc, 0]
                 rs[bq, bk] = TAKEN
                 S[bq, 0] -= tv
@@ -696,7 +706,7 @@ def play_many(seed, first, res, size, M, pol):
         W = workspace(prm[P_PLAYERS], size, prm[P_NKINDS])
         order = np.empty(size, dtype=np.int64)
         chips0 = np.zeros(prm[P_PLAYERS], dtype=np.int64)
-        state = round_state(seed, 0)
+        state = round_state(seed, ZERO)
         for i in range(b * per, min(rounds, (b + 1) * per)):
             seed_state(state, seed, first + i)
             for k in range(size):

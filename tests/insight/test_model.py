@@ -11,11 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba.core.dispatcher import Dispatcher
 
 from cardgen.core.errors import CardgenError
 from cardgen.data.game import load_game
+from cardgen.insight import model_game as G
 from cardgen.insight import model_layout as L
 from cardgen.insight import model_round as R
+from cardgen.insight import rng as streams
 from cardgen.insight.model_compile import compile_model
 from cardgen.insight.model_run import play_rows, simulate_model
 from tests.minigame import write_game
@@ -240,3 +243,27 @@ def test_majan_plays_until_the_regulation_count_of_wins():
         assert est["wins.all"]["value"] > 0.01 and 0 < est["wins"]["value"] < need
     rows = play_rows(cm, 0, 3_000, 2, "greedy")
     assert rows[:, L.R_WINS].max() == 2 and (rows[:, L.R_POINTS] == rows[:, L.R_WINS]).all()
+
+
+def _simulator_dispatchers() -> dict[str, object]:
+    """The simulator's compiled functions (``@njit``) by name: model_round, model_game, rng."""
+    return {f"{mod.__name__.rsplit('.', 1)[-1]}.{name}": f for mod in (R, G, streams)
+            for name, f in vars(mod).items() if isinstance(f, Dispatcher) and f.__module__ == mod.__name__}
+
+
+def test_every_simulator_function_is_compiled_once():
+    """numba's cache index of each compiled function holds one signature: a bare constant passed
+    from one compiled function to another (``ev(p, s, c, -1, -1, -1, …)``), or a variable that
+    starts as one (``cur = 0``), is typed ``Literal[int](-1)`` and numba compiles the function
+    it calls again for each combination of such arguments (69 versions of 30 functions before
+    model_round.py's ``NO``/``ZERO``). Only reads the index (nothing is compiled here): run after
+    the warm-up and this module's own model runs, which filled the cache (greedy, priority and
+    random policies, the bundled games and a test game)."""
+    index = {name: {key[0] for key in f._cache._cache_file._load_index()}  # key: (signature, target)
+             for name, f in _simulator_dispatchers().items()}
+    if not index["model_round.play_many"]:
+        pytest.skip("numba's cache holds no simulator compiled from this source yet (no model ran before this test)")
+    assert len(index) >= 30, sorted(index)
+    again = {name: sigs for name, sigs in index.items() if len(sigs) > 1}
+    assert {name: len(sigs) for name, sigs in again.items()} == {}, "\n".join(
+        f"{name}: {sig}" for name, sigs in again.items() for sig in sigs)
