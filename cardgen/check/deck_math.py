@@ -96,7 +96,15 @@ def _removed(game: Game, rows: list[CardRow], pc, base: tuple, problems: Problem
         if unknown:
             problems.add(game.problem(base + ("remove", j), f"the deck {m.setup.deck!r} has no column {unknown[0]!r}",
                                       f"columns: {', '.join(rows[0].values)}", code="bad-removal"))
-        elif have < want or have == 0:
+        elif have == 0:
+            # name what the deck has instead: the values of each column the `where` reads, in table order
+            seen = {k: list(dict.fromkeys(str(r.values.get(k)) for r in rows)) for k in rem.where}
+            hint = "; ".join(f"{k} is one of {', '.join(v[:12])}{' …' if len(v) > 12 else ''}" for k, v in seen.items())
+            problems.add(game.problem(base + ("remove", j),
+                                      f"no card of the deck {m.setup.deck!r} has {_where(rem.where)}, so nothing is removed",
+                                      f"fix the `where` values ({hint})" if rows else
+                                      "remove only cards the deck has", code="bad-removal"))
+        elif have < want:
             problems.add(game.problem(base + ("remove", j),
                                       f"removes {want} card(s) where {_where(rem.where)}, but the deck has {have}",
                                       "remove only cards the deck has, or fix the `where` values", code="bad-removal"))

@@ -55,7 +55,8 @@ def test_removing_cards_the_deck_lacks_is_an_error(game_copy):
     assert len(errs) == 1
     e = errs[0]
     assert e.line == line_of(yaml, "{number: 9}") and e.file.endswith("game.yaml")
-    assert "number = 9" in e.message and "the deck has 0" in e.message
+    assert "no card of the deck" in e.message and "number = 9" in e.message
+    assert "number is one of 2, 3, 4, 5, 6, 7)" in e.hint  # the values the deck has (天雀牌: 2–7), in table order
     assert not r.ok
 
 
