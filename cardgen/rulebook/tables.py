@@ -176,7 +176,9 @@ def breakdown_table(data: RulebookData) -> str:
         cells = {"by": [label], "count": [count], "has": [has[c] for c in cols], **{c: [has[c]] for c in cols}}
         return [v for k in columns for v in cells[k]]
 
-    body = [row(k, g["count"], g) for k, g in sorted(groups.items())]
+    # numbers in order (1, 2 … 10); words as the card table lists them (春, 夏, 秋, 冬), not by code point
+    numeric = all(isinstance(k, (int, float)) and not isinstance(k, bool) for k in groups)
+    body = [row(k, g["count"], g) for k, g in (sorted(groups.items()) if numeric else groups.items())]
     body.append(row(words["total"], sum(g["count"] for g in groups.values()),
                     {c: sum(g[c] for g in groups.values()) for c in cols}))
     has_heads = {c: own.get(c) or words["has"].replace("{column}", _label(c)) for c in cols}

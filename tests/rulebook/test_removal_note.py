@@ -8,7 +8,7 @@ from __future__ import annotations
 from cardgen.check.deck_math import validate
 from cardgen.data.game import load_game
 from cardgen.rulebook.table_registry import RulebookData
-from cardgen.rulebook.tables import setup_table
+from cardgen.rulebook.tables import breakdown_table, setup_table
 
 from tests.minigame import write_game
 
@@ -46,3 +46,21 @@ def test_cards_of_different_names_are_named_by_each_column_and_value(tmp_path):
 
 def test_a_number_alone_reads_as_the_number(tmp_path):
     assert _note(tmp_path, [{"where": {"number": 4}, "count": 3}]) == "抜くカード：3人のとき、4を3枚"
+
+
+def test_breakdown_by_a_word_column_lists_its_values_in_table_order(tmp_path):
+    """``breakdown_by`` a column of words: the rows come as the card table lists the values (春,
+    夏, 秋, 冬), not in code-point order (冬, 夏, 春, 秋 — a designer found it); numbers stay in
+    numeric order."""
+    cards = [{"id": f"{s}{n}", "season": s, "number": n, "name": f"{s}{n}", "count": 1}
+             for s in "春夏秋冬" for n in (1, 2, 3)]
+    manifest = {
+        "components": [{"id": "cards", "name": "カード", "kind": "deck", "count": 12, "cards": "cards.csv",
+                        "fields": {"number": "int", "season": "text", "name": "text"}, "template": "card",
+                        "back": "card_back"}],
+        "rulebook": {"breakdown_by": "season", "breakdown_columns": []},
+    }
+    game = load_game(write_game(tmp_path, manifest=manifest, cards=cards))
+    report = validate(game)
+    rows = [line.split("|")[1].strip() for line in breakdown_table(RulebookData(game, report)).splitlines()[2:]]
+    assert rows[:4] == ["春", "夏", "秋", "冬"], rows
