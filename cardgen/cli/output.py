@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -57,15 +58,21 @@ def print_preflight(pf) -> None:
 
 def print_files(files, removed=(), out_dir=None) -> None:
     """``wrote PATH`` per file; card PNGs as one line with their count; then ``removed PATH`` per
-    file an earlier build wrote and this one no longer does (``removed`` relative to ``out_dir``)."""
+    file an earlier build wrote and this one no longer does (``removed`` relative to ``out_dir``),
+    more than three in one folder as one line with their count."""
     shown = [f for f in files if f.suffix != ".png" or f.parent.name != "cards"]
     for f in shown:
         echo(f"wrote {f}")
     cards = [f for f in files if f not in shown]
     if cards:
         echo(f"wrote {len(cards)} card PNGs in {cards[0].parent}/")
-    for r in removed:
-        echo(f"removed {out_dir / r if out_dir is not None else r} (written by an earlier build, not by this one)")
+    paths = [out_dir / r if out_dir is not None else Path(r) for r in removed]
+    by_folder: dict[Path, list[Path]] = {}
+    for p in paths:
+        by_folder.setdefault(p.parent, []).append(p)
+    for folder, gone in by_folder.items():  # a folder's worth of old files (renamed cards' PNGs) is one line
+        for line in ([f"{len(gone)} files in {folder}/"] if len(gone) > 3 else gone):
+            echo(f"removed {line} (written by an earlier build, not by this one)")
 
 
 def print_report(report) -> None:

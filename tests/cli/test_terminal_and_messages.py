@@ -15,6 +15,7 @@ import yaml
 from click.testing import CliRunner
 
 from attack_game import ROOT, attack_game
+from cardgen.cli.output import print_files
 from cardgen.cli.commands import cli
 from cardgen.core.errors import CardgenError
 
@@ -148,3 +149,14 @@ def test_budget_flags_and_project_option_are_documented():
     assert "--memory-limit" in result.output and "--cpu-limit" in result.output
     assert "--project" in _invoke("--help").output
     assert yaml  # the module is used by attack_game's manifests
+
+
+def test_removed_files_are_one_line_per_folder_past_three(capsys, tmp_path):
+    """After a rebuild that no longer writes 27 card PNGs (renamed cards), the terminal shows one
+    line for their folder, not 27 (a new designer's finding); three or fewer are named each."""
+    gone = [f"cards/old-{n}.png" for n in range(27)] + ["tts/a.json", "tts/b.json"]
+    print_files([], gone, tmp_path)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"removed 27 files in {tmp_path / 'cards'}/ (written by an earlier build, not by this one)",
+                     f"removed {tmp_path / 'tts' / 'a.json'} (written by an earlier build, not by this one)",
+                     f"removed {tmp_path / 'tts' / 'b.json'} (written by an earlier build, not by this one)"]
