@@ -232,8 +232,12 @@ def _components(game: Game, problems: ProblemList) -> list[dict[str, Any]]:
         actual = sum(r.quantity for r in rows) if c.cards is not None else None
         entry = {"id": c.id, "name": c.name, "kind": c.kind, "declared": c.count, "count": actual}
         if c.count is not None and actual is not None and actual != c.count:
+            hint = f"fix the copies in the table or set count to {actual}"
+            if rows and c.quantity not in rows[0].values:  # no copies column: every row counted once
+                hint = (f"the table has no {c.quantity!r} column, so each row counts as one card: name the column of "
+                        f"copies {c.quantity!r}, or set `quantity:` to its name; else {hint}")
             problems.add(game.problem(("components", i, "count"), f"declares {c.count} pieces but the card table has {actual}",
-                                      f"fix the copies in the table or set count to {actual}", code="count-mismatch"))
+                                      hint, code="count-mismatch"))
         draft_rows = [r for r in rows if r.values.get("draft") is True]
         if c.draft or draft_rows:
             n = sum(r.quantity for r in draft_rows) if draft_rows else (actual or 0)

@@ -8,6 +8,7 @@ import pytest
 from cardgen.check.deck_math import validate
 from cardgen.data.game import load_game
 from tests.conftest import TENJANPAI, replace_in
+from tests.minigame import write_game
 
 
 def line_of(path: Path, needle: str, occurrence: int = 1) -> int:
@@ -102,3 +103,14 @@ def test_report_json_shape(key):
     assert key in data
     for pc in data["player_counts"]:
         assert {"players", "deck", "removed", "hand", "dead_wall", "draw_pile", "turns", "declared_turns", "ok"} <= set(pc)
+
+
+def test_a_table_without_its_copies_column_says_so_in_the_count_hint(tmp_path):
+    """The copies column renamed (count → copies): the count mismatch's hint says the table has no
+    'count' column and each row counted once, and how to point at the new name (a new designer got
+    four follow-on errors and nothing about the cause)."""
+    cards = [{"id": f"n{n}", "number": n, "name": f"カード{n}", "copies": 3} for n in range(1, 5)]
+    r = validate(load_game(write_game(tmp_path, cards=cards)))
+    (e,) = by_code(r, "count-mismatch")
+    assert "declares 12 pieces but the card table has 4" in e.message
+    assert "no 'count' column" in e.hint and "`quantity:`" in e.hint
