@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.core.atomic import AtomicOutput
+from cardgen.data.loaded import display_path
 from cardgen.insight.report_file import merge_report, write_json
 from cardgen.insight.sim_layout import MAX_ROUNDS, MAX_SEED
 
@@ -246,7 +247,7 @@ def _never_won(game, cm, result) -> list:
     out = []
     for key, path, name in ways:
         where = ("insight", "model", *path)
-        shown = " → ".join(map(str, where))
+        shown = display_path(where, game.manifest)  # as the model check names it (cm.notes)
         never = [c["players"] for c in result.counts if c["estimates"].get(key, {}).get("value", 1) == 0]
         if not never or shown in said:
             continue

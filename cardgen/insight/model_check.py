@@ -15,6 +15,7 @@ from typing import Any
 from cardgen.check.multiset import hands
 from cardgen.core.errors import CardgenError, Problem, did_you_mean
 from cardgen.data.game import Game
+from cardgen.data.loaded import display_path
 from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_layout as R
 from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
@@ -86,7 +87,7 @@ def plan_model(game: Game, flags: dict[str, int] | None = None, variant: Variant
     def at(*path, message: str, hint: str = "") -> None:
         where = base + path
         line = src.line(where) or src.line(base)
-        problems.append(Problem(src.file, line, " → ".join(map(str, where)), message, hint, code="insight-model"))
+        problems.append(Problem(src.file, line, display_path(where, m), message, hint, code="insight-model"))
 
     decks = _model_decks(game, model, at) if model.deck else dealt_decks(game)
     if variant:
@@ -296,7 +297,7 @@ def _impossible_wins(game: Game, model: GameModel, progs: Programs, counts: list
             ops = {op for op, _ in program}
             ranges += "; wins() is false without a yaku table to form (`patterns:`)" if WINS in ops and not patterns else ""
             ranges += "; melds() is false without `melds:`" if MELDS in ops and not bounds.melds else ""
-            out.append(Problem(game.source.file, game.source.line(where), " → ".join(map(str, where)),
+            out.append(Problem(game.source.file, game.source.line(where), display_path(where, game.manifest),
                                f"{name} can never happen: {' '.join(str(text).split())!r} is false for every card and "
                                f"hand the deck allows (at most {max(bounds.copies, default=0)} copies of a kind, "
                                f"{bounds.hand} cards in a hand with the drawn card or the discard{ranges})",

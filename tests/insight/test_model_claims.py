@@ -125,7 +125,7 @@ def test_a_claim_no_hand_can_make_or_no_round_made_is_a_warning_at_its_line(tmp_
     game = load_game(write_game(tmp_path / "never", manifest={"insight": {"model": {
         **CLAIMING, "claims": [{"name": "かすめ", "when": "in_hand(discard.kind) >= 4"}]}}}))
     notes = compile_model(game).notes
-    assert [n.path for n in notes] == ["insight → model → claims → 0 → when"]
+    assert [n.path for n in notes] == ["insight → model → claims → かすめ → when"]
     assert notes[0].line == game.source.line(("insight", "model", "claims", 0, "when"))
     assert notes[0].message.startswith("かすめ can never happen: 'in_hand(discard.kind) >= 4'")
     unwanted = write_game(tmp_path / "unwanted", manifest={"insight": {"model": {

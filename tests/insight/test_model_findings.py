@@ -46,7 +46,7 @@ def test_a_win_no_hand_can_make_is_a_warning_at_its_line(tmp_path):
                                                 {"name": "チョンボ", "when": "river.sum >= 1000"}]}))
     notes = compile_model(game).notes
     assert [(n.path, n.severity) for n in notes] == [("insight → model → tsumo → when", "warning"),
-                                                      ("insight → model → calls → 0 → when", "warning")]
+                                                      ("insight → model → calls → ロン → when", "warning")]
     assert notes[0].line == game.source.line(("insight", "model", "tsumo", "when"))
     assert "ツモ can never happen: 'in_hand(card.kind) >= 4'" in notes[0].message
     assert "at most 3 copies of a kind" in notes[0].message
@@ -56,7 +56,7 @@ def test_a_win_no_hand_can_make_is_a_warning_at_its_line(tmp_path):
     neither = load_game(_game(tmp_path / "no-table", {"tsumo": {"name": "ツモ", "when": "wins()"},
                                                       "calls": [{"name": "ロン", "when": "melds()"}]}))
     assert [n.path for n in compile_model(neither).notes] == ["insight → model → tsumo → when",
-                                                              "insight → model → calls → 0 → when"]
+                                                              "insight → model → calls → ロン → when"]
 
 
 def test_simulate_says_which_way_to_win_never_happened(tmp_path):
@@ -64,7 +64,7 @@ def test_simulate_says_which_way_to_win_never_happened(tmp_path):
     reaches is named with its line and the player counts; the tsumo that does happen is not."""
     game_dir = _game(tmp_path, {"calls": [{"name": "ロン", "when": "river.sum >= 1000"}]})
     run = simulate_game(game_dir, tmp_path / "out", rounds=500, pdf=False)
-    assert [n.path for n in run.notes] == ["insight → model → calls → 0 → when"]
+    assert [n.path for n in run.notes] == ["insight → model → calls → ロン → when"]
     assert run.notes[0].message == "ロン never happened in 500 rounds at 3 and 4 players"
     assert run.notes[0].line == load_game(game_dir).source.line(("insight", "model", "calls", 0, "when"))
 
