@@ -120,7 +120,7 @@ def row_layout(cards: list[CardSpec], w: float, h: float, gap: float, caption_si
 SEAT_TURNS = {4: (0, 90, 180, 270), 3: (0, 90, 180)}
 
 
-def table_layout(rivers: list[list[CardSpec]], hand: list[CardSpec], wall: CardSpec, dead_wall: CardSpec,
+def table_layout(rivers: list[list[CardSpec]], hand: list[CardSpec], wall: CardSpec, dead_wall: CardSpec | None,
                  w: float, h: float, gap: float, label_size: float, names: dict[str, str],
                  title: str = "") -> FigureLayout:
     """The table from above for ``len(rivers)`` players (3 or 4), cards ``w × h`` pt upright.
@@ -128,7 +128,8 @@ def table_layout(rivers: list[list[CardSpec]], hand: list[CardSpec], wall: CardS
     Args:
         rivers: each seat's 河 in turn order (the first seat is at the bottom, the 起家).
         hand: the cards of one hand, face down (every seat shows the same).
-        wall, dead_wall: one face-down card standing for the 山 and the 王牌 (drawn as a pile).
+        wall, dead_wall: one face-down card standing for the 山 and the 王牌 (drawn as a pile);
+            ``dead_wall=None`` (a player count that sets no card aside): the 山 alone, centred.
         names: label texts: ``seat`` (a format with ``{n}``, the seat's turn number), ``first``
             (added to seat 1), ``river``, ``hand``, ``wall``, ``dead_wall``.
 
@@ -174,8 +175,9 @@ def table_layout(rivers: list[list[CardSpec]], hand: list[CardSpec], wall: CardS
                             names["river"], label_size, "end"))
     lay.labels.append(Label(half - hand_w / 2 - gap, half - outer + h / 2 - label_size * 0.35,
                             names["hand"], label_size, "end"))
-    for spec, cx, name in ((wall, -(w + pile + apart) / 2, names["wall"]),
-                           (dead_wall, (w + pile + apart) / 2, names["dead_wall"])):
+    piles = ([(wall, -(w + pile + apart) / 2, names["wall"]), (dead_wall, (w + pile + apart) / 2, names["dead_wall"])]
+             if dead_wall is not None else [(wall, 0.0, names["wall"])])  # no 王牌 at this player count
+    for spec, cx, name in piles:
         for k in (2, 1, 0):  # a pile: two cards peeking out under the top one
             lay.cards.append(Placed(spec, half + cx - (w + pile) / 2 + k * 0.6 * MM,
                                     half - h / 2 + label_size + k * 0.6 * MM, w, h))

@@ -87,7 +87,7 @@ def card_figure(builder, b: L.CardFigureBlock) -> list:
              "wall": words["wall"] if first else words["wall_count"].format(n=data["wall"]),  # mid-round the 山 has fewer
              "dead_wall": words["dead_wall"].format(n=data["dead_wall"])}
     lay = table_layout([[CardSpec(comp, c["id"], c["sideways"]) for c in r] for r in data["rivers"]],
-                       [back] * data["hand"], back, back, w, w * plan.height / plan.width,
+                       [back] * data["hand"], back, back if data["dead_wall"] else None, w, w * plan.height / plan.width,
                        builder.d.figure_gap * 0.5, CAPTION_SIZE, names, data.get("title", ""))
     return [_figure(builder, lay)]
 

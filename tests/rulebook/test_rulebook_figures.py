@@ -108,6 +108,19 @@ def test_table_cards_never_overlap_and_stay_inside(players, river):
     assert not _overlap(piles[2], piles[3])  # the 山 and the 王牌 apart
 
 
+def test_a_player_count_without_a_dead_wall_draws_the_wall_alone():
+    """No card set aside (dead wall 0): the table shows the 山 alone, centred, and no 王牌 label —
+    not a pile labelled 「王牌（0枚）」 (a new designer's finding)."""
+    card = CardSpec("battle", "b5-pon")
+    names = {"seat": "{n}番手", "first": "（起家）", "river": "河", "hand": "手札", "wall": "山", "dead_wall": "王牌（0枚）"}
+    both = table_layout([[card]] * 4, [card] * 3, card, card, 8 * MM, 8 * MM * 88 / 63, 1.5 * MM, 7, names)
+    alone = table_layout([[card]] * 4, [card] * 3, card, None, 8 * MM, 8 * MM * 88 / 63, 1.5 * MM, 7, names)
+    assert len(both.cards) - len(alone.cards) == 3
+    assert "王牌（0枚）" in [lb.text for lb in both.labels] and "王牌（0枚）" not in [lb.text for lb in alone.labels]
+    wall = alone.cards[-1]  # the pile's top card, centred across the table
+    assert abs(wall.x + wall.box_w / 2 + 0.6 * MM - alone.width / 2) < 0.01, (wall.x, alone.width)  # the pile (top card 0.6 mm left of it) centred
+
+
 def test_row_layout_sideways_box_and_captions():
     lay = row_layout([CardSpec("c", "a", caption="a"), CardSpec("c", "b", sideways=True, caption="b")],
                      63, 88, 3, 7)
