@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from jinja2 import Undefined
+
 from cardgen.check.design_rules import check_design_rules, rule_env
 from cardgen.check.open_questions import check_open_questions
 from cardgen.core.errors import CardgenError, Problem, ProblemList, rel
@@ -125,6 +127,8 @@ def _derive(game: Game, pc, base: tuple, problems: ProblemList) -> tuple[dict[st
         try:
             with evaluation(f"{game.manifest_file}:{game.line('setup', 'derive', key)}", f"setup → derive → {key}"):
                 value = env.compile_expression(expr, undefined_to_none=False)(players=pc.players, design=m.design)
+                if isinstance(value, Undefined):  # a bare unknown name ('A'): fail here, not at the comparison below
+                    value._fail_with_undefined_error()
         except MemoryError:
             raise
         except Exception as exc:  # noqa: BLE001 - the expression is the designer's: any failure is a message

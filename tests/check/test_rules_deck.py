@@ -114,3 +114,14 @@ def test_a_table_without_its_copies_column_says_so_in_the_count_hint(tmp_path):
     (e,) = by_code(r, "count-mismatch")
     assert "declares 12 pieces but the card table has 4" in e.message
     assert "no 'count' column" in e.hint and "`quantity:`" in e.hint
+
+
+def test_a_derive_expression_of_an_unknown_bare_name_is_a_message(tmp_path):
+    """``setup.derive.turns: A`` (a bare unknown name) is one derive-eval error at its line; it was
+    an internal error when the undefined value met the stated turns (found by the any-value
+    property)."""
+    game = load_game(write_game(tmp_path, manifest={"setup": {"derive": {"turns": "A"}}}))
+    r = validate(game)
+    errs = by_code(r, "derive-eval")
+    assert errs and all("'A' is undefined" in e.message for e in errs), r.errors
+    assert errs[0].line == game.source.line(("setup", "derive", "turns"))
