@@ -167,7 +167,8 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                                                      *template.source(index)))
         except CardgenError as exc:  # from resolve_file: the card row names the file
             for p in exc.problems:
-                findings.append(card_problem("error", card, name, p.message, p.code or "file"))
+                findings.append(card_problem("error", card, name, p.message, p.code or "file",
+                                             detail={"file": p.file} if p.code == "missing-file" else None))
         except LimitError as exc:
             findings.append(card_problem("error", card, name, f"the template expression asks for too much: {exc}",
                                         "template-limit", *template.source(index)))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 
 from cardgen.core.errors import Problem
 from cardgen.data.game import Game
@@ -43,12 +44,26 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
         for f in p.findings:
             at_template = f.file != f.card.file  # else at the card's row
             where = (f.file, f.line) if at_template else ("", None)
-            key = (*where, p.component, f.field, f.message, f.severity, f.code)
+            # images named from each card's row (art/{{ card.id }}.png) in a folder that is not there:
+            # one finding for the field, naming the folder (the file's path is as messages show it)
+            gone = (f.detail or {}).get("file") if f.code == "missing-file" and not at_template else None
+            missing = bool(gone) and not Path(gone).parent.is_dir()
+            key = (*where, p.component, f.field, "" if missing else f.message, f.severity, f.code)
             groups.setdefault(key, []).append(f)
     out = []
     for (file, line, comp, fld, message, severity, code), hits in groups.items():
         f = hits[0]
         cards = list(dict.fromkeys(h.card.label.removeprefix(f"{comp} ") for h in hits))
+        hint = _HINTS.get(code, "")
+        if not message:  # images of several cards in a missing folder (see above)
+            files = list(dict.fromkeys(h.detail["file"] for h in hits))
+            folders = list(dict.fromkeys(str(Path(x).parent) for x in files))
+            message = (f.message if len(files) == 1 else
+                       f"the folder {folders[0]}/ does not exist: none of the {len(files)} images can be drawn"
+                       if len(folders) == 1 else f"{len(files)} images are in folders that do not exist: "
+                       + ", ".join(x + "/" for x in folders[:3]) + (f" and {len(folders) - 3} more" if len(folders) > 3 else ""))
+            if len(files) > 1:
+                hint = "make the folder in the game folder and put the images in it, or fix the file name the template makes"
         if not f.card.card_id:  # a back shared by every card (shared_face_findings)
             message = f"{message} (the back shared by every card of {comp})"
         elif len(cards) > 1 or file:
@@ -59,7 +74,7 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
         else:
             where, at = f.card.file or game.manifest_file, f.card.line
             path = f"{f.card.label} → {fld}" if len(cards) == 1 else f"{comp} → {fld}"
-        out.append(Problem(where, at, path, message, _HINTS.get(code, ""), severity, code,
+        out.append(Problem(where, at, path, message, hint, severity, code,
                            card=f.card if len(cards) == 1 else None, field=fld))
     return out
 
