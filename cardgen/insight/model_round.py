@@ -388,6 +388,21 @@ def _rightmost(q, attr, rc, rs, rn):
 
 
 @njit(cache=True, _nrt=False)
+def _lay(q, p, state, v, RK, attr, rc, rs, rn, S):
+    """Card ``p`` laid at the end of the river of ``q`` in ``state`` (UP, SIDEWAYS or DOWN), counting
+    for ``v`` (0 face down): the river's sum, count, last value and, face up, its kinds in ``S``
+    follow (``RK``: where ``S`` counts them); :func:`_unplay` takes it back."""
+    rc[q, rn[q]] = p
+    rs[q, rn[q]] = state
+    rn[q] += 1
+    S[q, 0] += v
+    S[q, 1] += 1
+    S[q, 2] = v
+    if state != DOWN:
+        S[q, RK + attr[p, 0]] += 1
+
+
+@njit(cache=True, _nrt=False)
 def _unplay(s, p, v, down, RK, attr, rc, rs, rn, S):
     """The discard ``p`` (value ``v``, ``down``: played face down) leaves the river of ``s`` again,
     taken by a winner who plays on or by a claim (it still counts for ``discarded()``); ``RK`` is
@@ -576,15 +591,8 @@ def play_round(order, M, W, pol, state, row, chips0):
                            ctx, stack, row)
             continue
         v = 0 if down != 0 else attr[p, 1]
-        rc[s, rn[s]] = p
-        rs[s, rn[s]] = DOWN if down != 0 else UP
-        rn[s] += 1
-        S[s, 0] += v
-        S[s, 1] += 1
-        S[s, 2] = v
-        if down == 0:
-            S[s, RK + attr[p, 0]] += 1
-        else:
+        _lay(s, p, np.int64(DOWN if down != 0 else UP), v, RK, attr, rc, rs, rn, S)
+        if down != 0:
             row[R_DOWN] += 1
         S[s, DK + attr[p, 0]] += 1
         won, wci = -1, -1
@@ -638,15 +646,7 @@ def play_round(order, M, W, pol, state, row, chips0):
             if o >= 0:
                 _unplay(s, p, v, down, RK, attr, rc, rs, rn, S)  # the discard leaves the river
                 if claims[ci, CL_TO] == CL_RIVER:  # laid sideways (face down stays face down) in the caller's river
-                    cv = 0 if down != 0 else attr[p, 1]
-                    rc[o, rn[o]] = p
-                    rs[o, rn[o]] = DOWN if down != 0 else SIDEWAYS
-                    rn[o] += 1
-                    S[o, 0] += cv
-                    S[o, 1] += 1
-                    S[o, 2] = cv
-                    if down == 0:
-                        S[o, RK + attr[p, 0]] += 1
+                    _lay(o, p, np.int64(DOWN if down != 0 else SIDEWAYS), v, RK, attr, rc, rs, rn, S)
                 else:
                     hand[o, hsize[o]] = p
                     hsize[o] += 1
