@@ -224,6 +224,28 @@ def test_ctrl_c_turned_into_another_error_by_a_library_still_ends_as_interrupted
     assert proc.stderr.strip() == "cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix"
 
 
+def test_ctrl_c_inside_a_callback_python_cannot_raise_from_still_ends_as_interrupted():
+    """A Ctrl-C whose KeyboardInterrupt is raised inside a weakref callback (importlib's module
+    locks use one while a module loads) cannot propagate: Python printed "Exception ignored …
+    Traceback" and the command went on (found by the interrupt test under load). It must end
+    with exit 130 and the one line, no traceback."""
+    proc = _python("import sys, time, weakref\n"
+                   "from cardgen.cli import commands\n"
+                   "class Lock: pass\n"
+                   "@commands.cli.command('wrapme')\n"
+                   "def wrapme():\n"
+                   "    lock = Lock()\n"
+                   "    ref = weakref.ref(lock, lambda r: commands._on_sigint(2, None))\n"
+                   "    del lock\n"
+                   "    time.sleep(5)\n"
+                   "    print('went on')\n"
+                   "sys.argv = ['cardgen', 'wrapme']\n"
+                   "commands.main()\n")
+    assert proc.returncode == 130, proc.stderr
+    assert "went on" not in proc.stdout
+    assert proc.stderr.strip() == "cardgen: interrupted; each output folder holds all its new files or all its previous ones, never a mix"
+
+
 def test_ctrl_c_during_a_build_leaves_no_staging_folder(tmp_path, monkeypatch):
     """Ctrl-C kills the build's child before it removes its staging folder: the command removes
     it before the interrupt goes on (tester's finding, session 5: OUT/.GAME.tmp-PID-… held a
