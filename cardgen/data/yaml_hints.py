@@ -17,9 +17,11 @@ import re
 
 from cardgen.core.errors import Problem
 
-#: ``key: #hex`` with the ``#`` right after the space: a colour that YAML reads as a comment.
+#: ``key: #hex`` with the ``#`` right after the space: a colour that YAML reads as a comment. The
+#: key starts where a run of key characters starts (the lookbehind): tried from every character
+#: of a run, a 20,000-character line without a colon took 3.6 s (the match is the same).
 _COMMENT_COLOUR = re.compile(
-    r"(?P<key>[^\s{},\[\]:#\"']+):[ \t]+(?P<colour>#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3,4}))(?=[\s,}\]]|$)")
+    r"(?<![^\s{},\[\]:#\"'])(?P<key>[^\s{},\[\]:#\"']+):[ \t]+(?P<colour>#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3,4}))(?=[\s,}\]]|$)")
 #: The last ``key: value`` before a column: the key and where its value starts.
 #: A line that starts as ``key: value`` (a mapping key, not prose that holds a colon).
 _LEADING_KEY = re.compile(r"([A-Za-z_][\w-]*):[ \t]")
