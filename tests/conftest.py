@@ -193,16 +193,17 @@ def written_rulebooks(tmp_path_factory):
 #: gets as far as writing its outputs.
 BUILD_MODULES = ("cardgen.api", "cardgen.steps.exports", "cardgen.rulebook.pdf", "cardgen.check.preflight",
                  "cardgen.steps.shop", "cardgen.render.pdf_sheets", "cardgen.render.png_cards",
-                 "cardgen.steps.layout_findings")
+                 "cardgen.steps.layout_findings", "cardgen.diff.sources")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def warm_build_parent() -> None:
     """This test process loads, once, what every build child forked from it would load again: the
     build's modules (cardgen.api, the export steps, the rulebook writer, the preflight) and the
-    IPAex fonts of the bad-input corpus's base game (tests/fixtures/bad/_base) registered. A module
-    whose tests run many CLI commands in-process (CliRunner: each command's work runs in a budgeted
-    child forked from here) asks for it with ``pytestmark = pytest.mark.usefixtures("warm_build_parent")``.
+    IPAex fonts of the bad-input corpus's base game (tests/fixtures/bad/_base) registered. Every test
+    process has it (autouse): CLI commands run in-process (CliRunner) do their work in a budgeted
+    child forked from here, and without it every child imported the API, the steps and dulwich
+    again (≈ 14 s of the suite's CPU by a py-spy profile of a whole run).
 
     The child still reads and checks its game's own fonts.yaml and every path in it, and loads any
     other font itself; only the parse of the system font files and the imports are shared (as the
