@@ -46,6 +46,11 @@ def _width(text: str, font_name: str, size_pt: float) -> float:
     return pdfmetrics.stringWidth(text, font_name, size_pt)
 
 
+#: ``pdfmetrics.stringWidth(text, font_name, size_pt)`` of a registered font, kept (a registered
+#: name always means the same face in this process; :func:`clear_caches` forgets them).
+string_width = _width
+
+
 @dataclass
 class FontSet:
     """Resolved fonts per role. Unknown roles fall back to ``body``.

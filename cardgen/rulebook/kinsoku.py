@@ -10,80 +10,151 @@ lines are drawn by :mod:`cardgen.rulebook.justify` at the composer's advances.
 """
 from __future__ import annotations
 
-import re
-
 from reportlab.lib.enums import TA_JUSTIFY
+from reportlab.lib.rl_accel import sameFrag
+from reportlab.pdfbase.pdfmetrics import getAscentDescent
 from reportlab.platypus import Paragraph
-from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
+from reportlab.platypus.paragraph import FragLine, ParaLines, _handleBulletWidth, imgNormV, imgVRange
 
+from cardgen.fonts.fontset import string_width
 from cardgen.layout.compose import Piece, compose
 from cardgen.rulebook.justify import can_justify, draw_justified
-from cardgen.rulebook.ruby import is_begin, is_end
-
-#: One character of a Latin word or number (the same set as :mod:`cardgen.layout.text`): never
-#: broken inside (``abc<def``, ``abc_def``, ``32,000``).
-_WORD = re.compile(r"[!-~\u00C0-\u024F’×]")
+from cardgen.rulebook.ruby import BEGIN, END
 
 
-def _zero(u) -> bool:
-    return hasattr(u.frag, "cbDefn") and not getattr(u.frag.cbDefn, "width", 0)
+def _word_char(c: str) -> bool:
+    """Is ``c`` one character of a Latin word or number (the same set as :mod:`cardgen.layout.text`:
+    printable ASCII but the space, Latin-1/Extended-A letters, ’ and ×)? Such characters are never
+    broken between (``abc<def``, ``abc_def``, ``32,000``). ``""`` is not."""
+    return bool(c) and ("!" <= c <= "~" or "\u00C0" <= c <= "\u024F" or c == "’" or c == "×")
 
 
-def _units(frags) -> list:
-    """The paragraph's frags as reportlab CJK units (one per character or image), at their
-    natural widths (the composer adds the JLREQ adjustments)."""
-    U = []
+def _units(frags) -> tuple[list[str], list, list[float]]:
+    """The paragraph's frags as CJK units, one per character or image, as three lists: each
+    unit's text (one character; ``""`` for an image, a marker or a break), its frag, and its
+    natural width in pt as reportlab's ``cjkU`` has it (the composer adds the JLREQ adjustments).
+    A character's width is measured once per font and size (:func:`cardgen.fonts.fontset.string_width`)."""
+    chars: list[str] = []
+    owners: list = []
+    widths: list[float] = []
     for f in frags:
-        if f.text:
-            U.extend(cjkU(t, f, "utf8") for t in f.text)
+        text = f.text
+        n = len(text) if text else 1
+        if hasattr(f, "cbDefn"):
+            widths.extend([getattr(f.cbDefn, "width", 0)] * n)
         else:
-            U.append(cjkU(f.text, f, "utf8"))
-    return U
+            name, size = f.fontName, f.fontSize
+            widths.extend([string_width(c, name, size) for c in text] if text else [string_width(text, name, size)])
+        if text:
+            chars.extend(text)
+        else:
+            chars.append(text)
+        owners.extend([f] * n)
+    return chars, owners, widths
 
 
-def _ruby_inside(U) -> set[int]:
-    """Indexes ``b`` at which a line may not break because ``U[b-1]`` and ``U[b]`` are both in a
-    ruby run (from its begin marker to its end marker)."""
-    inside, depth = set(), False
-    for b, u in enumerate(U):
-        if is_begin(u):
-            depth = True
-        elif depth:
-            inside.add(b)
-            if is_end(u):
-                depth = False
-    return inside
+def _frag_facts(f) -> tuple:
+    """What :func:`pieces` asks of a unit's frag: its size, a forced break?, an image or marker
+    (``cbDefn``)?, the image's width, a ruby begin / end marker?, zero-width (a marker)?"""
+    size = getattr(f, "fontSize", 0.0) or 0.0
+    cb = hasattr(f, "cbDefn")
+    width = getattr(f.cbDefn, "width", 0) if cb else 0
+    kind = getattr(f.cbDefn, "kind", "") if cb and f.cbDefn is not None else ""
+    name = getattr(f.cbDefn, "name", "") if kind == "onDraw" else ""
+    return size, hasattr(f, "lineBreak"), cb, width, name == BEGIN, name == END, cb and not width
 
 
-def pieces(U) -> list[Piece]:
-    """The composer's pieces (:mod:`cardgen.layout.compose`) for reportlab units ``U``: glyphs,
-    spaces, images and inline icons (set like a kanji), forced breaks, zero-width markers; no
-    break inside a Latin word or number, inside a ruby run, or after a ruby begin marker."""
-    ruby = _ruby_inside(U)
+def pieces(chars: list[str], owners: list, widths: list[float]) -> list[Piece]:
+    """The composer's pieces (:mod:`cardgen.layout.compose`) for the units of :func:`_units`:
+    glyphs, spaces, images and inline icons (set like a kanji), forced breaks, zero-width markers;
+    no break inside a Latin word or number, inside a ruby run (from its begin marker to its end
+    marker), or after a ruby begin marker. One pass; each frag's facts are asked once."""
     out: list[Piece] = []
     prev = ""
-    for b, u in enumerate(U):
-        f = u.frag
-        size = getattr(f, "fontSize", 0.0) or 0.0
-        if hasattr(f, "lineBreak"):
+    depth = False  # inside a ruby run
+    after_open = False  # the unit before is a zero-width marker other than a ruby end
+    last = facts = None
+    for b, f in enumerate(owners):
+        if f is not last:
+            last, facts = f, _frag_facts(f)
+        size, line_break, cb, width, begin, end, zero = facts
+        inside = False
+        if begin:
+            depth = True
+        elif depth:
+            inside = True
+            if end:
+                depth = False
+        glue, after_open = inside or after_open, zero and not end
+        if line_break:
             out.append(Piece("", 0.0, size, "newline"))
             prev = ""
-            continue
-        glue = b in ruby or (b > 0 and _zero(U[b - 1]) and not is_end(U[b - 1]))
-        if hasattr(f, "cbDefn"):
-            w = getattr(f.cbDefn, "width", 0) or 0
-            out.append(Piece("〓", u.width, size, "icon", glue) if w else Piece("", 0.0, size, "mark", glue))
-            if w:
+        elif cb:
+            if width:
+                out.append(Piece("〓", widths[b], size, "icon", glue))
                 prev = ""
-            continue
-        ch = str(u)
-        if ch == " ":
-            out.append(Piece(" ", u.width, size, "space", glue))
+            else:
+                out.append(Piece("", 0.0, size, "mark", glue))
         else:
-            glue = glue or bool(_WORD.match(prev) and _WORD.match(ch))
-            out.append(Piece(ch, u.width, size, "text", glue))
-        prev = ch
+            ch = chars[b]
+            if ch == " ":
+                out.append(Piece(" ", widths[b], size, "space", glue))
+            else:
+                out.append(Piece(ch, widths[b], size, "text", glue or (_word_char(prev) and _word_char(ch))))
+            prev = ch
     return out
+
+
+#: The kinds of piece that are a glyph of a frag's text (their advance change is drawn: ``jlreq_adjust``).
+_DRAWN = ("text", "space")
+
+
+def cjk_line(chars: list[str], owners: list, start: int, end: int, max_width: float, width: float,
+             line_break: bool, calc_bounds: bool) -> FragLine:
+    """The CJK ``FragLine`` (kind 1) of units ``start:end``, exactly as reportlab's
+    ``makeCJKParaLine`` makes it from their ``cjkU`` s (runs of like frags joined into words, the
+    line's largest size, ascent and least descent), with each frag's facts asked once per run of
+    its characters instead of once per character (``sameFrag`` and the font's ascent were most of
+    the rulebook's line breaking)."""
+    words: list = []
+    cw: list[str] = []
+    f0 = FragLine()
+    max_size = max_ascent = min_descent = 0
+    last = k0 = k1 = None
+    same = False
+    for j in range(start, end):
+        f = owners[j]
+        if f is not last:
+            last = f
+            size = f.fontSize
+            if calc_bounds:
+                cb = getattr(f, "cbDefn", None)
+                if getattr(cb, "width", 0):
+                    descent, ascent = imgVRange(imgNormV(cb.height, size), cb.valign, size)
+                else:
+                    ascent, descent = getAscentDescent(f.fontName, size)
+            else:
+                ascent, descent = getAscentDescent(f.fontName, size)
+            max_size = max(max_size, size)
+            max_ascent = max(max_ascent, ascent)
+            min_descent = min(min_descent, descent)
+        if f0 is not k0 or f is not k1:
+            k0, k1 = f0, f
+            same = sameFrag(f0, f)
+        if not same:
+            f0 = f0.clone()
+            f0.text = "".join(cw)
+            words.append(f0)
+            cw = []
+            f0 = f
+        cw.append(chars[j])
+    if cw:
+        f0 = f0.clone()
+        f0.text = "".join(cw)
+        words.append(f0)
+    return FragLine(kind=1, extraSpace=max_width - width, wordCount=1, words=words[1:], fontSize=max_size,
+                    ascent=max_ascent, descent=min_descent, maxWidth=max_width, currentWidth=width,
+                    lineBreak=line_break)
 
 
 #: A last line may hold this many characters at least (not counting punctuation) when the
@@ -105,17 +176,17 @@ def kinsoku_split(frags, maxWidths, calcBounds, lines_wanted: bool = True, justi
     short last line): the breaks are found as always, but no line is built (``lines`` is empty).
     ``phrases="strict"`` (titles and headings): break only between phrases, inside one only when
     it is longer than the line, as card text does."""
-    U = _units(frags)
-    comp = compose(pieces(U), maxWidths[0], widths=list(maxWidths), phrases=phrases, justify=justify,
+    chars, owners, widths = _units(frags)
+    ps = pieces(chars, owners, widths)
+    comp = compose(ps, maxWidths[0], widths=list(maxWidths), phrases=phrases, justify=justify,
                    min_last=MIN_LAST_LINE, max_expand=MAX_PUSH_SPACE)
     short = comp.short[-1] if comp.short else ""
     lines = []
     for k, ln in enumerate(comp.lines if lines_wanted else ()):
         max_w = maxWidths[min(k, len(maxWidths) - 1)]
-        seg = U[ln.start:ln.end]
-        line = makeCJKParaLine(seg, max_w, ln.width, max_w - ln.width, ln.forced, calcBounds)
-        line.jlreq_adjust = [a - u.width for u, a in zip(seg, ln.advances)
-                             if not hasattr(u.frag, "cbDefn") and not hasattr(u.frag, "lineBreak")]
+        line = cjk_line(chars, owners, ln.start, ln.end, max_w, ln.width, ln.forced, calcBounds)
+        line.jlreq_adjust = [a - widths[j] for j, a in zip(range(ln.start, ln.end), ln.advances)
+                             if ps[j].kind in _DRAWN]
         lines.append(line)
     return ParaLines(kind=1, lines=lines, short_last=short)
 

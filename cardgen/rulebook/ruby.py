@@ -39,18 +39,6 @@ def ruby_markup(base_markup: str, reading: str) -> str:
     return f'<onDraw name="{BEGIN}" label={quoteattr(reading)}/>{base_markup}<onDraw name="{END}" label="-"/>'
 
 
-def is_begin(u) -> bool:
-    """Is the unit ``u`` (a :class:`reportlab.platypus.paragraph.cjkU`) a ruby begin marker?"""
-    cb = getattr(u.frag, "cbDefn", None)
-    return cb is not None and getattr(cb, "kind", "") == "onDraw" and getattr(cb, "name", "") == BEGIN
-
-
-def is_end(u) -> bool:
-    """Is ``u`` a ruby end marker?"""
-    cb = getattr(u.frag, "cbDefn", None)
-    return cb is not None and getattr(cb, "kind", "") == "onDraw" and getattr(cb, "name", "") == END
-
-
 class RubyDrawer:
     """Collects ruby runs while a paragraph is set and draws them (pt, the paragraph's canvas)."""
 

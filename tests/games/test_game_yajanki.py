@@ -88,7 +88,9 @@ def test_forced_print_holds_every_card(built):
 
 
 def test_cli_force_prints_the_mismatches(tmp_path):
-    r = CliRunner().invoke(cli, ["build", str(GAME), "--out", str(tmp_path), "--force"])
+    # --dpi 72: the messages and the files written are the same at any resolution (the default
+    # 300 dpi added ≈ 2 s of PNG encoding)
+    r = CliRunner().invoke(cli, ["build", str(GAME), "--out", str(tmp_path), "--force", "--dpi", "72"])
     assert r.exit_code == 0, r.output
     assert "declares 7 turns per player, but the numbers give 8" in r.output
     assert "but the numbers give 6" in r.output
