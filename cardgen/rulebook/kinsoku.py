@@ -11,10 +11,8 @@ lines are drawn by :mod:`cardgen.rulebook.justify` at the composer's advances.
 from __future__ import annotations
 
 from reportlab.lib.enums import TA_JUSTIFY
-from reportlab.lib.rl_accel import sameFrag
-from reportlab.pdfbase.pdfmetrics import getAscentDescent
 from reportlab.platypus import Paragraph
-from reportlab.platypus.paragraph import FragLine, ParaLines, _handleBulletWidth, imgNormV, imgVRange
+from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
 
 from cardgen.fonts.fontset import string_width
 from cardgen.layout.compose import Piece, compose
@@ -109,54 +107,6 @@ def pieces(chars: list[str], owners: list, widths: list[float]) -> list[Piece]:
 _DRAWN = ("text", "space")
 
 
-def cjk_line(chars: list[str], owners: list, start: int, end: int, max_width: float, width: float,
-             line_break: bool, calc_bounds: bool) -> FragLine:
-    """The CJK ``FragLine`` (kind 1) of units ``start:end``, exactly as reportlab's
-    ``makeCJKParaLine`` makes it from their ``cjkU`` s (runs of like frags joined into words, the
-    line's largest size, ascent and least descent), with each frag's facts asked once per run of
-    its characters instead of once per character (``sameFrag`` and the font's ascent were most of
-    the rulebook's line breaking)."""
-    words: list = []
-    cw: list[str] = []
-    f0 = FragLine()
-    max_size = max_ascent = min_descent = 0
-    last = k0 = k1 = None
-    same = False
-    for j in range(start, end):
-        f = owners[j]
-        if f is not last:
-            last = f
-            size = f.fontSize
-            if calc_bounds:
-                cb = getattr(f, "cbDefn", None)
-                if getattr(cb, "width", 0):
-                    descent, ascent = imgVRange(imgNormV(cb.height, size), cb.valign, size)
-                else:
-                    ascent, descent = getAscentDescent(f.fontName, size)
-            else:
-                ascent, descent = getAscentDescent(f.fontName, size)
-            max_size = max(max_size, size)
-            max_ascent = max(max_ascent, ascent)
-            min_descent = min(min_descent, descent)
-        if f0 is not k0 or f is not k1:
-            k0, k1 = f0, f
-            same = sameFrag(f0, f)
-        if not same:
-            f0 = f0.clone()
-            f0.text = "".join(cw)
-            words.append(f0)
-            cw = []
-            f0 = f
-        cw.append(chars[j])
-    if cw:
-        f0 = f0.clone()
-        f0.text = "".join(cw)
-        words.append(f0)
-    return FragLine(kind=1, extraSpace=max_width - width, wordCount=1, words=words[1:], fontSize=max_size,
-                    ascent=max_ascent, descent=min_descent, maxWidth=max_width, currentWidth=width,
-                    lineBreak=line_break)
-
-
 #: A last line may hold this many characters at least (not counting punctuation) when the
 #: paragraph has more than one line (JLREQ §3.8 widow/orphan practice: no line of 1–2 characters).
 MIN_LAST_LINE = 3
@@ -184,7 +134,8 @@ def kinsoku_split(frags, maxWidths, calcBounds, lines_wanted: bool = True, justi
     lines = []
     for k, ln in enumerate(comp.lines if lines_wanted else ()):
         max_w = maxWidths[min(k, len(maxWidths) - 1)]
-        line = cjk_line(chars, owners, ln.start, ln.end, max_w, ln.width, ln.forced, calcBounds)
+        seg = [cjkU(chars[j], owners[j], "utf8") for j in range(ln.start, ln.end)]
+        line = makeCJKParaLine(seg, max_w, ln.width, max_w - ln.width, ln.forced, calcBounds)
         line.jlreq_adjust = [a - widths[j] for j, a in zip(range(ln.start, ln.end), ln.advances)
                              if ps[j].kind in _DRAWN]
         lines.append(line)

@@ -13,9 +13,8 @@ from reportlab.pdfgen.canvas import Canvas
 USED = [
     ("reportlab.platypus.paragraph", "_FUZZ"),
     ("reportlab.platypus.paragraph", "_handleBulletWidth"),
-    ("reportlab.platypus.paragraph", "FragLine"),
-    ("reportlab.lib.rl_accel", "sameFrag"),
-    ("reportlab.pdfbase.pdfmetrics", "getAscentDescent"),
+    ("reportlab.platypus.paragraph", "makeCJKParaLine"),
+    ("reportlab.platypus.paragraph", "cjkU"),
     ("reportlab.platypus.paragraph", "ParaLines"),
     ("reportlab.platypus.paragraph", "imgNormV"),
     ("reportlab.platypus.paragraph", "imgVRange"),

@@ -101,8 +101,8 @@ def test_the_check_builds_no_lines_for_the_paragraphs_it_wraps(tmp_path, monkeyp
     game, report = load_and_validate(_game("mixed", tmp_path))
     fonts = fonts_for(game)
     made, at_wrap = [], []
-    real, real_canvas = kinsoku.cjk_line, pdf._measuring_canvas
-    monkeypatch.setattr(kinsoku, "cjk_line", lambda *a: made.append(1) or real(*a))
+    real, real_canvas = kinsoku.makeCJKParaLine, pdf._measuring_canvas
+    monkeypatch.setattr(kinsoku, "makeCJKParaLine", lambda *a: made.append(1) or real(*a))
     monkeypatch.setattr(pdf, "_measuring_canvas", lambda *a: at_wrap.append(len(made)) or real_canvas(*a))
     assert [p.code for p in check_rulebook(game, report, fonts)].count("rules-short-last-line") == 1
     assert at_wrap and len(made) == at_wrap[0]  # nothing built once the wrapping began
