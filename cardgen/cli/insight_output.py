@@ -2,11 +2,13 @@
 title and cell goes through :func:`cardgen.cli.output.markup`: labels come from the game folder."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
 from cardgen.cli.output import markup
 from cardgen.insight.odds import pct
+from cardgen.layout.phrases import phrases
 
 #: a ratio over fewer events is shown as too few (see cardgen.insight.estimates.MIN_EVENTS; kept
 #: here so that `cardgen odds` does not import numpy)
@@ -50,28 +52,54 @@ def print_model_simulation(result, console: Console | None = None) -> None:
     """A game's own model (``insight.model``): per player count, its estimates (± 1 SE), with the
     model's name and what it leaves out."""
     console = console or Console()
-    options = ", ".join(f"{k}={v}" for k, v in result.options.items()) or "none"
+    options = [f"{k}={v}" for k, v in result.options.items()]
     # a --compare-option side is labelled by the options it changed: they are said once, in the list
-    named = set(result.label.split(", ")) <= set(options.split(", "))
-    side = f"options: {options}" if named else f"{result.label}, options: {options}"
-    console.print(markup(f"model: {result.model} ({side})"
-                         + (f" — leaves out: {result.description}" if result.description else "")))
+    named = set(result.label.split(", ")) <= set(options or ["none"])
+    console.print(markup(f"model: {result.model}"))
+    _print_wrapped(_listed(["options:" if named else f"{result.label}, options:"],
+                           options or ["none"]), " ", console)
+    if result.description:
+        _print_wrapped(["leaves out: ", *phrases(result.description)], "", console)
     for c in result.counts:
-        _print_estimates(f"{result.title}: {c['players']} players, {c['rounds']:,} rounds, policy {result.policy}, "
-                         f"seed {result.seed}" + (f", {c['turn_limit']} turns each" if c["turn_limit"] else "")
-                         + (f" ({c['rounds_per_second']:,.0f} rounds/s)" if c["rounds_per_second"] else ""),
-                         c["estimates"], console)
+        _print_estimates(_listed([f"{result.title}: {c['players']} players"], [
+            f"{c['rounds']:,} rounds", f"policy {result.policy}", f"seed {result.seed}",
+            *([f"{c['turn_limit']} turns each"] if c["turn_limit"] else [])],
+            [f"({c['rounds_per_second']:,.0f} rounds/s)"] if c["rounds_per_second"] else []),
+            c["estimates"], console)
         if "game" in c:  # whole games (the model's `game:`)
             g = c["game"]
-            _print_estimates(f"{result.title}: {c['players']} players, {g['games']:,} games ({g['name']}), policy "
-                             f"{result.policy}, seed {result.seed}"
-                             + (f" ({g['games_per_second']:,.0f} games/s)" if g["games_per_second"] else ""),
-                             g["estimates"], console)
+            _print_estimates(_listed([f"{result.title}: {c['players']} players"], [
+                f"{g['games']:,} games ({g['name']})", f"policy {result.policy}", f"seed {result.seed}"],
+                [f"({g['games_per_second']:,.0f} games/s)"] if g["games_per_second"] else []),
+                g["estimates"], console)
 
 
-def _print_estimates(title: str, estimates: dict, console: Console) -> None:
-    """One table of estimates (± 1 SE) under ``title``."""
-    t = Table(title=markup(title), title_justify="left")
+def _listed(head: list[str], items: list[str], tail: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The pieces of a heading: ``head``, then ``items`` as a comma-separated list (the comma kept
+    with the item before it), then ``tail``. For ``head`` ending in a colon the list follows it."""
+    if head and not head[-1].endswith(":"):
+        head = [*head[:-1], head[-1] + ","]
+    return [*head, *[f"{x}," for x in items[:-1]], *items[-1:], *tail]
+
+
+def _print_wrapped(pieces: list[str], sep: str, console: Console) -> None:
+    """``pieces`` on as few lines of the terminal's width as they fill, broken only between two
+    pieces (a phrase, or a setting such as ``seed 1``), never inside one; a piece wider than the
+    terminal is folded by rich."""
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and cell_len(lines[-1] + sep + piece) <= console.width:
+            lines[-1] += sep + piece
+        else:
+            lines.append(piece)
+    for line in lines:
+        console.print(markup(line))
+
+
+def _print_estimates(heading: list[str], estimates: dict, console: Console) -> None:
+    """One table of estimates (± 1 SE) under ``heading`` (its pieces, wrapped between them)."""
+    _print_wrapped(heading, " ", console)
+    t = Table()
     # a label wraps on a narrow terminal (cut, two rows could read alike); a figure never splits
     t.add_column("estimate (± 1 standard error)", overflow="fold")
     t.add_column("value", justify="right", no_wrap=True)
