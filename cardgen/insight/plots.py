@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 import tempfile
-import textwrap
+import unicodedata
 from pathlib import Path
 
 import numpy as np
 
 from cardgen.core.atomic import as_output
+from cardgen.layout.phrases import phrases
 
 A4_LANDSCAPE_IN = (11.69, 8.27)
 COLORS = ["#1f5e8c", "#b3261e", "#7a5a12", "#2e7d32", "#6a3d9a"]
@@ -140,23 +141,63 @@ def _odds_entries(title: str, odds) -> list:
             for part in odds_pages(odds or [])]
 
 
+#: The simulator's default side labels, as the Japanese page says them.
+SIDE_LABELS = {"as built": "データのまま", "as built (again)": "データのまま（もう一度）"}
+
+
+def side_label(label: str) -> str:
+    """A side's label on the page: a variant's own label, an option (``twos_down=1``), or the
+    default side's name in Japanese."""
+    return SIDE_LABELS.get(label, label)
+
+
+def _cells(text: str) -> int:
+    """Width of ``text`` in half-width cells (a Japanese letter is two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrap_phrases(text: str, chars: int) -> list[str]:
+    """``text`` in lines of at most ``chars`` full-width letters, broken between its phrases
+    (:func:`cardgen.layout.phrases.phrases`, BudouX), inside one only when a phrase is longer
+    than a line."""
+    lines = [""]
+    for phrase in phrases(text):
+        while _cells(phrase) > 2 * chars:  # longer than a line: cut where the line is full
+            room = 2 * chars - _cells(lines[-1])
+            cut = next(i for i in range(len(phrase), 0, -1) if _cells(phrase[:i]) <= room or i == 1)
+            lines[-1] += phrase[:cut]
+            lines.append("")
+            phrase = phrase[cut:]
+        if lines[-1] and _cells(lines[-1] + phrase) > 2 * chars:
+            lines.append("")
+        lines[-1] += phrase
+    return [line for line in lines if line]
+
+
 def _model_page(fig, result, estimates: dict) -> None:
     """One table of estimates (a player count's rounds, or its whole games) with what the model leaves out."""
     ax = fig.subplots(1, 1)
     ax.axis("off")
+    from matplotlib.table import Table  # lazy: +390 ms of imports here (measured; matplotlib, as _write_pdf)
+
     cells = [[e["label"], f"{e['value'] * 100:.2f}% ± {1.96 * e['se'] * 100:.2f}"
               if e["percent"] else f"{e['value']:.3f} ± {1.96 * e['se']:.3f}"]
              for e in estimates.values()]
     top = 0.9
     if result.description:
-        lines = textwrap.wrap(f"このモデルが扱わないこと：{result.description}", DESCRIPTION_CHARS)
+        lines = wrap_phrases(f"このモデルが扱わないこと：{result.description}", DESCRIPTION_CHARS)
         ax.text(0, 1.0, "\n".join(lines), fontsize=9, transform=ax.transAxes, va="top", linespacing=1.4)
         top = 0.97 - DESCRIPTION_LINE * len(lines)
     row = min(ODDS_ROW, top / (len(cells) + 1))  # a long description or many estimates: rows shrink to fit
-    table = ax.table(cellText=cells, colLabels=["推定（±95%）", "値"], loc="upper left",
-                     bbox=[0, top - row * (len(cells) + 1), 1, row * (len(cells) + 1)], cellLoc="center")
+    # labels read from the left, figures line up on the right (their ± and decimals under each other)
+    table = Table(ax, bbox=[0, top - row * (len(cells) + 1), 1, row * (len(cells) + 1)])
+    for r, (label, value) in enumerate([["推定", "値（± は95%信頼区間）"], *cells]):
+        for col, width, text, loc in ((0, 0.6, label, "left"), (1, 0.4, value, "right")):
+            cell = table.add_cell(r, col, width, row, text=text, loc="center" if r == 0 else loc)
+            cell.PAD = 0.03  # of the cell's width (matplotlib's 0.1 indents a label by a sixteenth of the page)
     table.auto_set_font_size(False)
     table.set_fontsize(9)
+    ax.add_table(table)
 
 
 def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None, other=None,
@@ -167,14 +208,14 @@ def write_model_pdf(path: Path, result, odds=None, font_path: Path | None = None
     pages = []
     for r in [result] + ([other] if other is not None else []):
         for c in r.counts:
-            pages.append((False, f"{r.title} — {r.model}（{r.label}）: {c['players']}人, {c['rounds']:,} rounds, policy "
-                          f"{r.policy}, seed {r.seed}", lambda fig, r=r, c=c: _model_page(fig, r, c["estimates"])))
+            pages.append((False, f"{r.title} — {r.model}（{side_label(r.label)}）：{c['players']}人・{c['rounds']:,}局・"
+                          f"方針 {r.policy}・シード {r.seed}", lambda fig, r=r, c=c: _model_page(fig, r, c["estimates"])))
             if "game" in c:  # whole games (insight.model.game): their own page
                 g = c["game"]
-                pages.append((False, f"{r.title} — {g['name']}（{r.label}）: {c['players']}人, {g['games']:,} games, "
-                              f"policy {r.policy}, seed {r.seed}",
+                pages.append((False, f"{r.title} — {g['name']}（{side_label(r.label)}）：{c['players']}人・"
+                              f"{g['games']:,}回・方針 {r.policy}・シード {r.seed}",
                               lambda fig, r=r, g=g: _model_page(fig, r, g["estimates"])))
     if comparison:
         pages.append((True, f"{result.title} — {result.model}", lambda fig: _comparison(
-            fig, comparison, result.label, other.label)))
+            fig, comparison, side_label(result.label), side_label(other.label))))
     return _write_pdf(path, f"{result.title} insight", font_path, pages + _odds_entries(result.title, odds))

@@ -196,7 +196,8 @@ def test_cardgen_simulate_compare_writes_json_and_insight_pdf(tmp_path, monkeypa
         assert len(pdf.pages) == 6  # each side's rounds and its games, the comparison, the odds
         text = "".join(p.extract_text() or "" for p in pdf.pages)
     assert "ロン上がり" in text and "比較" in text and "2に鳴きアイコンなし" in text
-    assert "ゲームの勝者：1番目の席（起家）" in text and "400 games" in text  # a tenth of the rounds
+    assert "ゲームの勝者：1番目の席（起家）" in text and "4人・400回" in text  # a tenth of the rounds
+    assert "（データのまま）：4人・4,000局・方針 greedy・シード 5" in text and "rounds" not in text
 
 
 def test_compare_option_answers_the_drafts_question_about_twos(tmp_path):

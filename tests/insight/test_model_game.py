@@ -8,6 +8,7 @@ import copy
 import dataclasses
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -158,7 +159,7 @@ def test_the_terminal_and_insight_pdf_show_the_games(tmp_path, monkeypatch):
     assert "3 players, 200 games (四局戦)" in result.output and "四局戦の勝者：1番目の席（起家）" in result.output
     with open_pdf(tmp_path / "majan" / "insight.pdf") as pdf:
         text = "".join(p.extract_text() or "" for p in pdf.pages)
-    assert "四局戦1回あたりの局数" in text and "200 games" in text
+    assert "四局戦1回あたりの局数" in text and "3人・200回・方針 greedy・シード 1" in text
 
 
 def test_compare_option_compares_the_games(tmp_path):
@@ -196,3 +197,34 @@ def test_majan_jiang_ron_takes_the_face_down_tile_from_the_wall():
                   "greedy")
     assert (a[:, L.R_WINS] >= 1).any() and not (a == b).all()
     assert a[:, L.R_WALL].sum() < b[:, L.R_WALL].sum()  # the wall gives the face-down tiles
+
+
+def test_insight_pages_read_in_japanese_labels_left_figures_right(tmp_path):
+    """A rules editor read insight.pdf's heading as 「4人, 300 rounds, policy greedy」 and the
+    description broken inside 移動; labels were centred under figures of different widths."""
+    from cardgen.insight.plots import DESCRIPTION_CHARS, wrap_phrases, write_model_pdf
+    from cardgen.layout.phrases import phrases
+
+    description = "スキル・奥義（脱衣で発動する効果）は扱わない。ゲームは局を続け、得点・脱衣・流局でのパワーの持ち越し・起家の移動・3回目の脱衣での終了と勝敗を扱う"
+    estimates = {"tsumo": {"label": "ツモ上がり", "value": 0.0333, "se": 0.0104, "percent": True},
+                 "turns": {"label": "1番目の席（親）の1局あたりの得点", "value": 1.323, "se": 0.132, "percent": False}}
+    result = SimpleNamespace(title="天雀牌", model="草案3（1局）", label="as built", description=description,
+                             policy="greedy", seed=1, counts=[{"players": 4, "rounds": 300, "estimates": estimates}])
+    write_model_pdf(tmp_path / "insight.pdf", result, font_path=Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf"))  # the Makefile installs it
+    with open_pdf(tmp_path / "insight.pdf") as pdf:
+        page = pdf.pages[0]
+        text = page.extract_text()
+        words = page.extract_words()
+    assert "天雀牌 — 草案3（1局）（データのまま）：4人・300局・方針 greedy・シード 1" in text
+    lines = wrap_phrases("このモデルが扱わないこと：" + description, DESCRIPTION_CHARS)
+    assert len(lines) > 1 and "".join(lines) == "このモデルが扱わないこと：" + description
+    ends = {len("このモデルが扱わないこと：") + sum(len(p) for p in phrases(description)[:i])
+            for i in range(len(phrases(description)) + 1)}
+    assert all(sum(len(x) for x in lines[:i]) in ends for i in range(1, len(lines)))  # between phrases
+    for line in lines:
+        assert line in text
+    label = {w["text"]: w for w in words}
+    left = [label["ツモ上がり"]["x0"], label["1番目の席（親）の1局あたりの得点"]["x0"]]
+    right = [label[f"{1.96 * 1.04:.2f}"]["x1"], label[f"{1.96 * 0.132:.3f}"]["x1"]]  # each figure's last word
+    assert abs(left[0] - left[1]) < 1  # labels start at the same x
+    assert abs(right[0] - right[1]) < 1 and right[0] > left[0] + 300  # figures end at the same x, on the right
