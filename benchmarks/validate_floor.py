@@ -4,6 +4,7 @@ card_data/tenjanpai` against `benchmarks/library_floor.py`, whole processes star
     .venv/bin/python benchmarks/validate_floor.py                 # 9 rounds, cold
     .venv/bin/python benchmarks/validate_floor.py --warm          # font caches filled
     .venv/bin/python benchmarks/validate_floor.py --tree /tmp/old # also another checkout, in turn
+    .venv/bin/python benchmarks/validate_floor.py --uses          # also the wider yardsticks, in turn
 
 Each round runs, one after the other: `python -P -m cardgen validate card_data/tenjanpai` for this
 checkout (and for each ``--tree``, a folder holding another version's ``cardgen/`` package, put on
@@ -11,7 +12,11 @@ checkout (and for each ``--tree``, a folder holding another version's ``cardgen/
 (``XDG_CACHE_HOME``: no parsed fonts, no font-name index). CPU is the process's user + system time
 with its budgeted child (os.wait4); the ratio is taken round by round (median, min–max), so a
 run and its yardstick see the same background load. ``python -m compileall cardgen`` first when
-the environment sets PYTHONDONTWRITEBYTECODE. Prints only; benchmarks/README.md keeps the figures.
+the environment sets PYTHONDONTWRITEBYTECODE (each tree's ``cardgen/``). ``--uses`` times two
+wider yardsticks in the same rounds (not the target's): ``library_floor.py --uses`` (the floor plus
+the other libraries validate imports, and reportlab's parse of the font files the check registers,
+found once beforehand) and ``--uses --dictionaries`` (plus pyphen's en_US dictionary and BudouX's
+model). Prints only; benchmarks/README.md keeps the figures.
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Sequence
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -45,12 +51,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--warm", action="store_true", help="font caches filled (one untimed run first)")
     ap.add_argument("--tree", type=Path, action="append", default=[], help="another checkout to time in turn")
+    ap.add_argument("--uses", action="store_true", help="also the wider yardsticks (library_floor.py --uses)")
     a = ap.parse_args(argv)
     trees = {"this": ROOT, **{str(t): t.resolve() for t in a.tree}}
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        for tree in trees.values():
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "cardgen")], check=True,
+                           stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
     command = [sys.executable, "-P", "-m", "cardgen", "validate", "card_data/tenjanpai"]
-    floor = [sys.executable, "-P", str(HERE / "library_floor.py")]
+    floors = {"floor": [sys.executable, "-P", str(HERE / "library_floor.py")]}
+    if a.uses:
+        fonts = font_files()
+        floors["uses"] = [*floors["floor"], "--uses", *fonts]
+        floors["uses+dict"] = [*floors["floor"], "--uses", "--dictionaries", *fonts]
     load0 = os.getloadavg()[0]
-    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in [*trees, "floor"]}
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in [*trees, *floors]}
     with tempfile.TemporaryDirectory() as tmp:
         def env(name: str, tree: Path) -> dict:
             cache = Path(tmp) / f"cache-{list(trees).index(name) if name in trees else 'floor'}"
@@ -66,20 +81,33 @@ def main(argv: list[str] | None = None) -> int:
                 if not a.warm:
                     shutil.rmtree(env(name, tree)["XDG_CACHE_HOME"], ignore_errors=True)
                 runs[name].append(_run(command, env(name, tree)))
-            runs["floor"].append(_run(floor, env("floor", ROOT)))
+            for name, floor in floors.items():
+                runs[name].append(_run(floor, env("floor", ROOT)))
     print(f"{'warm' if a.warm else 'cold'}, {a.rounds} rounds; load average {load0:.1f} → {os.getloadavg()[0]:.1f}")
-    report(runs, list(trees))
+    report(runs, list(trees), list(floors))
     return 0
 
 
-def report(runs: dict[str, list[tuple[float, float]]], trees: list[str]) -> None:
-    """Print each command's CPU and wall medians, each tree's ratio to the floor and to the first
+def font_files() -> list[str]:
+    """The font files a check of 天雀牌 registers with reportlab (this checkout's cardgen, once, in a
+    process of its own with an empty cache folder: not timed)."""
+    code = ("import sys\nfrom cardgen.steps.game_check import check_game\nfrom cardgen.fonts import registration\n"
+            "check_game('card_data/tenjanpai')\n"
+            "print('\\n'.join(p for p, _i in registration._REGISTERED))")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([sys.executable, "-P", "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                             env={**os.environ, "XDG_CACHE_HOME": tmp, "PYTHONPATH": str(ROOT)})
+    return out.stdout.split()
+
+
+def report(runs: dict[str, list[tuple[float, float]]], trees: list[str], floors: Sequence[str] = ("floor",)) -> None:
+    """Print each command's CPU and wall medians, each tree's ratio to each floor and to the first
     tree ("this"), taken run by run."""
     med = statistics.median
     for name, rs in runs.items():
         print(f"  {name}: CPU {med(c for _w, c in rs):.3f} s (min {min(c for _w, c in rs):.3f}), "
               f"wall {med(w for w, _c in rs):.3f} s")
-    pairs = [(name, "floor") for name in trees] + [(trees[0], name) for name in trees[1:]]
+    pairs = [(name, floor) for floor in floors for name in trees] + [(trees[0], name) for name in trees[1:]]
     for a, b in pairs:
         ratio = [x[1] / y[1] for x, y in zip(runs[a], runs[b])]
         print(f"  {a} / {b}: ×{med(ratio):.2f} CPU (×{min(ratio):.2f}–{max(ratio):.2f}), run by run")

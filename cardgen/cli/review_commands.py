@@ -46,9 +46,17 @@ def check_output(game_dir: str, no_cache: bool) -> tuple[list[tuple[bool, str]],
 
     if no_cache:  # the child's own environment: the font caches of this run are off
         os.environ["CARDGEN_NO_CACHE"] = "1"
-    report = validate_game(Path(game_dir))
-    return (report_lines(report), clean(json.dumps(report.to_json(), ensure_ascii=False, indent=2)),
-            0 if report.ok else 1)
+    # No collection at all while it checks: a check leaves almost no cyclic garbage (at most 2,215
+    # objects for the bundled games, 33 for a generated 1,000-card game; the same peak memory), but
+    # the collector walked every object the check kept, 249 times — 36–62 ms of 天雀牌's cold check
+    # (measured with gc.callbacks). The budgeted child ends right after; in process it is put back.
+    gc.disable()
+    try:
+        report = validate_game(Path(game_dir))
+        return (report_lines(report), clean(json.dumps(report.to_json(), ensure_ascii=False, indent=2)),
+                0 if report.ok else 1)
+    finally:
+        gc.enable()
 
 
 @click.command(short_help="A live preview page of a game in the browser.")

@@ -80,3 +80,36 @@ def test_collector_is_on_again_when_loading_fails(monkeypatch):
     except ImportError:
         pass
     assert gc.isenabled()
+
+
+def test_validate_checks_with_the_collector_off_and_puts_it_back(monkeypatch, tmp_path):
+    """``cardgen validate``'s child (cli/review_commands.check_output) runs the check with no
+    collection at all (it leaves almost no cyclic garbage and ends right after); in process the
+    collector is on again after, also when the check raises."""
+    import gc
+
+    import cardgen.api as api
+    from cardgen.cli.review_commands import check_output
+
+    seen = []
+    real = api.validate_game
+
+    def probe(game_dir):
+        seen.append(gc.isenabled())
+        return real(game_dir)
+
+    monkeypatch.setattr(api, "validate_game", probe)
+    lines, json_text, code = check_output(str(write_game(tmp_path / "g")), False)
+    assert (seen, gc.isenabled(), code) == ([False], True, 0), lines
+    assert '"errors": []' in json_text
+
+    def failing(game_dir):
+        seen.append(gc.isenabled())
+        raise RuntimeError("probe")
+
+    monkeypatch.setattr(api, "validate_game", failing)
+    try:
+        check_output(str(tmp_path / "g"), False)
+    except RuntimeError:
+        pass
+    assert (seen, gc.isenabled()) == ([False, False], True)
