@@ -8,8 +8,14 @@
   colon as the start of another key. :func:`colon_in_value` names the key and shows the value
   quoted.
 
-Both are found from the line text, not by re-parsing: YAML's own error names only the place
-where parsing gave up.
+- Full-width syntax typed with a Japanese IME left in full-width mode (:func:`fullwidth_syntax`): a
+  full-width colon ``hand：4`` (PyYAML names the *next* line), a full-width space U+3000 in the
+  indentation, after ``key:`` or at the end of a line, a value in typographic quotes
+  ``“{{ card.number }}”``. Each is named with the half-width form to type; none is read as if
+  it were half-width.
+
+All are found from the line text, not by re-parsing: YAML's own error names only the place
+where parsing gave up. Every check is linear in a line's length.
 """
 from __future__ import annotations
 
@@ -116,3 +122,76 @@ def _value_from(text: str, key_at: int, value_at: int, column: int) -> str:
         if cut:
             rest = text[value_at:column + cut.start()]
     return rest.rstrip()
+
+
+#: ``key：`` (a full-width colon U+FF1A) or ``key:`` + U+3000 where a mapping key starts: at the line's
+#: start (after the indentation and a list's ``- ``), or after a flow mapping's ``{`` or ``,``. The key
+#: is one run that cannot hold either colon, so a failed attempt is linear and attempts do not overlap.
+_FW_KEY = re.compile("(?:^[ \u3000]*(?:-[ \u3000]+)?|(?<=[{,])[ \u3000]*)"
+                     "(?P<key>[^\\s:\uff1a#'\"{}\\[\\],]+)(?P<colon>\uff1a|:\u3000)")
+#: A value opened with a typographic quote “ or ‘ where YAML looks for a quote (after ``:``, ``-``,
+#: ``[``, ``{`` or ``,`` and spaces).
+_CURLY_VALUE = re.compile("(?:^|(?<=[:\\[{,-]))[ \t]*(?P<quote>[\u201c\u2018])")
+_STRAIGHT = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
+
+
+def fullwidth_syntax(lines: list[str], first: int, last: int, file: str) -> list[Problem]:
+    """YAML syntax typed full-width on lines ``first``…``last`` (1-based, inclusive) of ``lines``,
+    one error each, at its own line: a full-width colon after a key (``hand：4``), a full-width
+    space (U+3000) in the indentation, after ``key:`` or ending a line after ``:``, ``]``, ``}`` or
+    a quote, a value in typographic quotes (``“…”``). For a syntax error PyYAML reported there; a
+    full-width character inside a value (``遊び方：3人``, ``カード　``) is text and is not named.
+
+    Returns:
+        list of :class:`Problem` (code ``yaml-fullwidth``), each naming the character and the line
+        as it should be typed.
+    """
+    out: list[Problem] = []
+    for number in range(max(first, 1), min(last, len(lines)) + 1):
+        line = lines[number - 1]
+        body = line.lstrip(" \u3000")
+        if body.startswith("#") or not body:
+            if "\u3000" in line and not body:
+                out.append(_fw(file, number, "the line holds only a full-width space (U+3000), which YAML reads "
+                               "as a value", "delete the full-width space (an empty line is fine)"))
+            continue
+        if "\u3000" in line[:len(line) - len(body)]:
+            out.append(_fw(file, number, "the line is indented with a full-width space (U+3000); YAML indents "
+                           "with half-width spaces only", "retype the indentation with half-width spaces"))
+            continue
+        kept = line.rstrip(" ")
+        if kept.endswith("\u3000"):
+            core = kept.rstrip(" \u3000")
+            if core[-1:] in (":", "]", "}", '"', "'"):
+                out.append(_fw(file, number, f"the line ends in a full-width space (U+3000) after "
+                               f"'{core.strip()[-30:]}', which YAML reads as one more value",
+                               f"delete the full-width space at the end of the line: {_short(core.strip())}"))
+                continue
+        m = _FW_KEY.search(line)
+        if m:
+            key, rest = m.group("key"), line[m.end():].lstrip(" \u3000")
+            what = ("is a full-width colon '：' (U+FF1A)" if m.group("colon") == "\uff1a"
+                    else "is followed by a full-width space (U+3000)")
+            out.append(_fw(file, number, f"the colon after '{key}' {what}, so YAML does not read '{key}' as a key",
+                           "type a half-width colon and a half-width space: "
+                           + _short(f"{line[:m.start('key')].lstrip(' ')}{key}: {rest}".rstrip())))
+            continue
+        q = _CURLY_VALUE.search(line)
+        if q:
+            opening = q.group("quote")
+            closing = "\u201d" if opening == "\u201c" else "\u2019"
+            end = line.find(closing, q.end())
+            value = line[q.start("quote"):end + 1 if end >= 0 else len(line)].rstrip()
+            out.append(_fw(file, number, f"the value {value[:60]} is in typographic quotes {opening}{closing} "
+                           f"(U+{ord(opening):04X}, U+{ord(closing):04X}); YAML quotes a value only with straight "
+                           "quotes \" or '", f"type straight (half-width) quotes: {_short(value.translate(_STRAIGHT))}"))
+    return out
+
+
+def _short(text: str, most: int = 80) -> str:
+    return text if len(text) <= most else text[:most] + "…"
+
+
+def _fw(file: str, line: int, message: str, hint: str) -> Problem:
+    return Problem(file, line, "", message, hint + " (a Japanese IME in full-width mode types these: switch it "
+                   "to half-width, 半角英数, for YAML's syntax)", code="yaml-fullwidth")

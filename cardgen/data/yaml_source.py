@@ -24,7 +24,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from cardgen.core.errors import CardgenError, Problem
 from cardgen.data.file_limits import MAX_YAML_BYTES, read_capped
 from cardgen.data.loaded import Loaded, PathKey, RawFloat, RawInt, Source
-from cardgen.data.yaml_hints import colon_in_value, comment_colours
+from cardgen.data.yaml_hints import colon_in_value, comment_colours, fullwidth_syntax
 
 _INT = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
@@ -240,8 +240,9 @@ def load_yaml(path: Path, shown: str | None = None) -> Loaded:
 
 
 def _syntax_problems(text: str, file: str, exc: yaml.MarkedYAMLError) -> list[Problem]:
-    """What a YAML syntax error means for the designer (:mod:`cardgen.data.yaml_hints`): an
-    unquoted colour read as a comment that ate a flow mapping's ``}`` (named at its own line, not
+    """What a YAML syntax error means for the designer (:mod:`cardgen.data.yaml_hints`): YAML
+    syntax typed full-width (``hand：4``, a trailing U+3000, ``“…”``) on the line PyYAML names or the
+    one above, an unquoted colour read as a comment that ate a flow mapping's ``}`` (named at its own line, not
     where PyYAML gave up), a ``[`` or ``{`` left open (named at the line that opened it), an unquoted
     ``: `` inside a value (named with its key), else PyYAML's words at its line (after any unquoted
     colours above it)."""
@@ -251,6 +252,12 @@ def _syntax_problems(text: str, file: str, exc: yaml.MarkedYAMLError) -> list[Pr
     if exc.context:
         msg = f"{exc.context.strip()}: {msg}"
     if line is not None:
+        lines = text.splitlines()
+        # full-width syntax (hand：4, a trailing U+3000, “…”) on the line PyYAML names or the one above
+        # it (a key's full-width colon is found missing only on the next line)
+        widths = fullwidth_syntax(lines, line - 1, line, file) if not text.isascii() else []
+        if widths:
+            return widths
         colours = comment_colours(text, file, 1, line)
         if colours and "flow" in msg:  # the comment ate a closing } or ]: that is the error
             return colours
@@ -262,7 +269,6 @@ def _syntax_problems(text: str, file: str, exc: yaml.MarkedYAMLError) -> list[Pr
                             f"not closed (the parser gave up at line {line}: {msg})",
                             f"close it with {closing} on the same line, or quote the value if the {bracket} is text",
                             code="yaml-syntax")]
-        lines = text.splitlines()
         if not colours and exc.problem_mark and line <= len(lines):
             colon = colon_in_value(lines, line, exc.problem_mark.column, file)
             if colon:
