@@ -67,3 +67,36 @@ def forms(name: str) -> str:
         return ""
     differing = "".join(c for c in name if c not in composed) or name
     return f" (written in decomposed Unicode: {code_points(differing)}; composed (NFC) it is {composed!r})"
+
+
+#: The full-width forms of ASCII (U+FF01–U+FF5E) and the ideographic space U+3000, as a Japanese
+#: IME types them, → their ASCII characters (``３６`` → ``36``, ``：`` → ``:``, ``　`` → a space).
+HALFWIDTH = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
+
+
+def halfwidth(text: str) -> str:
+    """``text`` with its full-width ASCII forms and ideographic spaces typed half-width (ASCII):
+    ``３６`` → ``36``, ``ｎｕｍｂｅｒ`` → ``number``; anything else (kana, kanji, 「」) as it is."""
+    return text if text.isascii() else text.translate(HALFWIDTH)
+
+
+def fullwidth_words(text: str) -> str:
+    """The full-width characters of ``text`` (:data:`HALFWIDTH`) in words, for a message:
+    ``full-width digits``, ``full-width letters``, ``a full-width space (U+3000)``, ``full-width
+    commas '，'``, joined by "and"; ``""`` when it has none."""
+    found = [c for c in dict.fromkeys(text) if ord(c) in HALFWIDTH]
+    parts: list[str] = []
+    for kind, test in (("digit", str.isdigit), ("letter", str.isalpha)):
+        typed = sum(test(c) for c in text if ord(c) in HALFWIDTH)
+        if typed:
+            parts.append(f"full-width {kind}s" if typed > 1 else f"a full-width {kind}")
+    for c in found:
+        if c.isalnum():
+            continue
+        several = text.count(c) > 1
+        if c == "\u3000":
+            parts.append("full-width spaces (U+3000)" if several else "a full-width space (U+3000)")
+        else:
+            name = unicodedata.name(c, "").removeprefix("FULLWIDTH ").lower() or f"U+{ord(c):04X}"
+            parts.append(f"full-width {name}s '{c}'" if several else f"a full-width {name} '{c}'")
+    return " and ".join(parts)

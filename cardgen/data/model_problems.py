@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from cardgen.core.errors import Problem, did_you_mean
+from cardgen.core.unicode_text import fullwidth_words, halfwidth
 from cardgen.data.loaded import Source, display_path
 
 #: Words designers type for a column type or a kind, and the one cardgen means (``str`` → ``text``).
@@ -139,11 +140,24 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
             close = [k for p, k in missing if p == parent and difflib.get_close_matches(key, [k], 1, 0.6)]
             if close:
                 misspelt.setdefault((*parent, close[0]), key)
+    # A value typed with an IME in full-width mode (``count: ３６``, ``box: [0，0，63，18]``): one problem
+    # naming the full-width characters; a list whose full-width commas made it one item has no
+    # missing items besides (``item 2 → this key is required``).
+    widths = {tuple(err["loc"]): typed for err, _w in errors
+              if isinstance(typed := err.get("input"), str) and halfwidth(typed) != typed
+              and halfwidth(typed).isascii()}  # カード１ as an id: the id's own rule says what is wrong
+    one_item = {raw[:-1] for raw, typed in widths.items() if raw and isinstance(raw[-1], int) and "，" in typed}
     said: set[tuple] = set()
     for err, (loc, models, field_info, branch) in errors:
         if branch and not branch[1] and branch[0] in into_model:
             continue
         if err["type"] == "missing" and tuple(err["loc"]) in misspelt:
+            continue
+        if err["type"] == "missing" and tuple(err["loc"][:-1]) in one_item and isinstance(err["loc"][-1], int):
+            continue
+        if tuple(err["loc"]) in widths:
+            out.append(_fullwidth_problem(src, loc, data, widths[tuple(err["loc"])],
+                                          tuple(err["loc"])[:-1] in one_item))
             continue
         if len(union_types.get(loc, ())) > 1 and branch and loc == branch[0]:
             if loc in said:
@@ -222,3 +236,25 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], src: Sourc
             code = kind
         out.append(Problem(src.file, line, path, msg, hint, code=code))
     return out
+
+
+def _fullwidth_problem(src: Source, loc: tuple, data: Any, typed: str, one_item: bool) -> Problem:
+    """``typed``, refused at ``loc``, holds full-width characters (:func:`cardgen.core.unicode_text.halfwidth`):
+    named, with the value as it reads typed half-width; ``one_item``: its full-width commas made
+    a list of one item (``[0，0，63，18]``)."""
+    key = next((str(k) for k in reversed(loc) if isinstance(k, str)), "")
+    words = fullwidth_words(typed)
+    plain = halfwidth(typed).strip()
+    if one_item:
+        list_loc = loc[:-1]
+        msg = f"the list is written with {words}, so YAML reads {typed!r} as one item instead of a list"
+        fixed = "[" + ", ".join(part.strip() for part in plain.split(",")) + "]"
+        return Problem(src.file, src.line(list_loc), display_path(list_loc, data), msg,
+                       f"separate the items with half-width commas: {key}: {fixed}{_IME}", code="fullwidth")
+    msg = f"{typed!r} is typed with {words}, which YAML and cardgen read as text, not as {plain!r}"
+    return Problem(src.file, src.line(loc), display_path(loc, data), msg,
+                   f"type it half-width: {key}: {plain}{_IME}" if key else f"type it half-width: {plain}{_IME}",
+                   code="fullwidth")
+
+
+_IME = " (a Japanese IME in full-width mode types these: switch it to half-width, 半角英数, for numbers and YAML's syntax)"
