@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen.core.errors import ProblemList
+from cardgen.core.unicode_text import fullwidth_words, halfwidth
 from cardgen.data.loaded import RawFloat, RawInt
 from cardgen.data.manifest import Component
 
@@ -97,6 +98,9 @@ def typed_rows(comp: Component, raw_rows: list, file: str, lines: list[int | Non
     ids: dict[str, int | None] = {}
     ids_as_written: set = set()
     missing_cols: set[str] = set()
+    first = raw_rows[0] if raw_rows and isinstance(raw_rows[0], dict) else {}
+    # the id column's header typed by an IME in full-width mode (ｉｄ): said once, not "no id" on every row
+    wide_id = None if "id" in first else next((str(c) for c in first if halfwidth(str(c)).strip() == "id"), None)
     for i, raw in enumerate(raw_rows):
         line, rowno = lines[i], numbers[i]
         if not isinstance(raw, dict):
@@ -123,6 +127,15 @@ def typed_rows(comp: Component, raw_rows: list, file: str, lines: list[int | Non
                     missing_cols.add(col)
                     spare = [str(c) for c in raw if str(c) not in comp.fields and c not in ("id", comp.quantity)]
                     renamed = difflib.get_close_matches(col, spare, 1, 0.6)  # a header typed wrong: name both
+                    wide = next((c for c in spare if halfwidth(c).strip() == col), None)  # ｎｕｍｂｅｒ from an IME
+                    if wide is not None:
+                        problems.error(file, header_line or line, f"{comp.id} → {col}" if header_line else
+                                       f"{comp.id} → row {rowno} → {col}",
+                                       f"the table's header {wide!r} is typed in {fullwidth_words(wide)}, so it is "
+                                       f"not the column {col!r} declared in fields", f"retype the header half-width: "
+                                       f"{col} (a Japanese IME in full-width mode types these: switch it to "
+                                       "half-width, 半角英数)", code="missing-column")
+                        continue
                     problems.error(file, header_line or line, f"{comp.id} → {col}" if header_line else
                                    f"{comp.id} → row {rowno} → {col}",
                                    f"column {renamed[0]!r} is not a field; did you mean {col!r}? {col!r} is missing"
@@ -133,7 +146,15 @@ def typed_rows(comp: Component, raw_rows: list, file: str, lines: list[int | Non
                                    code="missing-column")
         rid = values.get("id")
         same = unicodedata.normalize("NFC", str(rid)) if rid else rid  # は+゛ (NFD) and ば (NFC) are one id
-        if not rid:
+        if not rid and wide_id is not None:
+            ok = False
+            if "id" not in missing_cols:
+                missing_cols.add("id")
+                problems.error(file, header_line or line, f"{comp.id} → id",
+                               f"the table's header {wide_id!r} is typed in {fullwidth_words(wide_id)}, so the "
+                               "cards have no 'id' column", "retype the header half-width: id (a Japanese IME in "
+                               "full-width mode types these: switch it to half-width, 半角英数)", code="missing-id")
+        elif not rid:
             ok = False
             problems.error(file, line, f"{comp.id} → row {rowno} → id", "the card has no id",
                            "give every row a unique `id`", code="missing-id")
