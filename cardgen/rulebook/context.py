@@ -44,14 +44,16 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
 import traceback
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable
 
-from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError, Undefined
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.utils import missing as _NO_OBJECT
 
 from cardgen.check.deck_math import Report
 from cardgen.check.multiset import base_yaku_of, hands
@@ -182,9 +184,144 @@ def build_context(game: Game, report: Report) -> dict[str, Any]:
         except Exception as exc:  # noqa: BLE001 - the expression is the designer's: any failure is a message
             raise CardgenError(Problem(game.manifest_file, line, f"rulebook → values → {name}",
                                        f"cannot evaluate {expr[:200]!r}: {expression_error(exc)}",
-                                       "name only things the rulebook context has: " + ", ".join(sorted(ctx)),
+                                       "name only things the rulebook context has: " + ", ".join(usable_names(ctx)),
                                        code="rulebook-value"))
     return ctx
+
+
+#: Helpers over tile patterns (a deck with a ``tiles`` column, as NKO麻雀's yaku): offered to every
+#: game, named in a hint only to a game whose cards have tiles.
+_TILE_HELPERS = ("tile_hands", "base_yaku_of")
+
+
+def usable_names(ctx: dict[str, Any]) -> list[str]:
+    """The names of ``ctx`` this game's rules text can use, sorted, for a hint: a generated table
+    that this game lacks the data for (``payment_table`` without ``design.scoring``,
+    ``scoring_table`` without ``design.power_bonus_cap``) and the tile helpers without a deck of
+    tiles are left out, so a hint names no other game's tables. Builds each table (cached)."""
+    tiles = any(rows and "tiles" in rows[0] for rows in (ctx.get("decks") or {}).values())
+    names = []
+    for name, value in ctx.items():
+        if name.startswith("_") or name in _TILE_HELPERS and not tiles:
+            continue
+        if isinstance(value, _Lazy):
+            try:
+                str(value)
+            except Exception:  # noqa: BLE001 - a builder that fails for this game: not usable here
+                continue
+        names.append(name)
+    return sorted(names)
+
+
+class _Noting(Undefined):
+    """An undefined value that notes where it is used and reads as nothing: the second render of a
+    rules file that failed on one (:func:`_every_undefined`), to find them all. ``_notes`` ((line,
+    name) → the object that lacks it) and ``_template`` are set on a subclass made for that render."""
+
+    __slots__ = ()
+    _notes: dict
+    _template: Any
+
+    def _note(self) -> "_Noting":
+        frame, line = sys._getframe(1), None
+        while frame is not None:
+            if frame.f_code.co_filename == self._template.filename:
+                line = self._template.get_corresponding_lineno(frame.f_lineno)
+                break
+            frame = frame.f_back
+        self._notes.setdefault((line, self._undefined_name), self._undefined_obj)  # a loop notes a line once
+        return self
+
+    def _fail_with_undefined_error(self, *args, **kwargs):  # arithmetic, calls, attributes: go on
+        return self._note()
+
+    def __str__(self) -> str:
+        self._note()
+        return ""
+
+    def __iter__(self):
+        self._note()
+        return iter(())
+
+    def __bool__(self) -> bool:
+        self._note()
+        return False
+
+    def __len__(self) -> int:
+        self._note()
+        return 0
+
+
+#: What a field is read of, just before ``.name`` or ``['name']``: ``components.cards``, ``pc``, ``decks['x'][0]``.
+_OWNER = re.compile(r"([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*|\[[^\]\[]{0,40}\])*)\s*(?:\.\s*|\[\s*['\"])$")
+
+
+# jinja2's Undefined binds its operators to its own _fail_with_undefined_error: bound again here to the
+# noting one (an operator gives another undefined value, a conversion to a number gives 0)
+for _op in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__div__", "__rdiv__",
+            "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pos__",
+            "__neg__", "__call__", "__getitem__", "__lt__", "__le__", "__gt__", "__ge__", "__pow__", "__rpow__"):
+    setattr(_Noting, _op, _Noting._fail_with_undefined_error)
+for _op in ("__int__", "__float__", "__complex__"):
+    setattr(_Noting, _op, lambda self, _zero=0: (self._note(), _zero)[1])
+
+
+def _owner(source_line: str, name: str) -> str:
+    """What the rules text reads ``name`` of on ``source_line``: ``components.cards`` for
+    ``{{ components.cards.cout }}``, ``pc`` for ``{{ pc.dead_wal }}``; "the value" when unclear.
+    Looked for in the 120 characters before each place the name is written (a long line is not
+    searched from every character)."""
+    at = source_line.find(name)
+    while at >= 0:
+        m = _OWNER.search(source_line[max(0, at - 120):at])
+        if m and not source_line[at + len(name):at + len(name) + 1].isalnum():
+            return re.sub(r"\s+", "", m.group(1))
+        at = source_line.find(name, at + 1)
+    return "the value"
+
+
+def _every_undefined(path: Path, source: str, ctx: dict[str, Any]) -> list[Problem]:
+    """Every undefined name and missing field of a rules file, each once at its line: the file is
+    rendered again (it failed on the first) with undefined values that note their use and read as
+    nothing; [] when that render finds none (the caller keeps the first error's words)."""
+    env = environment()
+    code = env.compile(source, name=path.name, filename=str(path))
+    tmpl = env.template_class.from_code(env, code, env.make_globals(None))
+    notes: dict = {}
+    env.undefined = type("_NotingHere", (_Noting,), {"_notes": notes, "_template": tmpl})
+    try:
+        with evaluation(rel(path), f"rendering {path.name}"):
+            tmpl.render(**ctx)
+    except Exception:  # noqa: BLE001 - a later error of another kind: the undefined ones found so far
+        pass
+    lines = source.splitlines()
+    names: list[str] | None = None
+    out: dict[tuple, Problem] = {}
+    for (line, name), obj in notes.items():
+        if name is None:
+            continue
+        if obj is _NO_OBJECT:
+            names = usable_names(ctx) if names is None else names
+            out[(line, name)] = Problem(rel(path), line, "rulebook", f"{name!r} is undefined" + did_you_mean(name, names),
+                                        "names available: " + ", ".join(names), code="rulebook-undefined")
+            continue
+        owner = _owner(lines[line - 1] if line and line <= len(lines) else "", name)
+        if isinstance(obj, dict):
+            keys = sorted(str(k) for k in obj if not str(k).startswith("_"))  # _copies: internal
+            listed = ", ".join(keys)
+            listed = listed if len(listed) <= 200 else listed[:200] + "…"
+            message = (f"{owner} has no field {name!r}" + did_you_mean(name, keys)
+                       + (f" ({owner} fields: {listed})" if keys else f" ({owner} is empty)"))
+        elif isinstance(obj, (list, tuple)):
+            message = (f"{owner} has no field {name!r}: it is a list of {len(obj)}; read the field of each item, "
+                       f"{{% for item in {owner} %}}{{{{ item.{name} }}}}{{% endfor %}}")
+        else:
+            kind = {str: "a text", int: "a number", float: "a number"}.get(type(obj), "not a mapping")
+            message = f"{owner} has no field {name!r} (it is {kind})"
+        hint = (f"fix the name in this rules file, or add `{name}:` under `design:` in game.yaml" if owner == "design"
+                else "fix the name in this rules file")
+        out[(line, name)] = Problem(rel(path), line, "rulebook", message, hint, code="rulebook-undefined")
+    return sorted(out.values(), key=lambda p: p.line or 0)
 
 
 def environment(loader=None) -> ImmutableSandboxedEnvironment:
@@ -282,6 +419,9 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
                                        "other files", "put the text in this file, or in its own rules file (all "
                                        "rules/*.md are read in name order: 01-intro.md, 02-play.md…)",
                                        code="rules-include"))
+        every = _every_undefined(path, source, ctx) if isinstance(exc, UndefinedError) else []
+        if every:  # every undefined name and missing field of the file, not the first alone
+            raise CardgenError(every)
         named = missing_name(exc, ctx, source)  # {{ game.verson }}: which name lacks the field, the close one
         if named:
             raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", named,
