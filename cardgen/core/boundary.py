@@ -15,7 +15,7 @@ import os
 import stat
 from pathlib import Path
 
-from cardgen.core.unicode_text import nfc
+from cardgen.core.unicode_text import halfwidth, nfc
 
 #: The project root named with ``--project`` (or ``CARDGEN_PROJECT``); see :func:`trusted_roots`.
 _PROJECT: list[Path] = []
@@ -129,6 +129,30 @@ def on_disk(path: Path | str) -> Path:
             step = current / match[0]
         current = step
     return current
+
+
+def spelt_otherwise(path: Path | str) -> Path | None:
+    """The file ``path`` names as it is spelt on disk when the name as written is missing but one
+    differing only in letter case (``art/natsu3.png`` for ``art/Natsu3.png``: one name on macOS
+    and Windows, two on Linux and in a zip), Unicode form or full-width letters is there, part by
+    part; None when ``path`` exists or nothing is that close."""
+    p = Path(path)
+    if p.exists() or p.is_symlink():
+        return None
+    current = Path(p.anchor) if p.is_absolute() else Path(".")
+    for part in p.parts[1:] if p.is_absolute() else p.parts:
+        step = current / part
+        if not (step.exists() or step.is_symlink()):
+            want = halfwidth(nfc(part)).casefold()
+            try:
+                match = sorted(n for n in os.listdir(current) if halfwidth(nfc(n)).casefold() == want)
+            except OSError:
+                return None
+            if not match:
+                return None
+            step = current / match[0]
+        current = step
+    return current if current.is_file() else None
 
 
 def confine(path: Path | str, roots: list[Path], file: str, line: int | None, field: str, *,

@@ -26,6 +26,7 @@ from pathlib import Path
 from PIL import Image as PILImage
 from PIL import ImageChops, ImageOps, UnidentifiedImageError
 
+from cardgen.core.boundary import spelt_otherwise
 from cardgen.core.errors import CardgenError, Problem, rel
 from cardgen.core.unicode_text import forms
 from cardgen.layout.ops import Image
@@ -52,6 +53,13 @@ def _err(path: str | Path, message: str, hint: str, code: str) -> CardgenError:
 def _open(path: str | Path) -> PILImage.Image:
     p = Path(path)
     if not p.is_file():
+        other = spelt_otherwise(p)  # art/natsu3.png for art/Natsu3.png: the names differ in letter case
+        if other is not None:
+            how = "letter case" if other.name.casefold() == p.name.casefold() else "letter case, width or Unicode form"
+            raise _err(p, f"the image {rel(p)} does not exist; did you mean {rel(other)!r}? (the names differ in "
+                       f"{how}, and a file is found only by its name exactly as written)",
+                       f"rename the file to {p.name!r} or write {other.name!r} in the card table or template",
+                       "missing-file")
         raise _err(p, f"the image {rel(p)} does not exist{forms(rel(p))}", "check the file name in the card table or template",
                    "missing-file")
     try:

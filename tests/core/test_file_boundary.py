@@ -207,3 +207,17 @@ def test_out_inside_the_game_folder_is_refused(here, where):
     assert result.exit_code == 2, result.output
     assert "--out: error: the output folder" in result.output and "the game folder" in result.output
     assert sorted(p.name for p in game.rglob("*")) == before
+
+
+def test_a_name_spelt_otherwise_on_disk_is_found(tmp_path):
+    """art/natsu3.png for art/Natsu3.png (letter case), ｎａｔｓｕ for natsu (width), Art/ for art/:
+    the file as it is spelt on disk; None when the name exists or nothing is that close."""
+    from cardgen.core.boundary import spelt_otherwise
+
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "Natsu3.png").write_bytes(b"x")
+    assert spelt_otherwise(tmp_path / "art" / "natsu3.png") == tmp_path / "art" / "Natsu3.png"
+    assert spelt_otherwise(tmp_path / "Art" / "ｎａｔｓｕ3.PNG") == tmp_path / "art" / "Natsu3.png"
+    assert spelt_otherwise(tmp_path / "art" / "Natsu3.png") is None
+    assert spelt_otherwise(tmp_path / "art" / "natsu4.png") is None
+    assert spelt_otherwise(tmp_path / "art") is None
