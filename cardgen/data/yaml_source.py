@@ -253,9 +253,13 @@ def _syntax_problems(text: str, file: str, exc: yaml.MarkedYAMLError) -> list[Pr
         msg = f"{exc.context.strip()}: {msg}"
     if line is not None:
         lines = text.splitlines()
-        # full-width syntax (hand：4, a trailing U+3000, “…”) on the line PyYAML names or the one above
-        # it (a key's full-width colon is found missing only on the next line)
-        widths = fullwidth_syntax(lines, line - 1, line, file) if not text.isascii() else []
+        # full-width syntax (hand：4, a trailing U+3000, “…”) on the line PyYAML names or the line of
+        # text above it (a key's full-width colon is found missing only on the next line of text)
+        above = line - 1
+        while above > 1 and above <= len(lines) and (not lines[above - 1].strip()
+                                                     or lines[above - 1].lstrip().startswith("#")):
+            above -= 1
+        widths = fullwidth_syntax(lines, above, line, file) if not text.isascii() else []
         if widths:
             return widths
         colours = comment_colours(text, file, 1, line)

@@ -74,3 +74,9 @@ def test_fullwidth_syntax_is_not_named_in_text_beside_another_error(tmp_path):
     """The generic message stays when the full-width character near the error is text."""
     found = _fullwidth("description: 遊び方：3人\n  bad: [1\n", tmp_path)
     assert all(code != "yaml-fullwidth" for _l, code, _m, _h in found)
+
+
+def test_a_fullwidth_colon_is_found_above_blank_and_comment_lines(tmp_path):
+    """PyYAML gives up at the next line of text; blank lines and comments between are skipped."""
+    found = _fullwidth("setup:\n  hand：4\n\n  # a note\n\n  turns: 3\n", tmp_path)
+    assert [(line, code) for line, code, _m, _h in found] == [(2, "yaml-fullwidth")]
