@@ -73,6 +73,13 @@ class Preflight:
         """The warning findings, in report order."""
         return [f for f in self.findings if f.severity == "warning"]
 
+    def add_checked(self, problems: Sequence[Problem]) -> None:
+        """Add what the rest of the game's check found (its own icons, the simulator model, the
+        declared odds, the shop preset, the other editions, the rulebook), as validation findings
+        are added: so report.json and the build's summary count what ``cardgen validate`` does."""
+        for p in problems:
+            self.findings.append(replace(p, hint="", code=p.code or "validation", field=p.path))
+
     def counts(self) -> dict[str, dict[str, int]]:
         """category → {"error": n, "warning": n}."""
         out: dict[str, dict[str, int]] = {}
