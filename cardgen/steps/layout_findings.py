@@ -81,7 +81,7 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
 
 _HINTS = {
     "unknown-icon": UNKNOWN_ICON_HINT,
-    "bad-colour": "write a colour in this cell of the card table: #rrggbb, #rgb or a CSS name such as red",
+    "bad-colour": "write a colour in this cell of the card table: #rgb, #rrggbb, #rrggbbaa or a CSS colour name such as red",
     "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
     "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
     "outside-safe": "keep text at least the safe distance inside the trim",
