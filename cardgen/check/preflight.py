@@ -13,6 +13,8 @@ summary. Categories:
 - ``image-low-dpi``: card art below ``min_dpi`` (300) at its printed size is a warning, below
   ``error_dpi`` (150) an error.
 - ``outside-safe`` (warning): text reaching outside the safe area.
+- ``past-trim``: text running past the trim (an error: it will be cut off), or a text box reaching
+  past it whose text stays inside the trim (a warning); both at the template element's line.
 - ``cut-tolerance`` (warning): a frame or text box closer to the trim than ``print.cut_tolerance``
   (3 mm) without running into the bleed (:mod:`cardgen.layout.print_checks`).
 - ``small-text`` (warning): card text below 6 pt where the template's min_size does not say so.
@@ -34,6 +36,7 @@ CATEGORY = {
     "missing-glyph": "characters the font cannot draw",
     "image-low-dpi": "images below print resolution",
     "outside-safe": "content outside the safe area",
+    "past-trim": "text past the trim",
     "cut-tolerance": "frames or text boxes near the trim",
     "small-text": "text below 6 pt",
     "missing-file": "missing files",

@@ -109,6 +109,8 @@ _HINTS = {
     "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
     "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
     "outside-safe": "keep text at least the safe distance inside the trim",
+    "past-trim": "move the box inside the card, the safe distance (print.safe) from its edges: boxes are [x, y, width, "
+                 "height] in mm from the trim's top-left corner",
     "cut-tolerance": "move the box in (print.cut_tolerance in game.yaml sets the distance), or set bleed: true",
     "small-text": "give the box more room or shorten the text; min_size below 6 pt says it is meant",
     "template-expr": "check the field names used in the template against the card table's columns",
