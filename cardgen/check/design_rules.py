@@ -11,13 +11,13 @@ from __future__ import annotations
 from statistics import mean
 from typing import Any
 
-from jinja2 import TemplateSyntaxError, Undefined, meta, nodes
+from jinja2 import TemplateSyntaxError, Undefined, nodes
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.check.multiset import any_fits, hands, unformable, unscored
-from cardgen.core.errors import ProblemList, did_you_mean
-from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
+from cardgen.core.errors import ProblemList
+from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error, misread_names
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.card_rows import CardRow
 from cardgen.data.game import Game
@@ -149,7 +149,7 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
         # every misspelt name, each at its key's line, in the file's order
         misread = sorted(((src.line(("design_rules", i, key)) or 0, key, message)
                           for key in ("when", "check", "explain")
-                          for message in _unknown_names(env, getattr(rule, key), names)), key=lambda m: m[0])
+                          for message in misread_names(env, [(getattr(rule, key), True)], names)), key=lambda m: m[0])
         for _line, key, message in misread:
             at_rule(f"the rule cannot be evaluated: {message}",
                     "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
@@ -207,33 +207,6 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
             at_rule(f"the rule cannot be evaluated: {expression_error(exc, ctx, ' '.join(filter(None, (rule.when, rule.check, rule.explain))))}",
                     "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
                     + ", ".join(RULE_HELPERS), code="rule-eval", key="check")
-
-
-def _unknown_names(env, expr: str | None, names: dict[str, Any]) -> list[str]:
-    """Every name ``expr`` reads that its context lacks, in the words evaluation would use for
-    the first (:func:`cardgen.core.sandbox.missing_name`): ``card.numbr`` and ``card.nuber`` are
-    two messages, not the first alone. ``names``: the context (``card``: its fields; ``cards`` for a
-    deck rule, ``tables``, ``design``); helpers and jinja2's globals are known. A name
-    ``names`` has no fields for (an empty deck) is not followed."""
-    if not expr:
-        return []
-    tree = env.parse("{{ " + expr + " }}")
-    out: list[str] = []
-    known = [*names, *env.globals]
-    for name in sorted(meta.find_undeclared_variables(tree) - set(known)):
-        out.append(f"{name!r} is undefined{did_you_mean(name, known)} (names: {', '.join(names)} and the helpers)")
-    fields_read = [(n.node.name, n.attr) for n in tree.find_all(nodes.Getattr) if isinstance(n.node, nodes.Name)]
-    fields_read += [(n.node.name, str(n.arg.value)) for n in tree.find_all(nodes.Getitem)
-                    if isinstance(n.node, nodes.Name) and isinstance(n.arg, nodes.Const)]
-    for owner, attr in dict.fromkeys(fields_read):
-        fields = names.get(owner)
-        if not isinstance(fields, dict) or not fields or attr in fields or hasattr(dict, attr):
-            continue
-        keys = sorted(str(k) for k in fields if not str(k).startswith("_"))  # _copies: internal
-        listed = ", ".join(keys)
-        listed = listed if len(listed) <= 200 else listed[:200] + "…"
-        out.append(f"{owner} has no field {attr!r}{did_you_mean(attr, keys)} ({owner} fields: {listed})")
-    return out
 
 
 def _card_columns(env, *exprs: str | None) -> set[str]:

@@ -21,7 +21,7 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-from jinja2 import TemplateError, nodes
+from jinja2 import TemplateError, meta, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.lexer import TOKEN_FLOAT, Token, TokenStream
@@ -317,6 +317,40 @@ def missing_name(exc: BaseException, names: dict | None, source: str = "") -> st
             return (f"{owner} has no field {attr!r}" + did_you_mean(attr, keys)
                     + f" ({owner} fields: {listed})")
     return None
+
+
+def misread_names(env, sources: list[tuple[str | None, bool]], names: dict) -> list[str]:
+    """Every name the ``sources`` read that their context ``names`` lacks, in the words of
+    :func:`missing_name` (``card has no field 'nuber'; did you mean 'number'? (card fields: …)``)
+    or jinja2's (``'mx' is undefined``): evaluation stops at the first, so ``card.numbr +
+    card.nuber`` would name numbr alone. ``sources``: (text, whole) pairs, a bare expression
+    (``whole``) or a text with ``{{ }}``; ``names``: the context (``card``: its fields…). A field is
+    checked only on a non-empty mapping of ``names`` the sources do not assign; ``env``'s globals
+    are known names. Raises TemplateSyntaxError for a source that cannot be read."""
+    from cardgen.core.errors import did_you_mean  # lazy: +9 ms of imports here (measured)
+    out: list[str] = []
+    known = [*names, *env.globals]
+    for source, whole in sources:
+        if not source or (not whole and "{" not in source):
+            continue
+        tree = env.parse("{{ " + source + " }}" if whole else source)
+        bound = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+        for name in sorted(meta.find_undeclared_variables(tree) - set(known)):
+            out.append(f"{name!r} is undefined{did_you_mean(name, known)} (names here: {', '.join(names)})")
+        read = [(n.node.name, n.attr) for n in tree.find_all(nodes.Getattr) if isinstance(n.node, nodes.Name)]
+        read += [(n.node.name, str(n.arg.value)) for n in tree.find_all(nodes.Getitem)
+                 if isinstance(n.node, nodes.Name) and isinstance(n.arg, nodes.Const)]
+        for owner, attr in dict.fromkeys(read):
+            fields = names.get(owner)
+            if owner in bound or not isinstance(fields, dict) or not fields or attr in fields or hasattr(dict, attr):
+                continue
+            keys = sorted(str(k) for k in fields if not str(k).startswith("_"))  # _copies: internal
+            listed = ", ".join(keys)
+            listed = listed if len(listed) <= 200 else listed[:200] + "…"
+            message = f"{owner} has no field {attr!r}{did_you_mean(attr, keys)} ({owner} fields: {listed})"
+            if message not in out:
+                out.append(message)
+    return out
 
 
 def expression_error(exc: BaseException, names: dict | None = None, source: str = "") -> str:

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from jinja2 import TemplateError
-from jinja2.exceptions import SecurityError
+from jinja2.exceptions import SecurityError, UndefinedError
 
 from cardgen.core.errors import CardgenError, CardRef, Problem, card_problem
-from cardgen.core.sandbox import evaluation, expression_error, is_bounded, is_plain
+from cardgen.core.sandbox import evaluation, expression_error, is_bounded, is_plain, misread_names
 from cardgen.core.size_guards import LimitError
 from cardgen.core.units import EPS
 from cardgen.data.template_checks import color_problem, is_color
-from cardgen.data.template_expr import eval_expr, render_text
+from cardgen.data.template_expr import eval_expr, render_text, sandbox
 from cardgen.data.template_model import Element, Template
 from cardgen.layout.card_text import ASCENT
 from cardgen.layout.face import Face, Frame
@@ -179,9 +179,11 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             findings.append(card_problem("error", card, name, f"the template expression is not allowed: {exc}",
                                         "template-sandbox", *template.source(index)))
         except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
-            msg = expression_error(exc, ctx, repr(el))
-            findings.append(card_problem("error", card, name, f"template expression failed: {msg}", "template-expr",
-                                        *template.source(index)))
+            # a misspelt name stops the evaluation: every one the element reads, not the first alone
+            misread = _misread(el, ctx) if isinstance(exc, UndefinedError) else []
+            for msg in misread or [expression_error(exc, ctx, repr(el))]:
+                findings.append(card_problem("error", card, name, f"template expression failed: {msg}",
+                                             "template-expr", *template.source(index)))
     for (column, value), uses in cells.items():  # the mistake is in the card table: at the card's row
         named = [f"{n!r} ({', '.join(keys)})" for n, keys in uses.items()]
         read = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
@@ -194,6 +196,18 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     key = face_key(template, frame, ctx.get("card"))
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
 
+
+
+def _misread(el: Element, ctx: dict[str, Any]) -> list[str]:
+    """Every name element ``el``'s expressions read that the card's context ``ctx`` lacks
+    (:func:`cardgen.core.sandbox.misread_names`), in the order of its fields."""
+    f = el.__dict__
+    sources = [(f.get(k), False) for k in ("text", "file", "icon", "fill", "stroke", "color")]
+    sources += [(el.show_if, True), (f.get("repeat"), True)]
+    try:
+        return misread_names(sandbox(), [(v, whole) for v, whole in sources if isinstance(v, str)], ctx)
+    except TemplateError:  # (syntax errors were reported at load)
+        return []
 
 
 #: A colour field that is one card value as typed (``{{ card.colour }}``): its mistakes are the card table's.
