@@ -17,7 +17,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.check.multiset import any_fits, hands, unformable, unscored
 from cardgen.core.errors import ProblemList
-from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
+from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error, misread_names
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.card_rows import CardRow
 from cardgen.data.game import Game
@@ -142,6 +142,19 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
                         "design rules use jinja2 expression syntax, e.g. `card.power == card.pon + card.chi`",
                         code="rule-syntax", key=key)
         if unreadable:
+            continue
+        names: dict[str, Any] = ({"cards": tables.get(rule.deck, [])} if rule.scope == "deck" else
+                                 {"card": {k: None for r in rows for k in _row_context(r)}})
+        names.update(tables=tables, design=design)
+        # every misspelt name, each at its key's line, in the file's order
+        misread = sorted(((src.line(("design_rules", i, key)) or 0, key, message)
+                          for key in ("when", "check", "explain")
+                          for message in misread_names(env, [(getattr(rule, key), True)], names)), key=lambda m: m[0])
+        for _line, key, message in misread:
+            at_rule(f"the rule cannot be evaluated: {message}",
+                    "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
+                    + ", ".join(RULE_HELPERS), code="rule-eval", key=key)
+        if misread:
             continue
         check, when, explain = compiled["check"], compiled["when"], compiled["explain"]
 

@@ -19,10 +19,12 @@ def is_color(value: str) -> bool:
     return parse_colour(value) is not None
 
 
-def color_problem(value: str) -> str:
-    """The message for a colour that is none of those forms (see :func:`is_color`)."""
+def color_problem(value: str, typed_in_yaml: bool = True) -> str:
+    """The message for a colour that is none of those forms (see :func:`is_color`). A colour typed
+    in the template (``typed_in_yaml``) is reminded that YAML reads an unquoted ``#`` as a comment;
+    one an expression made (a card cell, a computed value) is not: no YAML was involved."""
     return (f"{value!r} is not a colour; write #rgb, #rrggbb, #rrggbbaa or a CSS colour name, e.g. \"#1a2b3c\" "
-            "or white (quote a # colour: # starts a YAML comment)")
+            "or white" + (" (quote a # colour: # starts a YAML comment)" if typed_in_yaml else ""))
 
 
 #: Largest coordinate, size, stroke, radius or gap a template may give, mm (a 3.5e19 mm box made

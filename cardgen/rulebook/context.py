@@ -58,7 +58,8 @@ from cardgen.check.multiset import base_yaku_of, hands
 from cardgen.check.open_questions import marker
 from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.numfmt import FILTERS, num
-from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error, missing_name
+from cardgen.core.sandbox import (BudgetExceeded, SafeSandbox, evaluation, expression_error, misread_lines,
+                                  missing_name)
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.game import Game
 from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
@@ -237,6 +238,15 @@ def read_rulebook_source(path: Path) -> str:
                                    "Notepad: 'Save as' → encoding UTF-8)", code="rules-encoding"))
 
 
+def _misread(env, source: str, ctx: dict[str, Any]) -> list[tuple[int, str]]:
+    """Every name the rules file ``source`` reads that ``ctx`` lacks, with its line
+    (:func:`cardgen.core.sandbox.misread_lines`); [] when it cannot be read."""
+    try:
+        return sorted(misread_lines(env, [(source, False)], ctx, list_names=False), key=lambda m: m[0])
+    except (TemplateError, RecursionError):
+        return []
+
+
 def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
     """Render one rules file with ``ctx`` (at most :data:`cardgen.core.sandbox.MAX_SECONDS`).
 
@@ -282,11 +292,18 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
                                        "other files", "put the text in this file, or in its own rules file (all "
                                        "rules/*.md are read in name order: 01-intro.md, 02-play.md…)",
                                        code="rules-include"))
+        names = sorted(k for k in ctx if not k.startswith("_"))
+        # a misspelt name stops the rendering: every one the file reads, each at its own line
+        misread = _misread(env, source, ctx) if isinstance(exc, UndefinedError) else []
+        if misread:
+            raise CardgenError([Problem(rel(path), line, "rulebook", message,
+                                        "fix the name in this rules file" if " has no field " in message else
+                                        "names available: " + ", ".join(names), code="rulebook-undefined")
+                                for line, message in misread])
         named = missing_name(exc, ctx, source)  # {{ game.verson }}: which name lacks the field, the close one
         if named:
             raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", named,
                                        "fix the name in this rules file", code="rulebook-undefined"))
-        names = sorted(k for k in ctx if not k.startswith("_"))
         missing = re.fullmatch(r"'([^']+)' is undefined", str(exc)) if isinstance(exc, UndefinedError) else None
         raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook",
                                    f"{exc}" + (did_you_mean(missing.group(1), names) if missing else ""),

@@ -170,7 +170,10 @@ def breakdown_table(data: RulebookData) -> str:
     columns, words = table_words(data, "breakdown_table", tuple(cols))
     given = data.manifest.rulebook.tables.get("breakdown_table")
     own = given.headings if given else {}
-    by_heading = words["by"] if by == "number" or "by" in own else by
+    ed = data.game.edition
+    # the game's word for a column (`terms: {suit_name: 季節}`), the default edition's as the headings are
+    terms = data.manifest.terms if ed is None or ed.default else {}
+    by_heading = words["by"] if "by" in own else terms.get(by) or (words["by"] if by == "number" else by)
 
     def row(label, count, has: dict) -> list:
         cells = {"by": [label], "count": [count], "has": [has[c] for c in cols], **{c: [has[c]] for c in cols}}
@@ -181,7 +184,8 @@ def breakdown_table(data: RulebookData) -> str:
     body = [row(k, g["count"], g) for k, g in (sorted(groups.items()) if numeric else groups.items())]
     body.append(row(words["total"], sum(g["count"] for g in groups.values()),
                     {c: sum(g[c] for g in groups.values()) for c in cols}))
-    has_heads = {c: own.get(c) or words["has"].replace("{column}", _label(c)) for c in cols}
+    has_heads = {c: own.get(c) or words["has"].replace("{column}", _label(c) if c in _ICONS else terms.get(c) or c)
+                 for c in cols}
     heads = {"by": [by_heading], "count": [words["count"]], "has": list(has_heads.values()),
              **{c: [h] for c, h in has_heads.items()}}
     return md_table([h for k in columns for h in heads[k]], body)

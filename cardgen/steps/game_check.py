@@ -197,9 +197,14 @@ def _other_editions(check: GameCheck, add, plan=None) -> None:
 def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
     """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
     from cardgen.fonts.fontset import fonts_for  # lazy: +55 ms of imports here (measured)
-    from cardgen.steps.layout_findings import layout_problems, unused_font_roles  # lazy: +78 ms of imports here (measured)
+    from cardgen.steps.layout_findings import (  # lazy: +78 ms of imports here (measured)
+        layout_problems,
+        unknown_terms,
+        unused_font_roles,
+    )
 
     game, report = check.game, check.report
+    add(unknown_terms(game))
     try:
         check.fonts = fonts_for(game)
     except CardgenError as exc:
