@@ -204,9 +204,22 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
         except MemoryError:
             raise
         except Exception as exc:  # the expression is the designer's: any failure is a problem with the rule
+            text_numbers = _text_numbers(env, rule, rows) if isinstance(exc, TypeError) and "'str'" in str(exc) else []
             at_rule(f"the rule cannot be evaluated: {expression_error(exc, ctx, ' '.join(filter(None, (rule.when, rule.check, rule.explain))))}",
+                    (f"{', '.join(f'card.{c}' for c in text_numbers)} "
+                     f"{'is' if len(text_numbers) == 1 else 'are'} text: the column has no type in the component's "
+                     f"`fields:`, so its numbers are read as words; declare it, e.g. fields: "
+                     f"{{{', '.join(f'{c}: int' for c in text_numbers)}}}") if text_numbers else
                     "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
                     + ", ".join(RULE_HELPERS), code="rule-eval", key="check")
+
+
+def _text_numbers(env, rule, rows) -> list[str]:
+    """The columns a rule reads as ``card.COLUMN`` whose cells are numbers written as text (the
+    column has no type in ``fields:``): comparing one with a number fails."""
+    read = _card_columns(env, rule.when, rule.check, rule.explain)
+    return sorted(c for c in read if rows and all(
+        isinstance(r.values.get(c), str) and r.values[c].strip().lstrip("-").isdigit() for r in rows))
 
 
 def _card_columns(env, *exprs: str | None) -> set[str]:
