@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+import PIL.Image
 import pytest
 from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, assertstate_key, get_cache_dir
 
@@ -195,7 +196,10 @@ def written_rulebooks(tmp_path_factory):
 #: gets as far as writing its outputs.
 BUILD_MODULES = ("cardgen.api", "cardgen.steps.exports", "cardgen.rulebook.pdf", "cardgen.check.preflight",
                  "cardgen.steps.shop", "cardgen.render.pdf_sheets", "cardgen.render.png_cards",
-                 "cardgen.steps.layout_findings", "cardgen.diff.sources")
+                 "cardgen.steps.layout_findings", "cardgen.diff.sources",
+                 # what the build's own lazy imports load on first use: the icon check's SVG reader
+                 # (+67 ms in each child that reads an icon), pdfium for the PNGs and the icon check
+                 "svglib.svglib", "pypdfium2")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -217,6 +221,7 @@ def warm_build_parent() -> None:
 
     for module in BUILD_MODULES:
         importlib.import_module(module)
+    PIL.Image.init()  # Pillow's image plugins, which it imports on the first open or save of a file
     fonts_for(load_game(BASE))
 
 
