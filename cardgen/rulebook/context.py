@@ -277,7 +277,9 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
                                    LIMIT_HINT, code="rules-limit"))
     except CardgenError as exc:
         line = _template_line(exc, fname)
-        raise CardgenError([Problem(rel(path), line, p.path or "rulebook", p.message, p.hint, p.severity, p.code)
+        # a problem already at its own line (a game.yaml setting the table reads) stays there
+        raise CardgenError([p if p.line is not None else
+                            Problem(rel(path), line, p.path or "rulebook", p.message, p.hint, p.severity, p.code)
                             for p in exc.problems])
     except TemplateSyntaxError as exc:
         raise CardgenError(Problem(rel(path), exc.lineno, "rulebook", f"template syntax: {exc.message}",

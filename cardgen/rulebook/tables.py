@@ -7,6 +7,7 @@ with ``@table("name")`` (see :mod:`cardgen.rulebook.table_registry`).
 from __future__ import annotations
 
 from cardgen.check.deck_math import removal_rows
+from cardgen.core.errors import CardgenError, did_you_mean
 from cardgen.core.numfmt import num
 from cardgen.render.icons import ICONS
 from cardgen.rulebook.table_registry import UNITS, RulebookData, md_table, missing, table
@@ -56,10 +57,12 @@ def table_words(data: RulebookData, name: str, extra_columns: tuple[str, ...] = 
         return columns, words
     known_columns = [*default["columns"], *extra_columns]
     if settings.columns is not None:
-        unknown = [c for c in settings.columns if c not in known_columns]
-        if unknown:
-            raise missing(data, f"rulebook.tables.{name}.columns: no column {unknown[0]!r}",
-                          "use some of: " + ", ".join(known_columns))
+        unknown = [(i, c) for i, c in enumerate(settings.columns) if c not in known_columns]
+        if unknown:  # each at its line of game.yaml, where it is fixed (not where the table is placed)
+            raise CardgenError([data.game.problem(
+                ("rulebook", "tables", name, "columns", i),
+                f"{name} has no column {c!r}{did_you_mean(c, known_columns)}",
+                "use some of: " + ", ".join(known_columns), code="rulebook-data") for i, c in unknown])
         columns = list(settings.columns)
     unknown = [k for k in settings.headings if k not in words and k not in known_columns]
     if unknown:
