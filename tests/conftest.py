@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import fnmatch
 import hashlib
 import importlib
 import inspect
@@ -22,7 +23,9 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+import PIL.Image
 import pytest
+from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, assertstate_key, get_cache_dir
 
 # cardgen's on-disk caches (converted fonts, font names, parsed fonts) go to a folder of this test
 # run, never to the user's ~/.cache; subprocesses inherit it. They are off unless a test turns them
@@ -193,7 +196,10 @@ def written_rulebooks(tmp_path_factory):
 #: gets as far as writing its outputs.
 BUILD_MODULES = ("cardgen.api", "cardgen.steps.exports", "cardgen.rulebook.pdf", "cardgen.check.preflight",
                  "cardgen.steps.shop", "cardgen.render.pdf_sheets", "cardgen.render.png_cards",
-                 "cardgen.steps.layout_findings", "cardgen.diff.sources")
+                 "cardgen.steps.layout_findings", "cardgen.diff.sources",
+                 # what the build's own lazy imports load on first use: the icon check's SVG reader
+                 # (+67 ms in each child that reads an icon), pdfium for the PNGs and the icon check
+                 "svglib.svglib", "pypdfium2")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -215,6 +221,7 @@ def warm_build_parent() -> None:
 
     for module in BUILD_MODULES:
         importlib.import_module(module)
+    PIL.Image.init()  # Pillow's image plugins, which it imports on the first open or save of a file
     fonts_for(load_game(BASE))
 
 
@@ -252,6 +259,36 @@ def pytest_configure(config):
     os.close(fd)  # the lock stays with the warm-up's copy of the descriptor: released when it exits
     os.environ[SIMULATOR_LOCK] = lock
     config.stash[_WARMUP] = (proc, log, folder)
+    _rewrite_for_workers(config)
+
+
+def _rewrite_for_workers(config) -> None:
+    """The test files with their asserts rewritten by pytest, once, here, for every worker.
+
+    Each worker rewrites every test module it collects (≈ 4.3 s of CPU for tests/ on this machine)
+    and stores the result for the next process only where Python may write bytecode (pytest's
+    ``__pycache__/*-pytest-*.pyc``, keyed by the source's hash). With PYTHONDONTWRITEBYTECODE set, as
+    on the project's machines, nothing was stored and every worker of every run rewrote them all.
+    Here the files are rewritten and stored once before the workers start (while the warm-up
+    compiles on the other core); a worker reads pytest's own cache entry, which pytest checks
+    against the file's hash (an edited file is rewritten again)."""
+    if config.getoption("assertmode") != "rewrite":
+        return
+    state = config.stash[assertstate_key]
+    patterns = config.getini("python_files")
+    for fn in sorted((ROOT / "tests").rglob("*.py")):
+        if fn.name != "conftest.py" and not any(fnmatch.fnmatch(fn.name, pat) for pat in patterns):
+            continue
+        cache_dir = get_cache_dir(fn)
+        pyc = cache_dir / (fn.name[:-3] + PYC_TAIL)
+        if _read_pyc(fn, pyc) is not None:
+            continue
+        try:
+            cache_dir.mkdir(exist_ok=True)
+        except OSError:  # a read-only checkout: the workers rewrite as before
+            return
+        source_hash, code = _rewrite_test(fn, config)
+        _write_pyc(state, code, source_hash, pyc)
 
 
 def pytest_unconfigure(config):

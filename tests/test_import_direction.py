@@ -6,11 +6,12 @@ so a lazy import cannot hide an upward dependency."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
 
-PKG = Path(__file__).resolve().parent.parent / "cardgen"
+from tests.pysource import PKG, package_files, tree
 
 #: Stages in pipeline order; a folder may import from itself and any folder listed before it.
 STAGES = ["core", "presets", "data", "fonts", "layout", "render", "check", "insight", "rulebook", "steps", "diff", "refdocs",
@@ -25,11 +26,11 @@ def module_name(path: Path) -> str:
 def cardgen_imports(path: Path) -> set[str]:
     """Every ``cardgen...`` module ``path`` imports (``from cardgen.x import y`` → ``cardgen.x``, or
     ``cardgen.x.y`` when ``y`` is a module)."""
-    modules = {module_name(p) for p in PKG.rglob("*.py")}
+    modules = _modules()
     own = module_name(path)
     package = own if path.name == "__init__.py" else own.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == "cardgen"}
         elif isinstance(node, ast.ImportFrom):
@@ -46,12 +47,24 @@ def cardgen_imports(path: Path) -> set[str]:
     return found - {"cardgen"}
 
 
+@functools.cache
+def _modules() -> frozenset[str]:
+    """The name of every module of the package."""
+    return frozenset(module_name(p) for p in package_files())
+
+
 def stage(module: str) -> str:
     return module.split(".")[1]
 
 
+@functools.cache
+def _graph() -> dict[str, frozenset[str]]:
+    return {module_name(p): frozenset(cardgen_imports(p)) for p in package_files()}
+
+
 def graph() -> dict[str, set[str]]:
-    return {module_name(p): cardgen_imports(p) for p in sorted(PKG.rglob("*.py"))}
+    """module → the cardgen modules it imports (built once per process; a fresh copy each call)."""
+    return {mod: set(deps) for mod, deps in _graph().items()}
 
 
 def test_every_folder_has_a_stage():
@@ -117,7 +130,7 @@ def test_imports_inside_functions_are_read():
 
 def imports_of_click(path: Path) -> bool:
     """Whether ``path`` imports click (``import click``, ``from click… import …``), anywhere in it."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "click" for a in node.names):
             return True
         if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "click":
@@ -127,7 +140,7 @@ def imports_of_click(path: Path) -> bool:
 
 def test_only_the_cli_imports_click(tmp_path):
     """The command line is a thin click layer over cardgen.api: no module outside cardgen/cli/ imports click."""
-    outside = [str(p.relative_to(PKG)) for p in sorted(PKG.rglob("*.py"))
+    outside = [str(p.relative_to(PKG)) for p in package_files()
                if "cli" not in p.relative_to(PKG).parts[:1] and imports_of_click(p)]
     assert outside == []
     assert imports_of_click(PKG / "cli" / "commands.py")  # the check sees an import (it can fail)

@@ -9,6 +9,8 @@ from pathlib import Path
 from pyflakes.api import checkRecursive
 from pyflakes.reporter import Reporter
 
+from tests.pysource import source, tree as parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -55,9 +57,9 @@ def local_imports_without_reason(root: Path) -> list[str]:
 
     found = []
     for path in sorted(root.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
+        text = source(path)
         lines = text.split("\n")
-        tree = ast.parse(text)
+        tree = parsed(path)
         parents = {ch: n for n in ast.walk(tree) for ch in ast.iter_child_nodes(n)}
         for node in ast.walk(tree):
             if not isinstance(node, (ast.Import, ast.ImportFrom)):

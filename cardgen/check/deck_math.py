@@ -159,8 +159,8 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
     words = {"hands": "hands", "dead_wall": "dead wall", "turns": "turns", **m.terms}
     has_wall = any(pc.dead_wall for pc in m.setup.player_counts)  # "dead wall" only where the game has one
 
-    def wall(n: int, sign: str) -> str:
-        return f" {sign} {n} ({words['dead_wall']})" if has_wall else ""
+    def wall(n: int, sign: str) -> str:  # named only where this player count sets one aside
+        return f" {sign} {n} ({words['dead_wall']})" if n else ""
     for i, pc in enumerate(m.setup.player_counts):
         base = ("setup", "player_counts", i)
         derived, ok = _derive(game, pc, base, problems)
@@ -178,7 +178,9 @@ def _deck_math(game: Game, problems: ProblemList) -> list[PlayerCountReport]:
         declared = pc.turns
         arith = (f"{full} − {removed} removed = {deck} cards; " if removed else f"{deck} cards; ") + (
                  f"{deck} − {pc.players} × {pc.hand} ({words['hands']}){wall(pc.dead_wall, '−')} = {draw} to draw; "
-                 f"{draw} ÷ {pc.players} players = {turns if even else draw / pc.players:g} turns each")
+                 f"{draw} ÷ {pc.players} players = " + (
+                     f"{turns} turns each" if even else f"{draw / pc.players:g} turns each" if draw < 0 else
+                     f"{draw // pc.players} turns each, {draw % pc.players} card(s) left over"))
         if draw < 0:
             ok = False
             problems.add(game.problem(base, f"the deck is too small: {arith}",

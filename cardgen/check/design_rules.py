@@ -17,7 +17,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.check.multiset import any_fits, hands, unformable, unscored
 from cardgen.core.errors import ProblemList
-from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error
+from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error, misread_names
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.card_rows import CardRow
 from cardgen.data.game import Game
@@ -143,6 +143,19 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
                         code="rule-syntax", key=key)
         if unreadable:
             continue
+        names: dict[str, Any] = ({"cards": tables.get(rule.deck, [])} if rule.scope == "deck" else
+                                 {"card": {k: None for r in rows for k in _row_context(r)}})
+        names.update(tables=tables, design=design)
+        # every misspelt name, each at its key's line, in the file's order
+        misread = sorted(((src.line(("design_rules", i, key)) or 0, key, message)
+                          for key in ("when", "check", "explain")
+                          for message in misread_names(env, [(getattr(rule, key), True)], names)), key=lambda m: m[0])
+        for _line, key, message in misread:
+            at_rule(f"the rule cannot be evaluated: {message}",
+                    "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
+                    + ", ".join(RULE_HELPERS), code="rule-eval", key=key)
+        if misread:
+            continue
         check, when, explain = compiled["check"], compiled["when"], compiled["explain"]
 
         used = _card_columns(env, rule.when, rule.check)
@@ -191,9 +204,22 @@ def check_design_rules(game: Game, problems: ProblemList) -> None:
         except MemoryError:
             raise
         except Exception as exc:  # the expression is the designer's: any failure is a problem with the rule
+            text_numbers = _text_numbers(env, rule, rows) if isinstance(exc, TypeError) and "'str'" in str(exc) else []
             at_rule(f"the rule cannot be evaluated: {expression_error(exc, ctx, ' '.join(filter(None, (rule.when, rule.check, rule.explain))))}",
+                    (f"{', '.join(f'card.{c}' for c in text_numbers)} "
+                     f"{'is' if len(text_numbers) == 1 else 'are'} text: the column has no type in the component's "
+                     f"`fields:`, so its numbers are read as words; declare it, e.g. fields: "
+                     f"{{{', '.join(f'{c}: int' for c in text_numbers)}}}") if text_numbers else
                     "name only columns the card table has (as card.COLUMN), tables.COMPONENT and the helpers "
                     + ", ".join(RULE_HELPERS), code="rule-eval", key="check")
+
+
+def _text_numbers(env, rule, rows) -> list[str]:
+    """The columns a rule reads as ``card.COLUMN`` whose cells are numbers written as text (the
+    column has no type in ``fields:``): comparing one with a number fails."""
+    read = _card_columns(env, rule.when, rule.check, rule.explain)
+    return sorted(c for c in read if rows and all(
+        isinstance(r.values.get(c), str) and r.values[c].strip().lstrip("-").isdigit() for r in rows))
 
 
 def _card_columns(env, *exprs: str | None) -> set[str]:

@@ -13,6 +13,8 @@ summary. Categories:
 - ``image-low-dpi``: card art below ``min_dpi`` (300) at its printed size is a warning, below
   ``error_dpi`` (150) an error.
 - ``outside-safe`` (warning): text reaching outside the safe area.
+- ``past-trim``: text running past the trim (an error: it will be cut off), or a text box reaching
+  past it whose text stays inside the trim (a warning); both at the template element's line.
 - ``cut-tolerance`` (warning): a frame or text box closer to the trim than ``print.cut_tolerance``
   (3 mm) without running into the bleed (:mod:`cardgen.layout.print_checks`).
 - ``small-text`` (warning): card text below 6 pt where the template's min_size does not say so.
@@ -34,6 +36,7 @@ CATEGORY = {
     "missing-glyph": "characters the font cannot draw",
     "image-low-dpi": "images below print resolution",
     "outside-safe": "content outside the safe area",
+    "past-trim": "text past the trim",
     "cut-tolerance": "frames or text boxes near the trim",
     "small-text": "text below 6 pt",
     "missing-file": "missing files",
@@ -58,6 +61,8 @@ class Preflight:
     #: the findings preflight itself made by reading the plans (also in ``findings``): characters
     #: no font draws that layout did not name, art that cannot be opened, art resolution
     plan_findings: list[Problem] = field(default_factory=list)
+    #: the same before grouping: one per card face (the live preview links a grouped finding to its faces)
+    face_findings: list[Problem] = field(default_factory=list)
     deck_math: list[dict] = field(default_factory=list)
     cards: dict[str, int] = field(default_factory=dict)  #: physical cards per component
     forced: bool = False  #: written by ``--force`` over validation or layout errors
@@ -72,6 +77,13 @@ class Preflight:
     def warnings(self) -> list[Problem]:
         """The warning findings, in report order."""
         return [f for f in self.findings if f.severity == "warning"]
+
+    def add_checked(self, problems: Sequence[Problem]) -> None:
+        """Add what the rest of the game's check found (its own icons, the simulator model, the
+        declared odds, the shop preset, the other editions, the rulebook), as validation findings
+        are added: so report.json and the build's summary count what ``cardgen validate`` does."""
+        for p in problems:
+            self.findings.append(replace(p, hint="", code=p.code or "validation", field=p.path))
 
     def counts(self) -> dict[str, dict[str, int]]:
         """category → {"error": n, "warning": n}."""
@@ -136,6 +148,7 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
             if f.code == "missing-glyph":
                 named.add(f.card)
         seen: set[tuple] = set()
+        mine = len(out.plan_findings)  # this component's own findings start here (grouped below)
         key_front = getattr(cp.fronts, "key_at", None)
         key_back = getattr(cp.backs, "key_at", None)
         for i, card in enumerate(cp.cards):  # each distinct face once, in deck order
@@ -151,6 +164,31 @@ def preflight(game: str, title: str, version: str, plans: Sequence, report, *,
                 seen.add((plan.key, face))
                 _check_plan(plan, card.ref(face), missing_chars, image_size, sizes, (min_dpi, error_dpi), out,
                             effective_dpi, named)
+        out.face_findings += out.plan_findings[mine:]
+        grouped = _grouped(out.plan_findings[mine:])
+        out.plan_findings[mine:] = grouped
+        out.findings.extend(grouped)
+    return out
+
+
+def _grouped(found: list[Problem]) -> list[Problem]:
+    """The same finding on several faces of one component (an image used by nine cards) as one
+    finding naming the cards, at the first card's row (as layout findings are,
+    :func:`cardgen.steps.layout_findings.layout_problems`); ``detail["cards"]`` lists them all."""
+    groups: dict[tuple, list[Problem]] = {}
+    for f in found:
+        groups.setdefault((f.field, f.message, f.severity, f.code), []).append(f)
+    out = []
+    for hits in groups.values():
+        f = hits[0]
+        if len(hits) == 1:
+            out.append(f)
+            continue
+        comp = f.card.component
+        cards = list(dict.fromkeys(h.card.label.removeprefix(f"{comp} ") for h in hits))
+        shown = ", ".join(cards[:3]) + (f" and {len(cards) - 3} more" if len(cards) > 3 else "")
+        out.append(replace(f, path=f"{comp} → {f.field}", message=f"{f.message} (cards {shown})", card=None,
+                           detail={**(f.detail or {}), "cards": cards}))
     return out
 
 
@@ -168,8 +206,7 @@ HINTS = {
 def _add(out: Preflight, finding: Problem) -> None:
     """A finding of preflight's own, with its hint."""
     finding = replace(finding, hint=HINTS.get((finding.code, finding.severity), ""))
-    out.findings.append(finding)
-    out.plan_findings.append(finding)
+    out.plan_findings.append(finding)  # into out.findings once grouped, after the component's faces
 
 
 def _check_plan(plan, ref: CardRef, missing_chars, image_size, sizes, dpis, out, effective_dpi, named) -> None:

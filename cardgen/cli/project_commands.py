@@ -16,14 +16,17 @@ from cardgen.cli.output import echo
 @click.option("--title", help="Title as printed (default: the folder name).")
 def new(game_dir: Path, title: str | None) -> None:
     """Start a game: GAME_DIR/game.yaml, a card table, templates and a rules page that build as they stand."""
+    from cardgen.core.boundary import default_output  # lazy: +6 ms of imports here (measured)
     from cardgen.data.new_game import game_id, new_game  # lazy: +11 ms of imports here (measured)
 
     files = new_game(game_dir, title)  # a CardgenError goes to the group's handler
     for f in files:
         echo(f"wrote {f}")
-    echo(f"game id: {game_id(game_dir.resolve().name)} (from the folder name; it names the output folder — "
+    gid = game_id(game_dir.resolve().name)
+    echo(f"game id: {gid} (from the folder name; it names the output folder — "
          "change game.id in game.yaml to rename it)")
-    echo(f"next: cardgen build {game_dir}")
+    # where the build will write, run from here (inside the game folder it writes beside it instead)
+    echo(f"next: cardgen build {game_dir}   (writes {default_output([game_dir]) / gid}/ from this folder)")
 
 
 @click.command("fetch", short_help="Download a card table from the web (Google Sheets…) into the game folder.")

@@ -19,10 +19,12 @@ def is_color(value: str) -> bool:
     return parse_colour(value) is not None
 
 
-def color_problem(value: str) -> str:
-    """The message for a colour that is none of those forms (see :func:`is_color`)."""
+def color_problem(value: str, typed_in_yaml: bool = True) -> str:
+    """The message for a colour that is none of those forms (see :func:`is_color`). A colour typed
+    in the template (``typed_in_yaml``) is reminded that YAML reads an unquoted ``#`` as a comment;
+    one an expression made (a card cell, a computed value) is not: no YAML was involved."""
     return (f"{value!r} is not a colour; write #rgb, #rrggbb, #rrggbbaa or a CSS colour name, e.g. \"#1a2b3c\" "
-            "or white (quote a # colour: # starts a YAML comment)")
+            "or white" + (" (quote a # colour: # starts a YAML comment)" if typed_in_yaml else ""))
 
 
 #: Largest coordinate, size, stroke, radius or gap a template may give, mm (a 3.5e19 mm box made
@@ -107,13 +109,35 @@ _EXPRESSIONS = (("text", "text", False), ("show_if", "if", True), ("icon", "icon
                 ("repeat", "repeat", True), ("file", "file", False))
 
 
+#: Full-width braces and percent sign (an IME left on), as the ASCII ones jinja2 reads.
+_HALF_WIDTH = str.maketrans({"｛": "{", "｝": "}", "％": "%"})
+
+
+def full_width_braces(source: str) -> bool:
+    """Whether ``source`` holds ``{{ }}`` or ``{% %}`` typed, in part or whole, with full-width
+    braces (``｛｛ card.word ｝｝``): jinja2 sees plain text there, and the card would print it."""
+    half = source.translate(_HALF_WIDTH)
+    if half == source:
+        return False
+    marks = ("{{", "}}", "{%", "%}")
+    return any(half.count(m) > source.count(m) for m in marks)
+
+
 def check_expressions(template: Template, src) -> None:
     """Compile every expression once, so a syntax error is reported at its line in the template
-    (once), not once per card. Raises CardgenError with every problem found."""
+    (once), not once per card; a text with full-width ``｛｛ ｝｝`` is one too. Raises
+    CardgenError with every problem found."""
     problems = []
     for i, el in enumerate(template.elements):
         for attr, key, whole in _EXPRESSIONS:
             source = getattr(el, attr, None)
+            if source is not None and not whole and full_width_braces(source):
+                problems.append(src.problem(
+                    ("elements", i, key), f"{source!r} is typed with full-width ｛ ｝: it is not an expression, "
+                    "and every card would print it as written",
+                    f"type them half-width (IME off): {source.translate(_HALF_WIDTH)!r}", code="template-full-width",
+                    data=template))
+                continue
             if source is None or (not whole and "{" not in source):
                 continue
             try:

@@ -2,7 +2,8 @@
 :mod:`cardgen.insight.model_expr` evaluated over ranges of whole numbers (interval arithmetic)
 instead of values — each card column between the deck's lowest and highest value, ``in_hand(k)``
 at most the copies of ``k`` the deck has (and never more than the cards a hand holds),
-``wins()`` false without base yaku and ``melds()`` without ``melds:``, every other name between
+``wins()`` false without base yaku and ``melds()`` without ``melds:`` or when no hand holds the
+3 × sets + 2 cards it needs where it is tested, every other name between
 what it can be. A condition whose range is exactly 0 is false in every
 round (``tsumo.when: "in_hand(card.kind) >= 9"`` with 6 copies of each kind), which
 ``cardgen validate`` reports; anything it cannot decide counts as possible.
@@ -12,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardgen.insight.model_expr import (ADD, AND, CARD, CONST, DISC, DISCARDED, EQ, FDIV, GE, GT, HELD, IN_HAND,
-                                        IN_RIVER, LE, LT, MAX, MELDS, MIN, MOD, MUL, NE, NEAR, NEG, NOT, NOT_IN_RIVER,
-                                        OR, SELECT, SUB, VAR, VARS, WINS)
+                                        IN_RIVER, LE, LT, MAX, MELDS, MELDS_PAIR, MIN, MOD, MUL, NE, NEAR, NEG, NOT,
+                                        NOT_IN_RIVER, OR, SELECT, SUB, VAR, VARS, WINS)
 
 INF = float("inf")
 Range = tuple[float, float]
@@ -35,6 +36,11 @@ class DeckBounds:
     deck: int
     patterns: bool = True  #: the model has base yaku to form (else `wins()` is always false)
     melds: bool = True  #: the model declares `melds:` (else `melds()` is always false)
+    #: the cards `melds()` needs (3 × sets + 2), and how many a hand can hold (with the drawn card
+    #: or the discard) where the condition is tested: `melds()` is false when none of them is that
+    #: many (a 5-card hand and its drawn card never make 1 set and a pair); None: any number
+    meld_cards: int = 0
+    sizes: frozenset[int] | None = None
 
     @classmethod
     def of(cls, attrs: list, hands: list[int], players: list[int], width: int | None = None) -> "DeckBounds":
@@ -118,8 +124,10 @@ def value_range(program: list[tuple[int, int]], b: DeckBounds) -> Range:
         elif op in (IN_RIVER, DISCARDED):
             stack.pop()
             stack.append(_BOOL)
-        elif op in (WINS, MELDS):
-            stack.append(_BOOL if (b.patterns if op == WINS else b.melds) else (0, 0))
+        elif op == WINS:
+            stack.append(_BOOL if b.patterns else (0, 0))
+        elif op in (MELDS, MELDS_PAIR):
+            stack.append(_BOOL if melds_possible(b) else (0, 0))
         elif op in (NOT_IN_RIVER, NEAR):
             stack.append((0, b.hand))
         elif op == NEG:
@@ -141,6 +149,12 @@ def value_range(program: list[tuple[int, int]], b: DeckBounds) -> Range:
         else:  # pattern_points(), take_gain(): anything
             stack.append(_ANY)
     return stack[-1] if stack else _ANY
+
+
+def melds_possible(b: DeckBounds) -> bool:
+    """Whether `melds()` (and `melds_pair()`) can be true: the model declares `melds:` and a hand
+    can hold the cards they need where the condition is tested."""
+    return b.melds and (b.sizes is None or b.meld_cards in b.sizes)
 
 
 def never_holds(program: list[tuple[int, int]], b: DeckBounds) -> bool:

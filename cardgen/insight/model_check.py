@@ -19,10 +19,10 @@ from cardgen.data.loaded import display_path
 from cardgen.data.sim_model import GameModel
 from cardgen.insight import model_layout as R
 from cardgen.insight.deck import DealtDeck, Kind, dealt_decks
-from cardgen.insight.model_bounds import DeckBounds, never_holds
-from cardgen.insight.model_expr import (CALL_HEADS, CARD, CLAIM_HEADS, DISC, GAME_VARS, GVAR, HELD, MELDS, NOT_IN_RIVER,
-                                        PLAY_HEADS, TAKE_GAIN, TAKE_HEADS, WINS, ExprError, Names, Programs, compile_expr,
-                                        constant)
+from cardgen.insight.model_bounds import DeckBounds, melds_possible, never_holds
+from cardgen.insight.model_expr import (CALL_HEADS, CARD, CLAIM_HEADS, DISC, GAME_VARS, GVAR, HELD, MELDS, MELDS_PAIR,
+                                        NOT_IN_RIVER, PLAY_HEADS, TAKE_GAIN, TAKE_HEADS, WINS, ExprError, Names, Programs,
+                                        compile_expr, constant)
 from cardgen.insight.variant import Variant, apply_variant, variant_problems
 
 #: A kind column of whole numbers 0 … MAX_NUMBER_KINDS − 1 uses each number as its kind index.
@@ -281,29 +281,56 @@ def _impossible_wins(game: Game, model: GameModel, progs: Programs, counts: list
     bounds = DeckBounds.of([c.attr for c in counts], [c.deck.hand for c in counts], [c.deck.players for c in counts],
                            width if counts else 0)
     bounds.patterns, bounds.melds = patterns, model.melds is not None
-    ways = ([(("tsumo", "when"), model.tsumo.name, model.tsumo.when, t_when)] if model.tsumo else []) + [
-        (("calls", i, "when"), c.name, c.when, calls[i][1]) for i, c in enumerate(model.calls)] + [
-        (("claims", i, "when"), c.name, c.when, claims[i][R.CL_WHEN]) for i, c in enumerate(model.claims)]
+    sets = model.melds.sets if model.melds is not None else 0
+    bounds.meld_cards = 3 * sets + 2
+    # the cards a hand holds where each way is tested: the deal and the drawn card (an own-turn win
+    # after the draw), or the discard (a call, a claim); after the play, the drawn card may be gone.
+    # A claim laid out in the river leaves the caller's hand a card short: then any number.
+    dealt = sorted({c.deck.hand for c in counts})
+    shrinks = any(c.to == "river" for c in model.claims)
+    drawn = None if shrinks else frozenset(h + 1 for h in dealt)
+    after_play = None if shrinks else frozenset(h + d for h in dealt for d in (0, 1))
+    tsumo_sizes = after_play if model.tsumo is not None and model.tsumo.after == "play" else drawn
+    ways = ([(("tsumo", "when"), model.tsumo.name, model.tsumo.when, t_when, tsumo_sizes)] if model.tsumo else []) + [
+        (("calls", i, "when"), c.name, c.when, calls[i][1], drawn) for i, c in enumerate(model.calls)] + [
+        (("claims", i, "when"), c.name, c.when, claims[i][R.CL_WHEN], drawn) for i, c in enumerate(model.claims)]
     out = []
-    for path, name, text, index in ways:
+    for path, name, text, index, sizes in ways:
         if index < 0:
             continue
         start, n = progs.spans[index]
         program = progs.code[start:start + n]
+        bounds.sizes = sizes
         if never_holds(program, bounds):
             where = ("insight", "model", *path)
             read = sorted({a for op, a in program if op in (CARD, HELD, DISC) and a > 0})
             ranges = "".join(f", {names[a]} from {bounds.low[a]:g} to {bounds.high[a]:g}" for a in read)
             ops = {op for op, _ in program}
             ranges += "; wins() is false without a yaku table to form (`patterns:`)" if WINS in ops and not patterns else ""
-            ranges += "; melds() is false without `melds:`" if MELDS in ops and not bounds.melds else ""
+            hint = "check the numbers in the condition against the card table"
+            uses_melds = bool(ops & {MELDS, MELDS_PAIR})
+            if uses_melds and not bounds.melds:
+                ranges += "; melds() is false without `melds:`"
+            elif uses_melds and not melds_possible(bounds):
+                held = _or(sorted(sizes or ()))
+                ranges += (f"; melds() needs {bounds.meld_cards} cards ({sets} set{'s' if sets != 1 else ''} and a "
+                           f"pair), and the hand holds {held} when {name} is tested")
+                fits = sorted({(k - 2) // 3 for k in sizes or () if k >= 2 and (k - 2) % 3 == 0})
+                hint = (f"deal {bounds.meld_cards - 1} cards a hand for `melds: {{sets: {sets}}}` "
+                        f"({bounds.meld_cards} with the drawn card or the discard)"
+                        + (f", or set `sets: {_or(fits)}` for the hand dealt" if fits else ""))
             out.append(Problem(game.source.file, game.source.line(where), display_path(where, game.manifest),
                                f"{name} can never happen: {' '.join(str(text).split())!r} is false for every card and "
                                f"hand the deck allows (at most {max(bounds.copies, default=0)} copies of a kind, "
                                f"{bounds.hand} cards in a hand with the drawn card or the discard{ranges})",
-                               "check the numbers in the condition against the card table", severity="warning",
-                               code="insight-model-never"))
+                               hint, severity="warning", code="insight-model-never"))
     return out
+
+
+def _or(values: list) -> str:
+    """``6`` / ``5 or 6`` / ``4, 5 or 6``."""
+    shown = [str(v) for v in values]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
 def _per_count(values: dict[int, int]) -> str:

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from jinja2 import TemplateError
-from jinja2.exceptions import SecurityError
+from jinja2.exceptions import SecurityError, UndefinedError
 
 from cardgen.core.errors import CardgenError, CardRef, Problem, card_problem
-from cardgen.core.sandbox import evaluation, expression_error, is_bounded, is_plain
+from cardgen.core.sandbox import evaluation, expression_error, is_bounded, is_plain, misread_names
 from cardgen.core.size_guards import LimitError
 from cardgen.core.units import EPS
 from cardgen.data.template_checks import color_problem, is_color
-from cardgen.data.template_expr import eval_expr, render_text
+from cardgen.data.template_expr import eval_expr, render_text, sandbox
 from cardgen.data.template_model import Element, Template
 from cardgen.layout.card_text import ASCENT
 from cardgen.layout.face import Face, Frame
@@ -127,10 +127,14 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
         b = frame.bleed
         bg = render_text(template.background, ctx).strip() if "{" in template.background else template.background
         if not is_color(bg):
-            findings.append(card_problem("error", card, "background", f"background: {color_problem(bg)}",
-                                        "template-expr", *template.source(len(template.elements))))
+            findings.append(card_problem("error", card, "background",
+                                         f"background: {color_problem(bg, typed_in_yaml=False)}",
+                                         "template-expr", *template.source(len(template.elements))))
             bg = "#ffffff"
         ops.append(Rect(-b, -b, frame.width + 2 * b, frame.height + 2 * b, fill=bg))
+    #: (column, value) → element name → its keys (fill, stroke, color) reading that cell: a colour
+    #: typed wrong in a card cell is one finding naming every element it spoils, not one per element
+    cells: dict[tuple[str, str], dict[str, list[str]]] = {}
     for index, (el, plain, colours, own) in enumerate(zip(template.elements, *_element_facts(template))):
         name = el.name or el.kind
         at = template.source(index)
@@ -144,15 +148,14 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
                     el = el.model_copy(update={k: render_text(v, ctx).strip() for k, v in colours.items()})
                     wrong = [(k, v) for k in colours if not is_color(v := getattr(el, k))]
                     if wrong:  # a per-card colour expression gave something else
-                        key, value = wrong[0]
-                        column = _CARD_FIELD.match(colours[key])
-                        if column:  # the value is a card's cell as typed: the mistake is in the card table
-                            findings.append(card_problem(
-                                "error", card, column.group(1), f"{value!r} is not a colour ({key} of the "
-                                f"template's {name!r}): {color_problem(value)}", "bad-colour"))
-                        else:
-                            findings.append(card_problem("error", card, name, f"{key}: {color_problem(value)}",
-                                                         "template-expr", *template.source(index)))
+                        for key, value in wrong:
+                            column = _CARD_FIELD.match(colours[key])
+                            if column:  # a card's cell as typed: one finding per cell, after the elements
+                                cells.setdefault((column.group(1), value), {}).setdefault(name, []).append(key)
+                            else:
+                                findings.append(card_problem("error", card, name,
+                                                             f"{key}: {color_problem(value, typed_in_yaml=False)}",
+                                                             "template-expr", *template.source(index)))
                         continue
                 box = _box(el, frame)
                 first = len(ops)
@@ -176,9 +179,16 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
             findings.append(card_problem("error", card, name, f"the template expression is not allowed: {exc}",
                                         "template-sandbox", *template.source(index)))
         except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
-            msg = expression_error(exc, ctx, repr(el))
-            findings.append(card_problem("error", card, name, f"template expression failed: {msg}", "template-expr",
-                                        *template.source(index)))
+            # a misspelt name stops the evaluation: every one the element reads, not the first alone
+            misread = _misread(el, ctx) if isinstance(exc, UndefinedError) else []
+            for msg in misread or [expression_error(exc, ctx, repr(el))]:
+                findings.append(card_problem("error", card, name, f"template expression failed: {msg}",
+                                             "template-expr", *template.source(index)))
+    for (column, value), uses in cells.items():  # the mistake is in the card table: at the card's row
+        named = [f"{n!r} ({', '.join(keys)})" for n, keys in uses.items()]
+        read = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+        findings.append(card_problem("error", card, column, f"{value!r} is not a colour; the template's {read} "
+                                     f"read{'s' if len(uses) == 1 else ''} this cell", "bad-colour"))
     for name_a, name_b, where in overlaps([(n, boxes) for n, _i, boxes in inks]):
         index = next(i for n, i, _b in inks if n == name_a)
         findings.append(card_problem("warning", card, name_a, overlap_message(name_a, name_b, where, frame.height),
@@ -186,6 +196,18 @@ def plan_card(template: Template, ctx: dict[str, Any], frame: Frame, measure: Me
     key = face_key(template, frame, ctx.get("card"))
     return LayoutResult(CardPlan(frame.width, frame.height, frame.bleed, ops, key), findings)
 
+
+
+def _misread(el: Element, ctx: dict[str, Any]) -> list[str]:
+    """Every name element ``el``'s expressions read that the card's context ``ctx`` lacks
+    (:func:`cardgen.core.sandbox.misread_names`), in the order of its fields."""
+    f = el.__dict__
+    sources = [(f.get(k), False) for k in ("text", "file", "icon", "fill", "stroke", "color")]
+    sources += [(el.show_if, True), (f.get("repeat"), True)]
+    try:
+        return misread_names(sandbox(), [(v, whole) for v, whole in sources if isinstance(v, str)], ctx)
+    except TemplateError:  # (syntax errors were reported at load)
+        return []
 
 
 #: A colour field that is one card value as typed (``{{ card.colour }}``): its mistakes are the card table's.

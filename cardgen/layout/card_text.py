@@ -12,7 +12,7 @@ from cardgen.core.units import EPS, MM
 from cardgen.data.template_model import TextElement
 from cardgen.layout.face import Face
 from cardgen.layout.ops import GameIcon, Icon, Line, Text, TurnedIcon, TurnedText
-from cardgen.layout.print_checks import small_text_message
+from cardgen.layout.print_checks import past_trim, small_text_message
 from cardgen.layout.text import Fitted, Measure, fit_text, measure_key, placed_runs
 from cardgen.layout.text_atoms import ruby_size
 from cardgen.data.editions import is_latin
@@ -138,6 +138,30 @@ def fit_findings(el: TextElement, fitted, text: str, W: float, H: float, min_siz
         found.append(card_problem("warning", card, name, small, "small-text"))
     return found
 
+def outside(ink, box, name: str, face: Face, bleed: bool = False) -> None:
+    """The finding for text whose ``ink`` (left, right, bottom, top, pt) leaves the safe area.
+    Past the trim, where the element's ``box`` reaches past it, it will be cut off: an error at
+    the template element's line (the box is the mistake; ``bleed: true`` means it). Inside the
+    trim but outside the safe area: a warning, at the template's line too when the box reaches
+    past the trim, else at the card (as for text overflowing a box inside the trim, whose
+    overflow is the error). Shared with vertical text."""
+    frame, safe = face.frame, face.frame.safe
+    crossed, reach = past_trim(tuple(ink), box, frame.width, frame.height)
+    card = f"{frame.width / MM:g} × {frame.height / MM:g} mm card"
+    if crossed and reach and not bleed:  # (text overflowing a box inside the trim: the overflow is the error)
+        face.findings.append(card_problem("error", face.card, name, "the text runs past the trim and will be cut off: "
+                                          f"its box reaches {reach} of the {card}", "past-trim", *face.element_at))
+    elif ink[0] < safe - EPS or ink[1] > frame.width - safe + EPS or ink[2] < safe - EPS \
+            or ink[3] > frame.height - safe + EPS:
+        if reach and not bleed:
+            face.findings.append(card_problem(
+                "warning", face.card, name, f"the text box reaches {reach} of the {card}, so text set there would be "
+                "cut off; here it stays inside the trim, but outside the safe area", "past-trim", *face.element_at))
+        else:
+            face.findings.append(card_problem("warning", face.card, name, "text reaches outside the safe area",
+                                              "outside-safe"))
+
+
 def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: Face) -> None:
     """:func:`plan_text` for one face, worked out (not from the cache)."""
     frame, measure, ascent, card, ops, findings = face.frame, face.measure, face.ascent, face.card, face.ops, face.findings
@@ -156,15 +180,13 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
         top = Y + H - (H - block - s * 0.12) / 2
     elif el.valign == "bottom":
         top = Y + block + s * 0.12
-    safe = frame.safe
+    ink = [float("inf"), float("-inf"), float("inf"), float("-inf")]  # left, right, bottom, top of every line
     for i, line in enumerate(fitted.lines):
         base = top - s * ascent - i * fitted.leading - sum(raise_[:i + 1])
         set_width = line.width - line.hang  # hanging punctuation sits past the measure, not in it
         room = W - line.indent  # a continuation line under a label starts after it
         x = X + line.indent + {"left": 0.0, "center": (room - set_width) / 2, "right": room - set_width}[el.align]
-        if x < safe - EPS or x + line.width > frame.width - safe + EPS or base - 0.12 * s < safe - EPS \
-                or base + s * ascent > frame.height - safe + EPS:
-            findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
+        ink = [min(ink[0], x), max(ink[1], x + line.width), min(ink[2], base - 0.12 * s), max(ink[3], base + s * ascent)]
         edges = (x, x + set_width)  # the line's own start and end: ruby does not overhang them
         for kind, value, advance in placed_runs(line):
             if kind == "icon":
@@ -174,6 +196,8 @@ def _lay_text(el: TextElement, text: str, X: float, Y: float, W: float, H: float
             else:
                 ops.append(Text(x, base, value, el.font, s, el.color))
             x += advance
+    if fitted.lines:
+        outside(ink, (X, Y, W, H), name, face, el.bleed)
     if el.rotate == 180:  # turned about the box centre: read from across the table
         ops[first:] = [_turned(op, X + W / 2, Y + H / 2) for op in ops[first:]]
     if el.mirror:  # the same text turned through the card's centre: the opposite corner's index, same size

@@ -39,6 +39,21 @@ def cut_tolerance_message(box: tuple[float, float, float, float], width: float, 
     return None
 
 
+def past_trim(ink: tuple[float, float, float, float], box: tuple[float, float, float, float],
+              width: float, height: float) -> tuple[list[str], str]:
+    """Where text crosses the trim of a ``width`` × ``height`` pt card: the edges its ``ink``
+    (``left, right, bottom, top``, pt, trim-relative, y up) runs past — the cut goes through it —
+    and the words for how far the element's ``box`` (``x, y, w, h``, pt, y up) reaches past each
+    edge it crosses (``"12.0 mm past the right edge and 9.0 mm past the bottom edge"``; "" when
+    it crosses none): the template's numbers, the same on every card."""
+    left, right, bottom, top = ink
+    x, y, w, h = box
+    sides = (("top", top > height + EPS, y + h - height), ("right", right > width + EPS, x + w - width),
+             ("bottom", bottom < -EPS, -y), ("left", left < -EPS, -x))
+    reach = " and ".join(f"{over / MM:.1f} mm past the {name} edge" for name, _crossed, over in sides if over > EPS)
+    return [name for name, crossed, _over in sides if crossed], reach
+
+
 def small_text_message(size: float, declared_min: float | None) -> str | None:
     """The warning for text set at ``size`` pt below :data:`MIN_TEXT_PT`, unless the template's
     ``min_size`` (``declared_min``) is below 6 pt on purpose."""

@@ -10,10 +10,9 @@ the box (``left``, ``center``, ``right``), ``valign`` each column along it (``to
 from __future__ import annotations
 
 
-from cardgen.core.errors import card_problem
-from cardgen.core.units import EPS, MM
+from cardgen.core.units import MM
 from cardgen.data.template_model import TextElement
-from cardgen.layout.card_text import fit_findings, largest_size, overflow_mark, replay_laid
+from cardgen.layout.card_text import fit_findings, largest_size, outside, overflow_mark, replay_laid
 from cardgen.layout.face import Face
 from cardgen.layout.ops import VerticalText
 from cardgen.layout.text import measure_key
@@ -76,18 +75,14 @@ def _overflow(fitted: FittedColumns, W: float, H: float) -> str:
 
 
 def _lay(el: TextElement, text: str, X: float, Y: float, W: float, H: float, name: str, face: Face) -> None:
-    frame, card, ops, findings = face.frame, face.card, face.ops, face.findings
+    card, ops, findings = face.card, face.ops, face.findings
     min_size = el.min_size if el.min_size is not None else el.size
     fitted = fit_vertical_cached(text, W, H, el, min_size, face.measure)
     findings += fit_findings(el, fitted, text, W, H, min_size, card, name, _overflow(fitted, W, H),
                              "a column", "that no other column break avoids; reword the text or make the box taller")
     placed_ops, extent = column_ops(fitted, X, Y, W, H, el.align, el.valign, el.font, el.color,
                                     lambda icon, x, y, size: face.icon(icon, name, x, y, size))
-    left, right, bottom, top = extent
-    safe = frame.safe
-    if left < safe - EPS or right > frame.width - safe + EPS or bottom < safe - EPS \
-            or top > frame.height - safe + EPS:
-        findings.append(card_problem("warning", card, name, "text reaches outside the safe area", "outside-safe"))
+    outside(extent, (X, Y, W, H), name, face, el.bleed)
     ops.extend(placed_ops)
     if not fitted.fits:
         ops.extend(overflow_mark(X, Y, W, H))

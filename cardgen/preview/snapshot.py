@@ -239,7 +239,7 @@ def _components(game, plans: list, cache: FaceCache, known: set[str], dpi: float
 def _cards(game_dir: Path, cache: FaceCache, known: set[str], dpi: float) -> dict[str, Any]:
     chk = check_game(game_dir, rulebook=False, plan=cache, on_fonts=cache.start)
     report, game = chk.report, chk.game
-    face_findings = [f for cp in chk.plans for f in cp.findings]
+    face_findings = [f for cp in chk.plans for f in cp.findings] + (chk.preflight.face_findings if chk.preflight else [])
     state: dict[str, Any] = {
         "game": report.game, "title": report.title, "game_version": report.version, "ok": not chk.errors,
         "deck_math": _deck_math(report),

@@ -27,7 +27,9 @@ component is drawn from the same template with its own row of the card table.
   bleed on that side — use it for colour bands and full-card art. `background` always fills the
   bleed.
 - The **safe area** is `print.safe` mm inside the trim: text outside it may be cut off, and is
-  reported as a warning.
+  reported as a warning. Text running past the trim from a box that reaches past it will be
+  cut off: an error at the element's template line (a warning there when the text stays inside
+  the trim but outside the safe area).
 
 ## Expressions
 

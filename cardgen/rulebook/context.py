@@ -60,7 +60,8 @@ from cardgen.check.multiset import base_yaku_of, hands
 from cardgen.check.open_questions import marker
 from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.numfmt import FILTERS, num
-from cardgen.core.sandbox import BudgetExceeded, SafeSandbox, evaluation, expression_error, missing_name
+from cardgen.core.sandbox import (BudgetExceeded, SafeSandbox, evaluation, expression_error, misread_lines,
+                                  missing_name)
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.game import Game
 from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
@@ -374,6 +375,21 @@ def read_rulebook_source(path: Path) -> str:
                                    "Notepad: 'Save as' → encoding UTF-8)", code="rules-encoding"))
 
 
+def _named(message: str) -> str | None:
+    """The name a message about an undefined name or a missing field is about."""
+    m = re.match(r"'([^']+)' is undefined", message) or re.search(r" has no field '([^']+)'", message)
+    return m.group(1) if m else None
+
+
+def _misread(env, source: str, ctx: dict[str, Any]) -> list[tuple[int, str]]:
+    """Every name the rules file ``source`` reads that ``ctx`` lacks, with its line
+    (:func:`cardgen.core.sandbox.misread_lines`); [] when it cannot be read."""
+    try:
+        return sorted(misread_lines(env, [(source, False)], ctx, list_names=False), key=lambda m: m[0])
+    except (TemplateError, RecursionError):
+        return []
+
+
 def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
     """Render one rules file with ``ctx`` (at most :data:`cardgen.core.sandbox.MAX_SECONDS`).
 
@@ -404,7 +420,9 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
                                    LIMIT_HINT, code="rules-limit"))
     except CardgenError as exc:
         line = _template_line(exc, fname)
-        raise CardgenError([Problem(rel(path), line, p.path or "rulebook", p.message, p.hint, p.severity, p.code)
+        # a problem already at its own line (a game.yaml setting the table reads) stays there
+        raise CardgenError([p if p.line is not None else
+                            Problem(rel(path), line, p.path or "rulebook", p.message, p.hint, p.severity, p.code)
                             for p in exc.problems])
     except TemplateSyntaxError as exc:
         raise CardgenError(Problem(rel(path), exc.lineno, "rulebook", f"template syntax: {exc.message}",
@@ -419,14 +437,23 @@ def render_rulebook_source(path: Path, ctx: dict[str, Any]) -> str:
                                        "other files", "put the text in this file, or in its own rules file (all "
                                        "rules/*.md are read in name order: 01-intro.md, 02-play.md…)",
                                        code="rules-include"))
-        every = _every_undefined(path, source, ctx) if isinstance(exc, UndefinedError) else []
-        if every:  # every undefined name and missing field of the file, not the first alone
-            raise CardgenError(every)
+        names = usable_names(ctx)
+        if isinstance(exc, UndefinedError):
+            # every misspelt name of the file, each at its own line: the file rendered once more finds what
+            # the rendering reaches (a loop's item, components.cards); the reading of its text (_misread)
+            # what it does not (a branch not taken)
+            every = _every_undefined(path, source, ctx)
+            seen = {(p.line, _named(p.message)) for p in every}
+            every += [Problem(rel(path), line, "rulebook", message,
+                              "fix the name in this rules file" if " has no field " in message else
+                              "names available: " + ", ".join(names), code="rulebook-undefined")
+                      for line, message in _misread(env, source, ctx) if (line, _named(message)) not in seen]
+            if every:
+                raise CardgenError(sorted(every, key=lambda p: p.line or 0))
         named = missing_name(exc, ctx, source)  # {{ game.verson }}: which name lacks the field, the close one
         if named:
             raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook", named,
                                        "fix the name in this rules file", code="rulebook-undefined"))
-        names = sorted(k for k in ctx if not k.startswith("_"))
         missing = re.fullmatch(r"'([^']+)' is undefined", str(exc)) if isinstance(exc, UndefinedError) else None
         raise CardgenError(Problem(rel(path), _template_line(exc, fname), "rulebook",
                                    f"{exc}" + (did_you_mean(missing.group(1), names) if missing else ""),

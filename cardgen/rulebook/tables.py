@@ -7,6 +7,7 @@ with ``@table("name")`` (see :mod:`cardgen.rulebook.table_registry`).
 from __future__ import annotations
 
 from cardgen.check.deck_math import removal_rows
+from cardgen.core.errors import CardgenError, did_you_mean
 from cardgen.core.numfmt import num
 from cardgen.render.icons import ICONS
 from cardgen.rulebook.table_registry import UNITS, RulebookData, md_table, missing, table
@@ -56,10 +57,12 @@ def table_words(data: RulebookData, name: str, extra_columns: tuple[str, ...] = 
         return columns, words
     known_columns = [*default["columns"], *extra_columns]
     if settings.columns is not None:
-        unknown = [c for c in settings.columns if c not in known_columns]
-        if unknown:
-            raise missing(data, f"rulebook.tables.{name}.columns: no column {unknown[0]!r}",
-                          "use some of: " + ", ".join(known_columns))
+        unknown = [(i, c) for i, c in enumerate(settings.columns) if c not in known_columns]
+        if unknown:  # each at its line of game.yaml, where it is fixed (not where the table is placed)
+            raise CardgenError([data.game.problem(
+                ("rulebook", "tables", name, "columns", i),
+                f"{name} has no column {c!r}{did_you_mean(c, known_columns)}",
+                "use some of: " + ", ".join(known_columns), code="rulebook-data") for i, c in unknown])
         columns = list(settings.columns)
     unknown = [k for k in settings.headings if k not in words and k not in known_columns]
     if unknown:
@@ -170,7 +173,10 @@ def breakdown_table(data: RulebookData) -> str:
     columns, words = table_words(data, "breakdown_table", tuple(cols))
     given = data.manifest.rulebook.tables.get("breakdown_table")
     own = given.headings if given else {}
-    by_heading = words["by"] if by == "number" or "by" in own else by
+    ed = data.game.edition
+    # the game's word for a column (`terms: {suit_name: 季節}`), the default edition's as the headings are
+    terms = data.manifest.terms if ed is None or ed.default else {}
+    by_heading = words["by"] if "by" in own else terms.get(by) or (words["by"] if by == "number" else by)
 
     def row(label, count, has: dict) -> list:
         cells = {"by": [label], "count": [count], "has": [has[c] for c in cols], **{c: [has[c]] for c in cols}}
@@ -181,7 +187,8 @@ def breakdown_table(data: RulebookData) -> str:
     body = [row(k, g["count"], g) for k, g in (sorted(groups.items()) if numeric else groups.items())]
     body.append(row(words["total"], sum(g["count"] for g in groups.values()),
                     {c: sum(g[c] for g in groups.values()) for c in cols}))
-    has_heads = {c: own.get(c) or words["has"].replace("{column}", _label(c)) for c in cols}
+    has_heads = {c: own.get(c) or words["has"].replace("{column}", _label(c) if c in _ICONS else terms.get(c) or c)
+                 for c in cols}
     heads = {"by": [by_heading], "count": [words["count"]], "has": list(has_heads.values()),
              **{c: [h] for c, h in has_heads.items()}}
     return md_table([h for k in columns for h in heads[k]], body)

@@ -140,8 +140,12 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         found = check_icons(game)
         add([p for p in found if p.severity == "error"], fatal=True)
         add([p for p in found if p.severity != "error"])
+    in_preflight: set[int] = set()  # the problems the preflight was made from or found itself
     if layout:
+        before = len(check.layout)
         _layout(check, add, plan, on_fonts)
+        if check.preflight is not None:
+            in_preflight.update(id(p) for p in check.layout[before:])
         if sheets is not False:
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
@@ -163,6 +167,8 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
                 rulebook_blocks(game, report)
         except CardgenError as exc:  # the rulebook step cannot be forced past these
             add(exc.problems, fatal=True)
+    if check.preflight is not None:  # report.json and the build's summary count what validate counts
+        check.preflight.add_checked([p for p in check.layout if id(p) not in in_preflight])
     return check
 
 
@@ -191,9 +197,14 @@ def _other_editions(check: GameCheck, add, plan=None) -> None:
 def _layout(check: GameCheck, add, plan=None, on_fonts=None) -> None:
     """Fonts, card plans, layout findings and preflight of ``check.game`` into ``check``."""
     from cardgen.fonts.fontset import fonts_for  # lazy: +55 ms of imports here (measured)
-    from cardgen.steps.layout_findings import layout_problems, unused_font_roles  # lazy: +78 ms of imports here (measured)
+    from cardgen.steps.layout_findings import (  # lazy: +78 ms of imports here (measured)
+        layout_problems,
+        unknown_terms,
+        unused_font_roles,
+    )
 
     game, report = check.game, check.report
+    add(unknown_terms(game))
     try:
         check.fonts = fonts_for(game)
     except CardgenError as exc:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from cardgen.core.errors import Problem
+from cardgen.core.errors import Problem, did_you_mean
 from cardgen.data.game import Game
-from cardgen.layout.icon_names import UNKNOWN_ICON_HINT
+from cardgen.layout.icon_names import BUILTIN_ICONS, UNKNOWN_ICON_HINT
 from cardgen.steps.component_plans import ComponentPlans
 
 
@@ -31,6 +31,30 @@ def unused_font_roles(game: Game, roles, plans: list[ComponentPlans]) -> list[Pr
                                     f"{close[0]!r}?", f"the role {close[0]!r} keeps its font from fonts/fonts.yaml; "
                                     "rename the key to change it", code="unused-font-role", severity="warning"))
     return out
+
+
+#: The words of the manifest's ``terms:`` that cardgen reads besides column and icon names (deck
+#: math, the pair odds, the simulator's reports; see the field's description in data/manifest.py).
+TERM_WORDS = ("hands", "dead_wall", "turns", "pair", "win", "dealer", "non_dealer", "exhaustive_draw")
+
+
+def unknown_terms(game: Game) -> list[Problem]:
+    """A warning for each key of game.yaml's ``terms:`` that cardgen reads nowhere: none of
+    :data:`TERM_WORDS`, a column of a card table (or of the simulator's own deck) or an icon name
+    (``hnads: 手札`` meant ``hands``, which keeps its default word), with the closest name."""
+    m = game.manifest
+    if not m.terms:
+        return []
+    columns = {k for rows in game.tables.values() for r in rows[:1] for k in r.values}
+    if m.insight.model is not None:
+        columns |= {k for row in m.insight.model.deck for k in row if k != "count"}
+    known = [*TERM_WORDS, *sorted(columns - set(TERM_WORDS)), *BUILTIN_ICONS, *m.icons]
+    words = ", ".join(TERM_WORDS)
+    return [game.problem(("terms", key), f"no word, card column or icon is called {key!r}, so this term is "
+                         f"never used{did_you_mean(key, known)}",
+                         f"a term renames one of {words}, a card column (e.g. the pair odds' or breakdown_table's "
+                         "`by`) or an icon; rename the key, or remove it", code="unknown-term", severity="warning")
+            for key in m.terms if key not in known]
 
 
 def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
@@ -81,10 +105,12 @@ def layout_problems(game: Game, plans: list[ComponentPlans]) -> list[Problem]:
 
 _HINTS = {
     "unknown-icon": UNKNOWN_ICON_HINT,
-    "bad-colour": "write a colour in this cell of the card table: #rrggbb, #rgb or a CSS name such as red",
+    "bad-colour": "write a colour in this cell of the card table: #rgb, #rrggbb, #rrggbbaa or a CSS colour name such as red",
     "text-overflow": "shorten the text, or give the box more room or a smaller min_size in the template",
     "text-shrunk": "the text is smaller than the template's preferred size; shorten it for a uniform look",
     "outside-safe": "keep text at least the safe distance inside the trim",
+    "past-trim": "move the box inside the card, the safe distance (print.safe) from its edges: boxes are [x, y, width, "
+                 "height] in mm from the trim's top-left corner",
     "cut-tolerance": "move the box in (print.cut_tolerance in game.yaml sets the distance), or set bleed: true",
     "small-text": "give the box more room or shorten the text; min_size below 6 pt says it is meant",
     "template-expr": "check the field names used in the template against the card table's columns",

@@ -111,6 +111,19 @@ def test_low_resolution_is_reported_and_contained(built):
     assert _close(at(2, 20), GREY)  # beside it: the background (contain leaves room)
 
 
+def test_one_low_resolution_image_on_many_cards_is_one_finding(tmp_path):
+    """Nine cards showing one low-resolution image: one finding at the first card's row naming
+    the cards (three by name, all nine in report.json's detail), not nine."""
+    rows = [(f"low{i}", "art/lowres.png", "contain", "小さな絵") for i in range(1, 10)]
+    game = make_game(tmp_path, rows)
+    res = build_game(game, tmp_path / "out", steps=("sheets",), force=True)
+    report = json.loads((res.out_dir / "report.json").read_text(encoding="utf-8"))
+    [low] = [f for f in report["findings"] if f["code"] == "image-low-dpi"]
+    assert (low["file"].endswith("art.csv"), low["line"], low["card"]) == (True, 2, "")
+    assert low["message"].endswith("(cards low1, low2, low3 and 6 more)")
+    assert low["detail"]["cards"] == [f"low{i}" for i in range(1, 10)]
+
+
 def test_alpha_shows_the_background(built):
     res, report = built
     at = _px(res, "art-002-alpha.png")

@@ -21,7 +21,8 @@ def _math(players: int, deck: int, dead_wall: int, turns: int) -> dict:
     draw = deck - players * 3 - dead_wall
     return {"deck": deck, "removed": 0, "hand": 3, "dead_wall": dead_wall, "draw_pile": draw, "turns": turns,
             "declared_turns": turns, "ok": True,
-            "arithmetic": f"{deck} cards; {deck} − {players} × 3 (hands) − {dead_wall} (dead wall) = {draw} to draw; "
+            "arithmetic": f"{deck} cards; {deck} − {players} × 3 (hands)"
+                          + (f" − {dead_wall} (dead wall)" if dead_wall else "") + f" = {draw} to draw; "
                           f"{draw} ÷ {players} players = {turns} turns each"}
 
 
@@ -131,21 +132,22 @@ def test_changed_count_shows_deck_math_validation_and_rules_tables(pair):
     comp["changed"] = [{"id": "n1", "fields": {"count": {"old": 4, "new": 5}}}]
     comp["counts"].update(changed=1, unchanged=5, pieces={"old": 24, "new": 25})
     comp["faces"]["data_only"] = ["n1"]
-    for pc, (players, dead, quotient) in zip(want["deck_math"], ((3, 3, "4.33333"), (4, 0, "3.25"))):
+    for pc, (players, dead, wall, quotient) in zip(want["deck_math"], ((3, 3, " − 3 (dead wall)", "4 turns each"),
+                                                                       (4, 0, "", "3 turns each"))):
         pc["new"] = {"deck": 25, "removed": 0, "hand": 3, "dead_wall": dead, "draw_pile": 13, "turns": None,
                      "declared_turns": pc["old"]["turns"], "ok": False,
-                     "arithmetic": f"25 cards; 25 − {players} × 3 (hands) − {dead} (dead wall) = 13 to draw; "
-                                   f"13 ÷ {players} players = {quotient} turns each"}
+                     "arithmetic": f"25 cards; 25 − {players} × 3 (hands){wall} = 13 to draw; "
+                                   f"13 ÷ {players} players = {quotient}, 1 card(s) left over"}
         pc["changed"] = ["deck", "draw_pile", "turns", "ok"]
     want["validation"]["appeared"] = [
         {"severity": "error", "code": "count-mismatch", "path": "components → cards → count",
          "message": "declares 24 pieces but the card table has 25"},
         {"severity": "error", "code": "deck-math", "path": "setup → player_counts → 3 players",
          "message": "the draw pile does not split evenly: 25 cards; 25 − 3 × 3 (hands) − 3 (dead wall) = 13 to draw; "
-                    "13 ÷ 3 players = 4.33333 turns each"},
+                    "13 ÷ 3 players = 4 turns each, 1 card(s) left over"},
         {"severity": "error", "code": "deck-math", "path": "setup → player_counts → 4 players",
-         "message": "the draw pile does not split evenly: 25 cards; 25 − 4 × 3 (hands) − 0 (dead wall) = 13 to draw; "
-                    "13 ÷ 4 players = 3.25 turns each"},
+         "message": "the draw pile does not split evenly: 25 cards; 25 − 4 × 3 (hands) = 13 to draw; "
+                    "13 ÷ 4 players = 3 turns each, 1 card(s) left over"},
     ]
     want["validation"]["errors"] = {"old": 0, "new": 3}
     want["rules"]["changes"] = [  # the generated tables, as printed

@@ -59,6 +59,30 @@ def test_a_win_no_hand_can_make_is_a_warning_at_its_line(tmp_path):
                                                               "insight → model → calls → ロン → when"]
 
 
+def test_melds_no_hand_can_hold_is_a_warning_at_its_line(tmp_path):
+    """`melds: {sets: 1}` is 5 cards: a 4-card hand and its drawn card (or the discard) can make
+    it; a 5-card hand (6 with the drawn card) never, and validate says so at the way's line (simulate
+    said the ツモ never happened); after the play a hand holds 5 or 6; a claim laid out in the river
+    leaves a hand a card short, so then it is not decided (no warning)."""
+    def notes(name, hand, **model):
+        deck = {"deck": [{"number": [1, 9], "suit": 1, "count": 4}], "hand": hand,
+                "melds": {"suit": "suit", "number": "number", "sets": 1}}
+        return compile_model(load_game(_game(tmp_path / name, {**deck, **model}))).notes
+
+    melds = {"tsumo": {"name": "ツモ", "when": "melds()"}, "calls": [{"name": "ロン", "when": "melds_pair()"}]}
+    assert notes("fits", 4, **melds) == []
+    [tsumo, ron] = notes("never", 5, **melds)
+    assert (tsumo.path, ron.path) == ("insight → model → tsumo → when", "insight → model → calls → ロン → when")
+    assert tsumo.message.endswith("melds() needs 5 cards (1 set and a pair), and the hand holds 6 when ツモ is tested)")
+    assert tsumo.hint == "deal 4 cards a hand for `melds: {sets: 1}` (5 with the drawn card or the discard)"
+    after_play = {**melds, "tsumo": {"name": "ツモ", "when": "melds()", "after": "play"}}
+    assert [n.path for n in notes("after-play", 5, **after_play)] == ["insight → model → calls → ロン → when"]
+    laid_out = {**melds, "claims": [{"name": "ポン", "when": "in_hand(discard.kind) >= 3", "to": "river"}]}
+    assert notes("claims", 5, **laid_out) == []
+    [seven] = notes("seven", 7, tsumo={"name": "ツモ", "when": "melds()"}, melds={"sets": 1})
+    assert seven.hint.endswith(", or set `sets: 2` for the hand dealt")
+
+
 def test_simulate_says_which_way_to_win_never_happened(tmp_path):
     """A call whose condition the bounds cannot decide (river.sum ≥ 1000) and that no round
     reaches is named with its line and the player counts; the tsumo that does happen is not."""

@@ -48,8 +48,8 @@ def test_a_colour_typed_in_a_card_cell_is_the_cells(tmp_path):
     replace_in(table, "c2,2,チーを1個得る。,4", "c2,2,チーを1個得る。,4,#12345g")
     [p] = _errors(game)
     assert p.file.endswith("cards.csv") and p.line == 3 and p.code == "bad-colour" and p.field == "colour"
-    assert p.message.startswith("'#12345g' is not a colour (stroke of the template's 'frame')")
-    assert "cell of the card table" in p.hint and "field names" not in p.hint
+    assert p.message == "'#12345g' is not a colour; the template's 'frame' (stroke) reads this cell"
+    assert "cell of the card table" in p.hint and "field names" not in p.hint and "YAML" not in p.message + p.hint
 
 
 def test_a_colour_the_templates_expression_makes_is_the_templates(tmp_path):

@@ -161,3 +161,15 @@ def test_new_game_over_an_existing_file_says_it_is_a_file(tmp_path):
     assert r.exit_code == 2
     assert "is a file, not a folder" in r.output and "not empty" not in r.output
     assert f.read_text(encoding="utf-8") == "x"
+
+
+def test_new_says_where_the_build_will_write(tmp_path, monkeypatch):
+    """A tester ran the build from two folders and found the output in two places: `cardgen new`'s
+    next step names the folder a build from here writes to, the one the build then uses."""
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["new", "solo"])
+    assert r.exit_code == 0, r.output
+    assert "next: cardgen build solo   (writes output/solo/ from this folder)" in r.output
+    r = CliRunner().invoke(cli, ["sheets", "solo"])  # --out left at its default, as the line says
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "output" / "solo" / "print-sheets.pdf").is_file()

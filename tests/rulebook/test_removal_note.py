@@ -64,3 +64,30 @@ def test_breakdown_by_a_word_column_lists_its_values_in_table_order(tmp_path):
     report = validate(game)
     rows = [line.split("|")[1].strip() for line in breakdown_table(RulebookData(game, report)).splitlines()[2:]]
     assert rows[:4] == ["春", "夏", "秋", "冬"], rows
+
+
+def _breakdown_heads(tmp_path, rulebook: dict, terms: dict) -> list[str]:
+    cards = [{"id": f"{s}{n}", "season": s, "number": n, "bonus": n % 2, "name": f"{s}{n}", "count": 1}
+             for s in "春夏" for n in (1, 2)]
+    manifest = {
+        "components": [{"id": "cards", "name": "カード", "kind": "deck", "count": 4, "cards": "cards.csv",
+                        "fields": {"number": "int", "season": "text", "bonus": "int", "name": "text"},
+                        "template": "card", "back": "card_back"}],
+        "rulebook": rulebook, "terms": terms,
+    }
+    game = load_game(write_game(tmp_path, manifest=manifest, cards=cards))
+    table = breakdown_table(RulebookData(game, validate(game)))
+    return [h.strip() for h in table.splitlines()[0].strip("|").split("|")]
+
+
+def test_breakdown_heading_is_the_games_term_for_its_column(tmp_path):
+    """``terms: {season: 季節}`` names the column ``breakdown_by`` groups by (and a
+    ``breakdown_columns`` column without an icon) in the table's heading, as it names it in the
+    odds tables; ``rulebook.tables.breakdown_table.headings`` still has the last word (a
+    designer's term was ignored: the heading printed the column name)."""
+    rulebook = {"breakdown_by": "season", "breakdown_columns": ["bonus"]}
+    terms = {"season": "季節", "bonus": "得点札"}
+    assert _breakdown_heads(tmp_path / "a", rulebook, terms) == ["季節", "枚数", "得点札あり"]
+    assert _breakdown_heads(tmp_path / "b", rulebook, {}) == ["season", "枚数", "bonusあり"]
+    given = {**rulebook, "tables": {"breakdown_table": {"headings": {"by": "四季", "bonus": "点あり"}}}}
+    assert _breakdown_heads(tmp_path / "c", given, terms) == ["四季", "枚数", "点あり"]

@@ -56,9 +56,12 @@ def test_setup_and_component_tables_use_the_manifests_words(tmp_path):
 @needs_fonts
 def test_unknown_column_is_named_with_the_known_ones(tmp_path):
     game = _with_tables(tmp_path, "  tables:\n    setup_table: {columns: [players, dead_walls]}\n")
-    text = "\n".join(str(p) for p in _rulebook_problems(game, tmp_path))
-    assert "rulebook.tables.setup_table.columns: no column 'dead_walls'" in text
-    assert "players, removed, deck, hand, dead_wall, draw_pile, turns" in text
+    (p,) = [p for p in _rulebook_problems(game, tmp_path) if p.code == "rulebook-data"]
+    assert p.message == "setup_table has no column 'dead_walls'; did you mean 'dead_wall'?"
+    assert "players, removed, deck, hand, dead_wall, draw_pile, turns" in p.hint
+    assert p.file.endswith("game.yaml")  # where it is fixed, at the columns' line
+    assert p.line == (game / "game.yaml").read_text(encoding="utf-8").splitlines().index(
+        "    setup_table: {columns: [players, dead_walls]}") + 1
 
 
 @needs_fonts
