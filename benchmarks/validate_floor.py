@@ -13,9 +13,10 @@ checkout (and for each ``--tree``, a folder holding another version's ``cardgen/
 with its budgeted child (os.wait4); the ratio is taken round by round (median, min–max), so a
 run and its yardstick see the same background load. ``python -m compileall cardgen`` first when
 the environment sets PYTHONDONTWRITEBYTECODE (each tree's ``cardgen/``). ``--uses`` times two
-wider yardsticks in the same rounds (not the target's): ``library_floor.py --uses`` (the floor plus
-the other libraries validate imports, and reportlab's parse of the font files the check registers,
-found once beforehand) and ``--uses --dictionaries`` (plus pyphen's en_US dictionary and BudouX's
+wider yardsticks in the same rounds (not the target's): ``imports`` (``library_floor.py --uses``
+with no font: the floor plus the other libraries validate imports, nothing else),
+``library_floor.py --uses FONTS`` (those imports and reportlab's parse of the font files the check
+registers, found once beforehand) and ``--uses --dictionaries`` (plus pyphen's en_US dictionary and BudouX's
 model). Prints only; benchmarks/README.md keeps the figures.
 """
 from __future__ import annotations
@@ -62,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     floors = {"floor": [sys.executable, "-P", str(HERE / "library_floor.py")]}
     if a.uses:
         fonts = font_files()
+        floors["imports"] = [*floors["floor"], "--uses"]  # the libraries validate imports, nothing parsed
         floors["uses"] = [*floors["floor"], "--uses", *fonts]
         floors["uses+dict"] = [*floors["floor"], "--uses", "--dictionaries", *fonts]
     load0 = os.getloadavg()[0]
