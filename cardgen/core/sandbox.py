@@ -296,6 +296,14 @@ def _bounded_env() -> SafeSandbox:
 _NO_ATTRIBUTE = re.compile(r"has no attribute '([^']{1,100})'")
 
 
+def field_list(fields: dict) -> tuple[list[str], str]:
+    """A mapping's field names for a message, sorted (``_copies`` and other internal keys left
+    out), and as one text of at most 200 characters."""
+    keys = sorted(str(k) for k in fields if not str(k).startswith("_"))
+    listed = ", ".join(keys)
+    return keys, listed if len(listed) <= 200 else listed[:200] + "…"
+
+
 def missing_name(exc: BaseException, names: dict | None, source: str = "") -> str | None:
     """For jinja2's "'dict object' has no attribute 'valeu'": which of ``names`` (the expression's
     context, e.g. ``{"card": {...}, "design": {...}}``) lacks the field, the closest field it has,
@@ -311,9 +319,7 @@ def missing_name(exc: BaseException, names: dict | None, source: str = "") -> st
     for owner in owners:
         fields = names.get(owner)
         if isinstance(fields, dict) and attr not in fields:
-            keys = sorted(str(k) for k in fields if not str(k).startswith("_"))  # _copies: internal
-            listed = ", ".join(keys)
-            listed = listed if len(listed) <= 200 else listed[:200] + "…"
+            keys, listed = field_list(fields)
             return (f"{owner} has no field {attr!r}" + did_you_mean(attr, keys)
                     + f" ({owner} fields: {listed})")
     return None
@@ -357,9 +363,7 @@ def misread_lines(env, sources: list[tuple[str | None, bool]], names: dict,
             fields = names.get(owner)
             if owner in bound or not isinstance(fields, dict) or not fields or attr in fields or hasattr(dict, attr):
                 continue
-            keys = sorted(str(k) for k in fields if not str(k).startswith("_"))  # _copies: internal
-            listed = ", ".join(keys)
-            listed = listed if len(listed) <= 200 else listed[:200] + "…"
+            keys, listed = field_list(fields)
             out.setdefault(f"{owner} has no field {attr!r}{did_you_mean(attr, keys)} ({owner} fields: {listed})", line)
     return [(line, message) for message, line in out.items()]
 

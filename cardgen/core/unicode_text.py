@@ -74,6 +74,16 @@ def forms(name: str) -> str:
 HALFWIDTH = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
 
 
+#: Why full-width syntax happens, said after a hint's fix (``ime_note()`` → `` (a Japanese IME …)``).
+_IME = "a Japanese IME in full-width mode types these: switch it to half-width, 半角英数"
+
+
+def ime_note(for_what: str = "") -> str:
+    """`` (a Japanese IME in full-width mode types these: switch it to half-width, 半角英数[, for
+    FOR_WHAT])``: the end of a full-width problem's hint."""
+    return f" ({_IME}{', for ' + for_what if for_what else ''})"
+
+
 def halfwidth(text: str) -> str:
     """``text`` with its full-width ASCII forms and ideographic spaces typed half-width (ASCII):
     ``３６`` → ``36``, ``ｎｕｍｂｅｒ`` → ``number``; anything else (kana, kanji, 「」) as it is."""

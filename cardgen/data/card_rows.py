@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen.core.errors import ProblemList
-from cardgen.core.unicode_text import fullwidth_words, halfwidth
+from cardgen.core.unicode_text import fullwidth_words, halfwidth, ime_note
 from cardgen.data.loaded import RawFloat, RawInt
 from cardgen.data.manifest import Component
 
@@ -133,8 +133,7 @@ def typed_rows(comp: Component, raw_rows: list, file: str, lines: list[int | Non
                                        f"{comp.id} → row {rowno} → {col}",
                                        f"the table's header {wide!r} is typed in {fullwidth_words(wide)}, so it is "
                                        f"not the column {col!r} declared in fields", f"retype the header half-width: "
-                                       f"{col} (a Japanese IME in full-width mode types these: switch it to "
-                                       "half-width, 半角英数)", code="missing-column")
+                                       f"{col}{ime_note()}", code="missing-column")
                         continue
                     problems.error(file, header_line or line, f"{comp.id} → {col}" if header_line else
                                    f"{comp.id} → row {rowno} → {col}",
@@ -152,8 +151,7 @@ def typed_rows(comp: Component, raw_rows: list, file: str, lines: list[int | Non
                 missing_cols.add("id")
                 problems.error(file, header_line or line, f"{comp.id} → id",
                                f"the table's header {wide_id!r} is typed in {fullwidth_words(wide_id)}, so the "
-                               "cards have no 'id' column", "retype the header half-width: id (a Japanese IME in "
-                               "full-width mode types these: switch it to half-width, 半角英数)", code="missing-id")
+                               "cards have no 'id' column", f"retype the header half-width: id{ime_note()}", code="missing-id")
         elif not rid:
             ok = False
             problems.error(file, line, f"{comp.id} → row {rowno} → id", "the card has no id",

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from cardgen.core.boundary import confine
 from cardgen.core.errors import CardgenError, Problem, ProblemList, did_you_mean, rel
-from cardgen.core.unicode_text import fullwidth_words, halfwidth
+from cardgen.core.unicode_text import fullwidth_words, halfwidth, ime_note
 from cardgen.data.loaded import Loaded, Source
 from cardgen.data.yaml_source import load_yaml
 from cardgen.data.card_rows import CardRow, typed_rows
@@ -235,8 +235,7 @@ def _check_references(m: Manifest, src: Source, problems: ProblemList) -> None:
             meant = halfwidth(cid).strip()
             fix = "delete the full-width space" if cid.strip("\u3000 ") == meant else "type it half-width"
             problems.add(src.problem(path, f"{cid!r} is typed with {fullwidth_words(cid)}, so it is not the component "
-                                     f"id {meant!r}", f"{fix}: {path[-1]}: {meant} (a Japanese IME in full-width mode "
-                                     "types these: switch it to half-width, 半角英数)", code="unknown-component", data=m))
+                                     f"id {meant!r}", f"{fix}: {path[-1]}: {meant}{ime_note()}", code="unknown-component", data=m))
         elif cid not in ids:
             problems.add(src.problem(path, f"no component has the id {cid!r}" + did_you_mean(cid, ids),
                                      f"{label} must name one of: {', '.join(ids)}", code="unknown-component", data=m))

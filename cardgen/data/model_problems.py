@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from cardgen.core.errors import Problem, did_you_mean
-from cardgen.core.unicode_text import fullwidth_words, halfwidth
+from cardgen.core.unicode_text import fullwidth_words, halfwidth, ime_note
 from cardgen.data.loaded import Source, display_path
 
 #: Words designers type for a column type or a kind, and the one cardgen means (``str`` → ``text``).
@@ -257,4 +257,4 @@ def _fullwidth_problem(src: Source, loc: tuple, data: Any, typed: str, one_item:
                    code="fullwidth")
 
 
-_IME = " (a Japanese IME in full-width mode types these: switch it to half-width, 半角英数, for numbers and YAML's syntax)"
+_IME = ime_note("numbers and YAML's syntax")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from cardgen.core.errors import Problem
+from cardgen.core.unicode_text import ime_note
 
 #: ``key: #hex`` with the ``#`` right after the space: a colour that YAML reads as a comment. The
 #: key starts where a run of key characters starts (the lookbehind): tried from every character
@@ -193,5 +194,4 @@ def _short(text: str, most: int = 80) -> str:
 
 
 def _fw(file: str, line: int, message: str, hint: str) -> Problem:
-    return Problem(file, line, "", message, hint + " (a Japanese IME in full-width mode types these: switch it "
-                   "to half-width, 半角英数, for YAML's syntax)", code="yaml-fullwidth")
+    return Problem(file, line, "", message, hint + ime_note("YAML's syntax"), code="yaml-fullwidth")

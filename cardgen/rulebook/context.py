@@ -60,8 +60,8 @@ from cardgen.check.multiset import base_yaku_of, hands
 from cardgen.check.open_questions import marker
 from cardgen.core.errors import CardgenError, Problem, did_you_mean, rel
 from cardgen.core.numfmt import FILTERS, num
-from cardgen.core.sandbox import (BudgetExceeded, SafeSandbox, evaluation, expression_error, misread_lines,
-                                  missing_name)
+from cardgen.core.sandbox import (BudgetExceeded, SafeSandbox, evaluation, expression_error, field_list,
+                                  misread_lines, missing_name)
 from cardgen.core.size_guards import LIMIT_HINT, LimitError
 from cardgen.data.game import Game
 from cardgen.data.rulebook_sources import MAX_RULEBOOK_SOURCE_BYTES
@@ -308,9 +308,7 @@ def _every_undefined(path: Path, source: str, ctx: dict[str, Any]) -> list[Probl
             continue
         owner = _owner(lines[line - 1] if line and line <= len(lines) else "", name)
         if isinstance(obj, dict):
-            keys = sorted(str(k) for k in obj if not str(k).startswith("_"))  # _copies: internal
-            listed = ", ".join(keys)
-            listed = listed if len(listed) <= 200 else listed[:200] + "…"
+            keys, listed = field_list(obj)
             message = (f"{owner} has no field {name!r}" + did_you_mean(name, keys)
                        + (f" ({owner} fields: {listed})" if keys else f" ({owner} is empty)"))
         elif isinstance(obj, (list, tuple)):

@@ -140,12 +140,11 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         found = check_icons(game)
         add([p for p in found if p.severity == "error"], fatal=True)
         add([p for p in found if p.severity != "error"])
-    in_preflight: set[int] = set()  # the problems the preflight was made from or found itself
+    laid = (0, 0)  # check.layout[a:b]: the problems the preflight was made from or found itself
     if layout:
-        before = len(check.layout)
+        start = len(check.layout)
         _layout(check, add, plan, on_fonts)
-        if check.preflight is not None:
-            in_preflight.update(id(p) for p in check.layout[before:])
+        laid = (start, len(check.layout))
         if sheets is not False:
             from cardgen.steps.sheets import SheetOptions, paper_fit_problems
             add(paper_fit_problems(check.game, check.plans, SheetOptions() if sheets is True else sheets), fatal=True)
@@ -168,7 +167,7 @@ def check_game(game_dir: Path | str, layout: bool = True, rulebook: bool = True,
         except CardgenError as exc:  # the rulebook step cannot be forced past these
             add(exc.problems, fatal=True)
     if check.preflight is not None:  # report.json and the build's summary count what validate counts
-        check.preflight.add_checked([p for p in check.layout if id(p) not in in_preflight])
+        check.preflight.add_checked(check.layout[:laid[0]] + check.layout[laid[1]:])
     return check
 
 
